@@ -1,0 +1,514 @@
+//! The game state and its rules (rules.md §3–§6).
+//!
+//! Architecture invariant: this module is pure. The same state and the same orders
+//! always give the same next state and the same events: no I/O, no clock, no
+//! randomness. The runner feeds it orders; the viewer and the log read it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::command::{judge, Board, Judged};
+use crate::map::{FortId, Map, Owner, RoadId, Seat};
+
+/// A march on a road, heading to one end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct March {
+    pub owner: Owner,
+    pub size: u64,
+    /// Half-steps left to the destination; a new march starts at `2 * length`.
+    pub pos: u32,
+}
+
+/// The marches of one road, per direction, each sorted by increasing `pos`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoadMarches {
+    /// Heading to the road's first fort (`a`).
+    pub toward_a: Vec<March>,
+    /// Heading to the road's second fort (`b`).
+    pub toward_b: Vec<March>,
+}
+
+/// What a player sends for one turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Orders {
+    /// The command lines of the reply (possibly none).
+    Commands(Vec<String>),
+    /// A fatal protocol error: the player is removed this turn, its orders dropped.
+    Fatal(String),
+}
+
+impl Orders {
+    /// No commands this turn.
+    pub fn none() -> Orders {
+        Orders::Commands(Vec::new())
+    }
+}
+
+/// Why a player left the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RemovalReason {
+    /// Owns no fort and has no march.
+    Defeated,
+    /// A fatal protocol error, explained.
+    Fatal(String),
+}
+
+/// A player's standing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub name: String,
+    /// The turn in which the player was removed, with the reason; `None` while active.
+    pub removed: Option<(u32, RemovalReason)>,
+    /// Every warning, counted each time it happened.
+    pub warnings: u64,
+    /// Warning texts already reported (each is reported once per game).
+    reported: HashSet<String>,
+}
+
+impl Player {
+    pub fn is_active(&self) -> bool {
+        self.removed.is_none()
+    }
+}
+
+/// Two marches that met on a road, with their sizes before the fight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Battle {
+    pub road: RoadId,
+    /// Half-steps from the road's first fort where they met.
+    pub from_a: u32,
+    /// (owner, size) of the march heading to `a`, and of the one heading to `b`.
+    pub toward_a: (Owner, u64),
+    pub toward_b: (Owner, u64),
+}
+
+/// A fort that changed hands at its siege.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capture {
+    pub fort: FortId,
+    pub from: Owner,
+    pub to: Owner,
+}
+
+/// Everything that happened in one turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnEvents {
+    pub battles: Vec<Battle>,
+    pub captures: Vec<Capture>,
+    /// Players removed this turn, in seat order.
+    pub removals: Vec<(Seat, RemovalReason)>,
+    /// Warnings reported this turn (only the first time each text occurs for a player).
+    pub warnings: Vec<(Seat, String)>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<Seat>,
+    /// Rank per player, 1 is best; players that tie share a rank.
+    pub ranks: Vec<u32>,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game {
+    map: Arc<Map>,
+    fort_index: HashMap<String, FortId>,
+    road_index: HashMap<(FortId, FortId), RoadId>,
+    players: Vec<Player>,
+    names: Vec<String>,
+    owners: Vec<Owner>,
+    garrisons: Vec<u64>,
+    roads: Vec<RoadMarches>,
+    turn: u32,
+    max_steps: u32,
+}
+
+/// Why a game cannot start with these players.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("the map has {seats} seats but {players} players were given")]
+    TooManyPlayers { seats: usize, players: usize },
+    #[error("player name `{0}` is not allowed (it must be one word, not `neutral`)")]
+    BadName(String),
+    #[error("two players are called `{0}`")]
+    DuplicateName(String),
+}
+
+/// True when `name` can be a player name: one printable word that is not `neutral`.
+pub fn valid_player_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != crate::map::NEUTRAL
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_graphic())
+}
+
+impl Game {
+    /// Binds seat i to `players[i]`; seats without a player become neutral. Map marches
+    /// are dispatched like commands.
+    pub fn new(map: Arc<Map>, players: &[String], max_steps: u32) -> Result<Game, SetupError> {
+        if players.len() > map.seats.len() {
+            return Err(SetupError::TooManyPlayers {
+                seats: map.seats.len(),
+                players: players.len(),
+            });
+        }
+        for (i, p) in players.iter().enumerate() {
+            if !valid_player_name(p) {
+                return Err(SetupError::BadName(p.clone()));
+            }
+            if players[..i].contains(p) {
+                return Err(SetupError::DuplicateName(p.clone()));
+            }
+        }
+        let bind = |o: Owner| match o {
+            Owner::Seat(s) if s.0 < players.len() => o,
+            _ => Owner::Neutral,
+        };
+        let mut game = Game {
+            fort_index: map
+                .forts
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.name.clone(), FortId(i)))
+                .collect(),
+            road_index: map
+                .roads
+                .iter()
+                .enumerate()
+                .map(|(i, r)| ((r.a.min(r.b), r.a.max(r.b)), RoadId(i)))
+                .collect(),
+            players: players
+                .iter()
+                .map(|name| Player {
+                    name: name.clone(),
+                    removed: None,
+                    warnings: 0,
+                    reported: HashSet::new(),
+                })
+                .collect(),
+            names: players.to_vec(),
+            owners: map.forts.iter().map(|f| bind(f.owner)).collect(),
+            garrisons: map.forts.iter().map(|f| f.garrison).collect(),
+            roads: vec![RoadMarches::default(); map.roads.len()],
+            turn: 0,
+            max_steps,
+            map: map.clone(),
+        };
+        for m in &map.marches {
+            let road = game.road_index[&(m.origin.min(m.destination), m.origin.max(m.destination))];
+            let size = m.size.min(game.garrisons[m.origin.0]);
+            game.garrisons[m.origin.0] -= size;
+            let steps = match m.remaining_steps {
+                0 => map.roads[road.0].length,
+                s => s,
+            };
+            game.put_march(road, m.destination, bind(Owner::Seat(m.owner)), size, 2 * steps);
+        }
+        Ok(game)
+    }
+
+    pub fn map(&self) -> &Arc<Map> {
+        &self.map
+    }
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+    /// Player names, by seat.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+    pub fn owners(&self) -> &[Owner] {
+        &self.owners
+    }
+    pub fn garrisons(&self) -> &[u64] {
+        &self.garrisons
+    }
+    pub fn road_marches(&self) -> &[RoadMarches] {
+        &self.roads
+    }
+    /// The number of turns played so far (the next snapshot is `# STEP: turn`).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn max_steps(&self) -> u32 {
+        self.max_steps
+    }
+    /// The name printed for an owner.
+    pub fn owner_name(&self, owner: Owner) -> &str {
+        match owner {
+            Owner::Neutral => crate::map::NEUTRAL,
+            Owner::Seat(s) => &self.names[s.0],
+        }
+    }
+
+    /// Players still taking turns.
+    pub fn active_players(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_active())
+            .map(|(i, _)| Seat(i))
+    }
+
+    /// True when at most one player is active or `max_steps` turns were played.
+    pub fn is_over(&self) -> bool {
+        self.turn >= self.max_steps || self.active_players().count() <= 1
+    }
+
+    /// Forts owned and soldiers (garrisons plus marches) per player.
+    pub fn holdings(&self) -> Vec<(u64, u64)> {
+        let mut out = vec![(0u64, 0u64); self.players.len()];
+        for (o, g) in self.owners.iter().zip(&self.garrisons) {
+            if let Owner::Seat(s) = o {
+                out[s.0].0 += 1;
+                out[s.0].1 += g;
+            }
+        }
+        for r in &self.roads {
+            for m in r.toward_a.iter().chain(&r.toward_b) {
+                if let Owner::Seat(s) = m.owner {
+                    out[s.0].1 += m.size;
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds a march heading to `toward` at `pos`, merging it with a march of the same
+    /// owner at the same place in the same direction.
+    fn put_march(&mut self, road: RoadId, toward: FortId, owner: Owner, size: u64, pos: u32) {
+        let r = &mut self.roads[road.0];
+        let list = if toward == self.map.roads[road.0].a {
+            &mut r.toward_a
+        } else {
+            &mut r.toward_b
+        };
+        if let Some(m) = list.iter_mut().find(|m| m.pos == pos && m.owner == owner) {
+            m.size += size;
+            return;
+        }
+        let at = list.partition_point(|m| m.pos <= pos);
+        list.insert(at, March { owner, size, pos });
+    }
+
+    fn warn(&mut self, seat: Seat, text: String, events: &mut TurnEvents) {
+        let p = &mut self.players[seat.0];
+        p.warnings += 1;
+        if p.reported.insert(text.clone()) {
+            events.warnings.push((seat, text));
+        }
+    }
+
+    /// Plays one turn: dispatch (seat order), move every road, resolve every siege,
+    /// recruit, remove defeated players. `orders[i]` is player i's; orders of players
+    /// that are no longer active are ignored, missing ones count as no commands.
+    pub fn step(&mut self, orders: &[Orders]) -> TurnEvents {
+        let mut events = TurnEvents::default();
+        let turn = self.turn;
+
+        // 3. Dispatch, players in seat order, lines in order.
+        for seat in 0..self.players.len() {
+            if !self.players[seat].is_active() {
+                continue;
+            }
+            match orders.get(seat) {
+                None => {}
+                Some(Orders::Fatal(reason)) => {
+                    let reason = RemovalReason::Fatal(reason.clone());
+                    self.players[seat].removed = Some((turn, reason.clone()));
+                    events.removals.push((Seat(seat), reason));
+                }
+                Some(Orders::Commands(lines)) => {
+                    for line in lines {
+                        let cmd = match judge(&*self, Seat(seat), line) {
+                            Judged::Send(c) => c,
+                            Judged::Clamped(c, w) => {
+                                self.warn(Seat(seat), w, &mut events);
+                                c
+                            }
+                            Judged::Ignored(w) => {
+                                self.warn(Seat(seat), w, &mut events);
+                                continue;
+                            }
+                        };
+                        self.garrisons[cmd.origin.0] -= cmd.size;
+                        let pos = 2 * self.map.roads[cmd.road.0].length;
+                        self.put_march(cmd.road, cmd.destination, Owner::Seat(Seat(seat)), cmd.size, pos);
+                    }
+                }
+            }
+        }
+
+        // 4. Move every road: two half-steps, then collect the arrivals.
+        let mut arrivals: Vec<(FortId, Owner, u64)> = Vec::new();
+        for (i, road) in self.roads.iter_mut().enumerate() {
+            if road.toward_a.is_empty() && road.toward_b.is_empty() {
+                continue;
+            }
+            let length = self.map.roads[i].length;
+            for _ in 0..2 {
+                half_step(road, RoadId(i), length, &mut events.battles);
+            }
+            let (a, b) = (self.map.roads[i].a, self.map.roads[i].b);
+            for (list, fort) in [(&mut road.toward_a, a), (&mut road.toward_b, b)] {
+                let arrived = list.partition_point(|m| m.pos == 0);
+                arrivals.extend(list.drain(..arrived).map(|m| (fort, m.owner, m.size)));
+            }
+        }
+
+        // 5. Sieges, then recruitment.
+        arrivals.sort_by_key(|a| a.0);
+        let mut armies: Vec<(Owner, u64)> = Vec::new();
+        let mut next = 0;
+        for f in 0..self.owners.len() {
+            let start = next;
+            while next < arrivals.len() && arrivals[next].0 == FortId(f) {
+                next += 1;
+            }
+            if start == next {
+                continue;
+            }
+            armies.clear();
+            armies.push((self.owners[f], self.garrisons[f]));
+            for &(_, owner, size) in &arrivals[start..next] {
+                match armies.iter_mut().find(|a| a.0 == owner) {
+                    Some(a) => a.1 += size,
+                    None => armies.push((owner, size)),
+                }
+            }
+            let (owner, garrison) = siege(self.owners[f], &mut armies);
+            if owner != self.owners[f] {
+                events.captures.push(Capture {
+                    fort: FortId(f),
+                    from: self.owners[f],
+                    to: owner,
+                });
+            }
+            self.owners[f] = owner;
+            self.garrisons[f] = garrison;
+        }
+        for (o, g) in self.owners.iter().zip(self.garrisons.iter_mut()) {
+            if o.seat().is_some() {
+                *g += 1;
+            }
+        }
+
+        // 6. Remove defeated players.
+        let mut alive = vec![false; self.players.len()];
+        for o in &self.owners {
+            if let Owner::Seat(s) = o {
+                alive[s.0] = true;
+            }
+        }
+        for r in &self.roads {
+            for m in r.toward_a.iter().chain(&r.toward_b) {
+                if let Owner::Seat(s) = m.owner {
+                    alive[s.0] = true;
+                }
+            }
+        }
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            if p.is_active() && !alive[seat] {
+                p.removed = Some((turn, RemovalReason::Defeated));
+                events.removals.push((Seat(seat), RemovalReason::Defeated));
+            }
+        }
+        events.removals.sort_by_key(|r| r.0);
+
+        self.turn += 1;
+        events
+    }
+
+    /// The winner and ranks (rules.md §6). Meaningful once [`Game::is_over`].
+    pub fn outcome(&self) -> Outcome {
+        let active: Vec<Seat> = self.active_players().collect();
+        let winner = (active.len() == 1).then(|| active[0]);
+        // Later removal is better; still active is best of all.
+        let key = |p: &Player| p.removed.as_ref().map_or(u32::MAX, |(t, _)| *t);
+        let ranks = self
+            .players
+            .iter()
+            .map(|p| 1 + self.players.iter().filter(|q| key(q) > key(p)).count() as u32)
+            .collect();
+        Outcome { winner, ranks }
+    }
+}
+
+/// One half-step on a road: every march not yet arrived moves one position, then
+/// marches heading to opposite ends at the same point fight if their owners differ.
+fn half_step(road: &mut RoadMarches, id: RoadId, length: u32, battles: &mut Vec<Battle>) {
+    for m in road.toward_a.iter_mut().chain(road.toward_b.iter_mut()) {
+        m.pos = m.pos.saturating_sub(1);
+    }
+    if road.toward_a.is_empty() || road.toward_b.is_empty() {
+        return;
+    }
+    let full = 2 * length;
+    let mut fought = false;
+    // toward_b sorted by pos ascending; the point p meets toward_a at full - p.
+    for i in 0..road.toward_b.len() {
+        for j in 0..road.toward_a.len() {
+            let (x, y) = (road.toward_b[i], road.toward_a[j]);
+            // Marches emptied by an earlier fight at this point are already gone.
+            if dead(&x) || dead(&y) || x.pos + y.pos != full || x.owner == y.owner {
+                continue;
+            }
+            battles.push(Battle {
+                road: id,
+                from_a: y.pos,
+                toward_a: (y.owner, y.size),
+                toward_b: (x.owner, x.size),
+            });
+            let loss = x.size.min(y.size);
+            road.toward_b[i].size -= loss;
+            road.toward_a[j].size -= loss;
+            if road.toward_b[i].size == 0 {
+                road.toward_b[i].pos = u32::MAX;
+            }
+            if road.toward_a[j].size == 0 {
+                road.toward_a[j].pos = u32::MAX;
+            }
+            fought = true;
+        }
+    }
+    if fought {
+        road.toward_a.retain(|m| !dead(m));
+        road.toward_b.retain(|m| !dead(m));
+    }
+}
+
+/// A march left with 0 soldiers after a fight, marked for removal.
+fn dead(m: &March) -> bool {
+    m.pos == u32::MAX
+}
+
+/// Resolves a siege: the largest army minus the second largest holds the fort.
+/// `armies[0]` is the garrison; a tie keeps the previous owner with 0 soldiers.
+pub fn siege(previous: Owner, armies: &mut [(Owner, u64)]) -> (Owner, u64) {
+    if armies.len() < 2 {
+        return armies.first().copied().unwrap_or((previous, 0));
+    }
+    armies.sort_by(|x, y| y.1.cmp(&x.1));
+    let (top, second) = (armies[0], armies[1]);
+    if top.1 == second.1 {
+        (previous, 0)
+    } else {
+        (top.0, top.1 - second.1)
+    }
+}
+
+impl Board for Game {
+    fn fort_by_name(&self, name: &str) -> Option<FortId> {
+        self.fort_index.get(name).copied()
+    }
+    fn road_between(&self, a: FortId, b: FortId) -> Option<RoadId> {
+        self.road_index.get(&(a.min(b), a.max(b))).copied()
+    }
+    fn owner(&self, fort: FortId) -> Owner {
+        self.owners[fort.0]
+    }
+    fn garrison(&self, fort: FortId) -> u64 {
+        self.garrisons[fort.0]
+    }
+}

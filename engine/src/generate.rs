@@ -1,0 +1,1 @@
+//! Seeded random planar maps with fair starts.
