@@ -111,6 +111,9 @@ mod tests {
         assert_eq!(parse_size("1.5"), None);
         assert_eq!(parse_size("ten"), None);
         assert_eq!(parse_size("-"), None);
-        assert_eq!(parse_size("99999999999999999999999999999999999999999999"), Some(i128::MAX));
+        assert_eq!(
+            parse_size("99999999999999999999999999999999999999999999"),
+            Some(i128::MAX)
+        );
     }
 }

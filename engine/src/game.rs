@@ -203,7 +203,13 @@ impl Game {
                 0 => map.roads[road.0].length,
                 s => s,
             };
-            game.put_march(road, m.destination, bind(Owner::Seat(m.owner)), size, 2 * steps);
+            game.put_march(
+                road,
+                m.destination,
+                bind(Owner::Seat(m.owner)),
+                size,
+                2 * steps,
+            );
         }
         Ok(game)
     }
@@ -334,7 +340,13 @@ impl Game {
                         };
                         self.garrisons[cmd.origin.0] -= cmd.size;
                         let pos = 2 * self.map.roads[cmd.road.0].length;
-                        self.put_march(cmd.road, cmd.destination, Owner::Seat(Seat(seat)), cmd.size, pos);
+                        self.put_march(
+                            cmd.road,
+                            cmd.destination,
+                            Owner::Seat(Seat(seat)),
+                            cmd.size,
+                            pos,
+                        );
                     }
                 }
             }

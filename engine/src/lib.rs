@@ -7,8 +7,11 @@
 pub mod command;
 pub mod game;
 pub mod generate;
+pub mod geometry;
 pub mod map;
+pub mod process;
 pub mod replay;
+pub mod runner;
 pub mod view;
 
 pub use game::{Game, Orders, Outcome, TurnEvents};

@@ -107,9 +107,10 @@ fn err<T>(line: usize, reason: impl Into<String>) -> Result<T, MapError> {
     })
 }
 
-/// `ceil(sqrt(dx² + dy²))` computed exactly on integers.
+/// `ceil(sqrt(dx² + dy²))` computed exactly on integers (no overflow for any `i64`s).
 pub fn road_length(dx: i64, dy: i64) -> u64 {
-    let d2 = (dx as i128 * dx as i128 + dy as i128 * dy as i128) as u128;
+    let (dx, dy) = (dx.unsigned_abs() as u128, dy.unsigned_abs() as u128);
+    let d2 = dx * dx + dy * dy;
     let s = d2.isqrt();
     (if s * s == d2 { s } else { s + 1 }) as u64
 }
@@ -151,6 +152,11 @@ struct Section<'a> {
 struct Sections<'a> {
     lines: std::iter::Peekable<Box<dyn Iterator<Item = (usize, &'a str)> + 'a>>,
     last_line: usize,
+    /// The previous section's header line, count and name, to explain a count that
+    /// is too small (its extra lines then stand where the next header should be).
+    previous: Option<(usize, usize, &'static str)>,
+    /// False until a header was read: running out of lines then means an empty map.
+    started: bool,
 }
 
 impl<'a> Sections<'a> {
@@ -164,23 +170,46 @@ impl<'a> Sections<'a> {
         Sections {
             lines: it.peekable(),
             last_line: text.lines().count(),
+            previous: None,
+            started: false,
         }
     }
 
-    fn section(&mut self, what: &str, fields: usize, shape: &str) -> Result<Section<'a>, MapError> {
+    fn section(
+        &mut self,
+        what: &'static str,
+        fields: usize,
+        shape: &str,
+    ) -> Result<Section<'a>, MapError> {
         let Some((hline, header)) = self.lines.next() else {
+            if !self.started {
+                return err(
+                    self.last_line,
+                    "the map is empty (no lines but blank ones and comments); it starts with a header like `3 forts:`",
+                );
+            }
             return err(
                 self.last_line,
                 format!("the file ends where the {what} section should start (expected a header like `3 {what}:`)"),
             );
         };
+        self.started = true;
         let count = match parse_header(header) {
             Some(c) => c,
             None => {
+                let hint = match self.previous {
+                    Some((pline, n, pwhat)) => format!(
+                        " (if this is one more of the {pwhat}, the header on line {pline} promised only {n})"
+                    ),
+                    None => String::new(),
+                };
                 return err(
                     hline,
-                    format!("expected the {what} header `COUNT {what}:` (or `? {what}:`), found `{}`", header.trim()),
-                )
+                    format!(
+                        "expected the {what} header `COUNT {what}:` (or `? {what}:`), found `{}`{hint}",
+                        header.trim()
+                    ),
+                );
             }
         };
         let mut entries = Vec::new();
@@ -216,24 +245,39 @@ impl<'a> Sections<'a> {
                 };
                 return err(
                     lno,
-                    format!("expected a line `{shape}` ({fields} fields), found {} fields{hint}", parts.len()),
+                    format!(
+                        "expected a line `{shape}` ({fields} fields), found {} fields{hint}",
+                        parts.len()
+                    ),
                 );
             }
             entries.push((lno, parts));
         }
+        self.previous = match count {
+            Count::Exactly(n) => Some((hline, n, what)),
+            Count::UntilEnd => None,
+        };
         Ok(Section { entries })
     }
 
     fn finish(mut self) -> Result<(), MapError> {
         match self.lines.next() {
             None => Ok(()),
-            Some((lno, line)) => err(
-                lno,
-                format!(
-                    "unexpected line `{}` after the marches section (do the section counts match the lines?)",
-                    line.trim()
-                ),
-            ),
+            Some((lno, line)) => {
+                let hint = match self.previous {
+                    Some((pline, n, pwhat)) => {
+                        format!("the header on line {pline} promised only {n} {pwhat}")
+                    }
+                    None => "do the section counts match the lines?".to_string(),
+                };
+                err(
+                    lno,
+                    format!(
+                        "unexpected line `{}` after the marches section ({hint})",
+                        line.trim()
+                    ),
+                )
+            }
         }
     }
 }
@@ -242,6 +286,10 @@ fn number<T: std::str::FromStr>(line: usize, what: &str, s: &str) -> Result<T, M
     s.parse::<T>()
         .or_else(|_| err(line, format!("{what} `{s}` is not a valid number")))
 }
+
+/// The longest road a map may have: positions on a road count half-steps, and two
+/// positions on one road are added when marches meet, so `4 * length` must fit a `u32`.
+pub const MAX_ROAD_LENGTH: u32 = u32::MAX / 4;
 
 /// The name of the neutral owner.
 pub const NEUTRAL: &str = "neutral";
@@ -285,13 +333,10 @@ impl Map {
         }
 
         let fort = |lno: usize, name: &str, what: &str| -> Result<FortId, MapError> {
-            by_name
-                .get(name)
-                .copied()
-                .ok_or_else(|| MapError {
-                    line: lno,
-                    reason: format!("{what} names unknown fort `{name}`"),
-                })
+            by_name.get(name).copied().ok_or_else(|| MapError {
+                line: lno,
+                reason: format!("{what} names unknown fort `{name}`"),
+            })
         };
 
         let mut roads: Vec<Road> = Vec::with_capacity(roads_s.entries.len());
@@ -304,18 +349,36 @@ impl Map {
             }
             let key = (a.min(b), a.max(b));
             if road_index.contains_key(&key) {
-                return err(*lno, format!("road between `{}` and `{}` is listed twice", r[0], r[1]));
+                return err(
+                    *lno,
+                    format!("road between `{}` and `{}` is listed twice", r[0], r[1]),
+                );
             }
             let (fa, fb) = (&forts[a.0], &forts[b.0]);
-            let length = road_length(fa.x - fb.x, fa.y - fb.y);
+            let (Some(dx), Some(dy)) = (fa.x.checked_sub(fb.x), fa.y.checked_sub(fb.y)) else {
+                return err(
+                    *lno,
+                    format!("road between `{}` and `{}` is too long", r[0], r[1]),
+                );
+            };
+            let length = road_length(dx, dy);
             if length == 0 {
                 return err(
                     *lno,
-                    format!("road between `{}` and `{}` has length 0 (both forts stand at {} {})", r[0], r[1], fa.x, fa.y),
+                    format!(
+                        "road between `{}` and `{}` has length 0 (both forts stand at {} {})",
+                        r[0], r[1], fa.x, fa.y
+                    ),
                 );
             }
-            let Ok(length) = u32::try_from(length) else {
-                return err(*lno, format!("road between `{}` and `{}` is too long ({length} steps)", r[0], r[1]));
+            let Some(length) = u32::try_from(length).ok().filter(|&l| l <= MAX_ROAD_LENGTH) else {
+                return err(
+                    *lno,
+                    format!(
+                        "road between `{}` and `{}` is too long ({length} steps, at most {MAX_ROAD_LENGTH})",
+                        r[0], r[1]
+                    ),
+                );
             };
             road_index.insert(key, RoadId(roads.len()));
             roads.push(Road { a, b, length });
@@ -325,22 +388,32 @@ impl Map {
         for (lno, m) in &marches_s.entries {
             let origin = fort(*lno, m[0], "march")?;
             let destination = fort(*lno, m[1], "march")?;
-            let Some(&road) = road_index.get(&(origin.min(destination), origin.max(destination))) else {
-                return err(*lno, format!("march from `{}` to `{}` is not on a road", m[0], m[1]));
+            let Some(&road) = road_index.get(&(origin.min(destination), origin.max(destination)))
+            else {
+                return err(
+                    *lno,
+                    format!("march from `{}` to `{}` is not on a road", m[0], m[1]),
+                );
             };
             let owner = match seats.iter().position(|s| s == m[2]) {
                 Some(s) => Seat(s),
                 None => {
                     return err(
                         *lno,
-                        format!("march owner `{}` owns no fort on this map (unknown owner)", m[2]),
+                        format!(
+                            "march owner `{}` owns no fort on this map (unknown owner)",
+                            m[2]
+                        ),
                     )
                 }
             };
             if forts[origin.0].owner != Owner::Seat(owner) {
                 return err(
                     *lno,
-                    format!("march by `{}` leaves `{}`, which `{}` does not own", m[2], m[0], m[2]),
+                    format!(
+                        "march by `{}` leaves `{}`, which `{}` does not own",
+                        m[2], m[0], m[2]
+                    ),
                 );
             }
             let size = number::<u64>(*lno, "march size", m[3])?;
@@ -383,7 +456,15 @@ impl Map {
         };
         let _ = writeln!(out, "{} forts:", self.forts.len());
         for f in &self.forts {
-            let _ = writeln!(out, "{} {} {} {} {}", f.name, f.x, f.y, owner(f.owner), f.garrison);
+            let _ = writeln!(
+                out,
+                "{} {} {} {} {}",
+                f.name,
+                f.x,
+                f.y,
+                owner(f.owner),
+                f.garrison
+            );
         }
         let _ = writeln!(out, "{} roads:", self.roads.len());
         for r in &self.roads {
@@ -420,5 +501,34 @@ fn seat_of(seats: &mut Vec<String>, name: &str) -> Seat {
             seats.push(name.to_string());
             Seat(seats.len() - 1)
         }
+    }
+}
+
+impl Map {
+    /// The same map with its seats renumbered: new seat `k` is old seat `order[k]`,
+    /// and the seats not in `order` follow in their old order.
+    pub fn with_seat_order(&self, order: &[Seat]) -> Map {
+        let mut new_of_old = vec![usize::MAX; self.seats.len()];
+        let mut seats = Vec::with_capacity(self.seats.len());
+        let rest = (0..self.seats.len())
+            .map(Seat)
+            .filter(|s| !order.contains(s));
+        for old in order.iter().copied().chain(rest) {
+            new_of_old[old.0] = seats.len();
+            seats.push(self.seats[old.0].clone());
+        }
+        let renumber = |o: Owner| match o {
+            Owner::Neutral => Owner::Neutral,
+            Owner::Seat(s) => Owner::Seat(Seat(new_of_old[s.0])),
+        };
+        let mut map = self.clone();
+        map.seats = seats;
+        for f in &mut map.forts {
+            f.owner = renumber(f.owner);
+        }
+        for m in &mut map.marches {
+            m.owner = Seat(new_of_old[m.owner.0]);
+        }
+        map
     }
 }

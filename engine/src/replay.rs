@@ -132,7 +132,10 @@ impl Turn {
         let mut marches = Vec::new();
         for (i, r) in game.road_marches().iter().enumerate() {
             for (toward, list) in [(0u8, &r.toward_a), (1u8, &r.toward_b)] {
-                marches.extend(list.iter().map(|m| (i, toward, owner_code(m.owner), m.size, m.pos)));
+                marches.extend(
+                    list.iter()
+                        .map(|m| (i, toward, owner_code(m.owner), m.size, m.pos)),
+                );
             }
         }
         Turn {
@@ -167,7 +170,11 @@ impl Events {
                 .iter()
                 .map(|c| (c.fort.0, owner_code(c.from), owner_code(c.to)))
                 .collect(),
-            removed: ev.removals.iter().map(|(s, r)| (s.0, reason_text(r))).collect(),
+            removed: ev
+                .removals
+                .iter()
+                .map(|(s, r)| (s.0, reason_text(r)))
+                .collect(),
             warnings: ev.warnings.iter().map(|(s, w)| (s.0, w.clone())).collect(),
             timeouts: Vec::new(),
             ms: Vec::new(),
@@ -183,7 +190,11 @@ impl Replay {
             format: FORMAT.to_string(),
             version: VERSION,
             map: ReplayMap {
-                forts: map.forts.iter().map(|f| (f.name.clone(), f.x, f.y)).collect(),
+                forts: map
+                    .forts
+                    .iter()
+                    .map(|f| (f.name.clone(), f.x, f.y))
+                    .collect(),
                 roads: map.roads.iter().map(|r| (r.a.0, r.b.0, r.length)).collect(),
             },
             players: game.names().to_vec(),

@@ -1,0 +1,288 @@
+//! `bottlebats play CONFIG.json`: the local arbiter contestants use, compatible with
+//! the 2016 `arbiter.py` config, plus our optional keys.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+use engine::map::{Map, Seat};
+use engine::process::{BotSpec, LocalLauncher};
+use engine::runner::{run_match, MatchConfig, MatchResult, OnTimeout};
+use serde::Deserialize;
+
+/// The config file. The first four keys are the 2016 ones.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayConfig {
+    /// Player name → shell command, in the order seats are bound when names do not
+    /// match the map's owners.
+    pub players: serde_json::Map<String, serde_json::Value>,
+    /// The map file; when absent, a map is generated from `seed`.
+    pub mapfile: Option<PathBuf>,
+    /// Where to write the classic log.
+    pub logfile: Option<PathBuf>,
+    #[serde(default = "default_max_steps")]
+    pub max_steps: u32,
+    /// Where to write our JSON replay.
+    pub replayfile: Option<PathBuf>,
+    pub turn_timeout_ms: Option<u64>,
+    pub startup_timeout_ms: Option<u64>,
+    pub on_timeout: Option<OnTimeout>,
+    /// Seed of the generated map when there is no `mapfile`.
+    pub seed: Option<u64>,
+}
+
+fn default_max_steps() -> u32 {
+    500
+}
+
+/// Reads and checks a map file, naming the file in any error.
+pub fn load_map(path: &Path) -> anyhow::Result<Map> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read map file {}", path.display()))?;
+    Map::parse(&text).map_err(|e| anyhow!("map {}: {e}", path.display()))
+}
+
+/// Exit status 126/127 from `sh -c`: the command could not be run at all.
+fn could_not_start(status: Option<std::process::ExitStatus>) -> bool {
+    matches!(status.and_then(|s| s.code()), Some(126 | 127))
+}
+
+pub fn run(config_path: &Path, stderr_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(config_path)
+        .with_context(|| format!("cannot read config file {}", config_path.display()))?;
+    let config: PlayConfig = serde_json::from_str(&text)
+        .map_err(|e| anyhow!("config {} is not valid: {e}", config_path.display()))?;
+    // Paths and commands are relative to the working directory, as in the original.
+    let dir = std::env::current_dir().context("cannot read the current directory")?;
+
+    let mut players: Vec<(String, String)> = Vec::new();
+    for (name, cmd) in &config.players {
+        let Some(cmd) = cmd.as_str() else {
+            bail!("config: the command of player `{name}` must be a string");
+        };
+        if !engine::game::valid_player_name(name) {
+            bail!("config: player name `{name}` is not allowed (one word without spaces, not `neutral`)");
+        }
+        players.push((name.clone(), cmd.to_string()));
+    }
+    if players.is_empty() {
+        bail!("config: `players` is empty");
+    }
+
+    let map = match (&config.mapfile, config.seed) {
+        (Some(path), _) => load_map(&dir.join(path))?,
+        (None, Some(seed)) => engine::generate::generate(&engine::generate::GenerateOptions {
+            players: players.len(),
+            seed,
+            forts: None,
+        })?,
+        (None, None) => bail!("config: give a `mapfile` (or a `seed` to generate a map)"),
+    };
+    if players.len() > map.seats.len() {
+        bail!(
+            "the map has {} seats ({}) but the config lists {} players",
+            map.seats.len(),
+            map.seats.join(", "),
+            players.len()
+        );
+    }
+    // Bind by name when every player is an owner on the map, else in listed order.
+    let by_name: Option<Vec<Seat>> = players
+        .iter()
+        .map(|(name, _)| map.seats.iter().position(|s| s == name).map(Seat))
+        .collect();
+    let map = match by_name {
+        Some(order) => map.with_seat_order(&order),
+        None => map,
+    };
+
+    let defaults = MatchConfig::default();
+    let match_config = MatchConfig {
+        max_steps: config.max_steps,
+        turn_timeout: config
+            .turn_timeout_ms
+            .map_or(defaults.turn_timeout, Duration::from_millis),
+        startup_timeout: config
+            .startup_timeout_ms
+            .map_or(defaults.startup_timeout, Duration::from_millis),
+        on_timeout: config.on_timeout.unwrap_or(defaults.on_timeout),
+        ..defaults
+    };
+    let specs: Vec<BotSpec> = players
+        .iter()
+        .map(|(name, command)| BotSpec {
+            name: name.clone(),
+            command: command.clone(),
+            dir: dir.clone(),
+        })
+        .collect();
+
+    let terminal = std::io::stderr().is_terminal();
+    let max = config.max_steps;
+    let mut progress = |turn: u32| {
+        if terminal && (turn % 5 == 0) {
+            eprint!("\rturn {turn}/{max}");
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let result = run_match(
+        Arc::new(map),
+        &specs,
+        &LocalLauncher,
+        &match_config,
+        &mut progress,
+    )?;
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+
+    if let Some(p) = result
+        .players
+        .iter()
+        .find(|p| could_not_start(p.exit_status) && p.stderr.len() <= 1)
+    {
+        let cmd = &players
+            .iter()
+            .find(|(n, _)| *n == p.name)
+            .map(|(_, c)| c.as_str())
+            .unwrap_or("");
+        let said = p
+            .stderr
+            .first()
+            .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
+            .unwrap_or_default();
+        bail!("player `{}`: command `{cmd}` cannot start: {said}", p.name);
+    }
+
+    write_outputs(&config, &dir, stderr_dir, &result)?;
+    print_summary(&result);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_outputs(
+    config: &PlayConfig,
+    dir: &Path,
+    stderr_dir: Option<&Path>,
+    result: &MatchResult,
+) -> anyhow::Result<()> {
+    if let Some(log) = &config.logfile {
+        let path = dir.join(log);
+        let file = std::fs::File::create(&path)
+            .with_context(|| format!("cannot write the log {}", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        result.replay.write_classic_log(&mut out)?;
+        out.flush()?;
+    }
+    if let Some(replay) = &config.replayfile {
+        let path = dir.join(replay);
+        std::fs::write(&path, result.replay.to_json())
+            .with_context(|| format!("cannot write the replay {}", path.display()))?;
+    }
+    if let Some(sdir) = stderr_dir {
+        std::fs::create_dir_all(sdir)
+            .with_context(|| format!("cannot create {}", sdir.display()))?;
+        for p in &result.players {
+            let path = sdir.join(format!("{}.stderr", p.name));
+            let bytes: Vec<u8> = p
+                .stderr
+                .iter()
+                .flat_map(|(_, b)| b.iter().copied())
+                .collect();
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn print_summary(result: &MatchResult) {
+    let winner = result
+        .outcome
+        .winner
+        .map_or("None", |s| result.players[s.0].name.as_str());
+    println!("Winner: {winner}");
+    println!();
+    let rows: Vec<[String; 8]> = result
+        .players
+        .iter()
+        .map(|p| {
+            [
+                p.rank.to_string(),
+                p.name.clone(),
+                p.forts.to_string(),
+                p.soldiers.to_string(),
+                p.warnings.to_string(),
+                u32::from(p.error.is_some()).to_string(),
+                p.timeouts.to_string(),
+                format!(
+                    "{:.2}s{}",
+                    p.time_used.as_secs_f64(),
+                    if p.cpu_measured { " cpu" } else { "" }
+                ),
+            ]
+        })
+        .collect();
+    let header = [
+        "rank",
+        "player",
+        "forts",
+        "soldiers",
+        "warnings",
+        "errors",
+        "timeouts",
+        "time used",
+    ];
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let parts: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if i == 1 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        println!("{}", parts.join("  ").trim_end());
+    };
+    line(header.to_vec());
+    let mut sorted: Vec<&[String; 8]> = rows.iter().collect();
+    sorted.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
+    for r in sorted {
+        line(r.iter().map(String::as_str).collect());
+    }
+    for p in &result.players {
+        if let Some(e) = &p.error {
+            println!();
+            println!("{}: removed: {e}", p.name);
+            let tail = p
+                .stderr
+                .iter()
+                .flat_map(|(_, b)| b.iter().copied())
+                .collect::<Vec<u8>>();
+            let text = String::from_utf8_lossy(&tail);
+            let last: Vec<&str> = text.lines().rev().take(5).collect();
+            for l in last.iter().rev() {
+                println!("  stderr: {l}");
+            }
+        }
+        if p.stderr_dropped > 0 {
+            println!(
+                "{}: {} bytes of stderr over the caps were dropped",
+                p.name, p.stderr_dropped
+            );
+        }
+    }
+}
