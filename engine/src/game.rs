@@ -501,7 +501,7 @@ pub fn siege(previous: Owner, armies: &mut [(Owner, u64)]) -> (Owner, u64) {
     if armies.len() < 2 {
         return armies.first().copied().unwrap_or((previous, 0));
     }
-    armies.sort_by(|x, y| y.1.cmp(&x.1));
+    armies.sort_by_key(|a| std::cmp::Reverse(a.1));
     let (top, second) = (armies[0], armies[1]);
     if top.1 == second.1 {
         (previous, 0)

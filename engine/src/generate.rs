@@ -43,6 +43,12 @@ pub const MAX_NEUTRAL_GARRISON: u64 = 30;
 
 /// Attempts before giving up on a seed (in practice one or a few suffice).
 const ATTEMPTS: u32 = 200;
+/// Among valid draws, the one with fewest forts short of roads is kept; this many
+/// draws at most (the first with none ends the search).
+const CHOICES: u32 = 6;
+const R: i64 = 2;
+/// Orbits drawn to choose each fort orbit from.
+const PICK: usize = 12;
 /// The smallest squared distance between two forts.
 const MIN_GAP2: i64 = 30;
 /// Map area per fort: sets the radius of the disc the forts are drawn in.
@@ -135,9 +141,19 @@ pub enum GenerateError {
 pub fn generate(opts: &GenerateOptions) -> Result<Map, GenerateError> {
     let forts = opts.fort_count()?;
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
-    (0..ATTEMPTS)
-        .find_map(|attempt| attempt_map(opts.players, forts, attempt, &mut rng))
-        .ok_or(GenerateError::NoLayout(ATTEMPTS))
+    let (mut best, mut found): (Option<(usize, Map)>, u32) = (None, 0);
+    for attempt in 0..ATTEMPTS {
+        if let Some((map, needy)) = attempt_map(opts.players, forts, attempt, &mut rng) {
+            if best.as_ref().is_none_or(|b| needy < b.0) {
+                best = Some((needy, map));
+            }
+            found += 1;
+            if needy == 0 || found == CHOICES {
+                break;
+            }
+        }
+    }
+    best.map(|b| b.1).ok_or(GenerateError::NoLayout(ATTEMPTS))
 }
 
 /// `(cos a, sin a)` by Taylor series, so that every platform rounds the same way.
@@ -188,6 +204,9 @@ struct Draft {
     /// Roads, one orbit per entry.
     orbits: Vec<Vec<(usize, usize)>>,
     adj: Vec<Vec<usize>>,
+    /// The forts in orbits: `(first fort, orbit size)`.
+    blocks: Vec<(usize, usize)>,
+    seats: usize,
 }
 
 impl Draft {
@@ -259,6 +278,126 @@ impl Draft {
         self.orbits.push(orbit);
     }
 
+    fn len(&self, (a, b): (usize, usize)) -> u64 {
+        road_length(self.pts[a].0 - self.pts[b].0, self.pts[a].1 - self.pts[b].1)
+    }
+
+    /// True when every copy of the orbit has the same length.
+    fn even(&self, orbit: &[(usize, usize)]) -> bool {
+        orbit.iter().all(|&r| self.len(r) == self.len(orbit[0]))
+    }
+
+    /// Adds the orbit if its copies have equal lengths and it [fits](Draft::fits).
+    fn try_add(&mut self, orbit: Vec<(usize, usize)>, strict: bool, min_cos: f64) -> bool {
+        let ok = self.even(&orbit) && self.fits(&orbit, strict, min_cos);
+        if ok {
+            self.add(orbit);
+        }
+        ok
+    }
+
+    /// Rounding the turned copies makes some road orbits uneven. Moves forts by at most
+    /// a step from where they were first put, only for the better, to make as many of
+    /// the given candidate orbits even as it can. Copies related by an exact quarter or
+    /// half turn move together, so what rounding kept exact stays exact.
+    fn settle(&mut self, candidates: &[Vec<(usize, usize)>]) {
+        let n = self.seats;
+        let exact = if n % 4 == 0 {
+            4
+        } else if n % 2 == 0 {
+            2
+        } else {
+            1
+        };
+        let mut groups: Vec<Vec<(usize, usize)>> = Vec::new();
+        for &(base, size) in self.blocks.iter().filter(|b| b.1 > 1) {
+            let step = size / exact;
+            groups.extend((0..step).map(|s| {
+                (0..exact)
+                    .map(|t| (base + s + t * step, t * 4 / exact))
+                    .collect()
+            }));
+        }
+        let mut touching = vec![Vec::new(); self.pts.len()];
+        for (k, orbit) in candidates.iter().enumerate() {
+            for &(a, b) in orbit {
+                touching[a].push(k);
+                touching[b].push(k);
+            }
+        }
+        let orig = self.pts.clone();
+        // Each orbit counts its copies of the most common length, and double when even.
+        let score = |d: &Draft, ks: &[usize]| -> usize {
+            ks.iter()
+                .map(|&k| {
+                    let mut lens: Vec<u64> = candidates[k].iter().map(|&r| d.len(r)).collect();
+                    lens.sort_unstable();
+                    let most = lens
+                        .chunk_by(|a, b| a == b)
+                        .map(<[u64]>::len)
+                        .max()
+                        .unwrap_or(0);
+                    if most == lens.len() {
+                        2 * most
+                    } else {
+                        most
+                    }
+                })
+                .sum()
+        };
+        let quarter = |(x, y): Point, q: usize| match q {
+            0 => (x, y),
+            1 => (-y, x),
+            2 => (-x, -y),
+            _ => (y, -x),
+        };
+        for _ in 0..4 {
+            let mut moved = false;
+            for group in &groups {
+                let mut ks: Vec<usize> = group
+                    .iter()
+                    .flat_map(|&(f, _)| touching[f].iter().copied())
+                    .collect();
+                ks.sort_unstable();
+                ks.dedup();
+                let here: Vec<Point> = group.iter().map(|&(f, _)| self.pts[f]).collect();
+                let mut best = (score(self, &ks), (0, 0), true);
+                for step in (-R..=R).flat_map(|dx| (-R..=R).map(move |dy| (dx, dy))) {
+                    for &(f, q) in group {
+                        let d = quarter(step, q);
+                        self.pts[f] = (orig[f].0 + d.0, orig[f].1 + d.1);
+                    }
+                    let spaced = group.iter().all(|&(f, _)| {
+                        (0..self.pts.len())
+                            .all(|g| g == f || dist2(self.pts[g], self.pts[f]) >= MIN_GAP2)
+                    });
+                    let sc = score(self, &ks);
+                    if spaced && sc > best.0 {
+                        best = (sc, step, false);
+                    }
+                }
+                for (i, &(f, q)) in group.iter().enumerate() {
+                    let d = quarter(best.1, q);
+                    self.pts[f] = if best.2 {
+                        here[i]
+                    } else {
+                        (orig[f].0 + d.0, orig[f].1 + d.1)
+                    };
+                }
+                moved |= !best.2 && self.pts[group[0].0] != here[0];
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    /// True for a fort with fewer roads than it should have: three for a home, two
+    /// for the others.
+    fn needy(&self, f: usize) -> bool {
+        self.adj[f].len() < if f < self.seats { 3 } else { 2 }
+    }
+
     /// Component label of every fort.
     fn components(&self) -> Vec<usize> {
         let mut label = vec![usize::MAX; self.pts.len()];
@@ -280,11 +419,10 @@ impl Draft {
         label
     }
 
-    /// Candidate road orbits between forts at most `max2` apart (squared), whose copies
-    /// all have the same length and that do not join two homes, shortest first.
+    /// Candidate road orbits between forts at most `max2` apart (squared) that do not
+    /// join two homes, shortest first.
     fn candidates(&self, homes: usize, max2: i64) -> Vec<Vec<(usize, usize)>> {
         let p = &self.pts;
-        let len = |(a, b): (usize, usize)| road_length(p[a].0 - p[b].0, p[a].1 - p[b].1);
         let mut out = Vec::new();
         for u in 0..p.len() {
             for v in u + 1..p.len() {
@@ -292,7 +430,7 @@ impl Draft {
                     continue;
                 }
                 let orbit = self.orbit(u, v);
-                if orbit[0] == (u, v) && orbit.iter().all(|&r| len(r) == len(orbit[0])) {
+                if orbit[0] == (u, v) {
                     let far = orbit.iter().map(|&(a, b)| dist2(p[a], p[b])).max();
                     out.push((far, orbit));
                 }
@@ -304,23 +442,26 @@ impl Draft {
 }
 
 /// One try at a map; `None` when this draw does not work out.
-fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Option<Map> {
+fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Option<(Map, usize)> {
     let turns: Vec<(f64, f64)> = (0..n)
         .map(|s| cos_sin(2.0 * PI * s as f64 / n as f64))
         .collect();
-    let orbit_of = |(x, y): Point| -> Vec<Point> {
+    // A point's orbit, and how far rounding moved its copies (squared, summed).
+    let orbit_of = |(x, y): Point| -> (f64, Vec<Point>) {
         let (x, y) = (x as f64, y as f64);
-        turns
-            .iter()
-            .map(|&(c, s)| {
-                (
-                    (c * x - s * y).round() as i64,
-                    (s * x + c * y).round() as i64,
-                )
-            })
-            .collect()
+        let turned = turns.iter().map(|&(c, s)| (c * x - s * y, s * x + c * y));
+        let err = turned
+            .clone()
+            .map(|(u, v)| (u - u.round()).powi(2) + (v - v.round()).powi(2))
+            .sum();
+        (
+            err,
+            turned
+                .map(|(u, v)| (u.round() as i64, v.round() as i64))
+                .collect(),
+        )
     };
-    let radius = (forts as f64 * AREA_PER_FORT / PI).sqrt() * (1.0 + 0.03 * f64::from(attempt));
+    let radius = (forts as f64 * AREA_PER_FORT / PI).sqrt() * (1.0 + 0.01 * f64::from(attempt));
     let round = |(x, y): (f64, f64)| (x.round() as i64, y.round() as i64);
     let fits = |placed: &[Vec<Point>], new: &[Point]| {
         new.iter().enumerate().all(|(i, &q)| {
@@ -330,23 +471,34 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
                 .all(|&o| dist2(o, q) >= MIN_GAP2)
         })
     };
+    // Of the first few orbits that keep their distance, the one rounding moves least.
+    let pick =
+        |rng: &mut ChaCha8Rng, placed: &[Vec<Point>], draw: &dyn Fn(&mut ChaCha8Rng) -> Point| {
+            let fitting = (0..400)
+                .map(|_| orbit_of(draw(rng)))
+                .filter(|o| fits(placed, &o.1));
+            fitting
+                .take(PICK)
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|o| o.1)
+        };
 
     // Homes, then the centre, then neutral orbits (listed from the centre outwards).
-    let (x, y) = in_disc(rng, 1.0, 0.2);
-    let r = radius * rng.gen_range(0.55..0.8) / (x * x + y * y).sqrt();
-    let home = round((x * r, y * r));
-    let mut placed = vec![orbit_of(home)];
-    if !fits(&[], &placed[0]) {
-        return None;
-    }
+    let home_radius = radius * rng.gen_range(0.55..0.8);
+    let home = pick(rng, &[], &|rng: &mut ChaCha8Rng| {
+        let (x, y) = in_disc(rng, 1.0, 0.2);
+        let r = home_radius / (x * x + y * y).sqrt();
+        round((x * r, y * r))
+    })?;
+    let mut placed = vec![home];
     if forts % n == 1 {
         placed.push(vec![(0, 0)]);
     }
     let fixed = placed.len();
     for _ in 1..forts / n {
-        let orbit = (0..400)
-            .map(|_| orbit_of(round(in_disc(rng, radius, 0.0))))
-            .find(|o| fits(&placed, o))?;
+        let orbit = pick(rng, &placed, &|rng: &mut ChaCha8Rng| {
+            round(in_disc(rng, radius, 0.0))
+        })?;
         placed.push(orbit);
     }
     placed[fixed..].sort_by_key(|o| (dist2(o[0], (0, 0)), o[0]));
@@ -359,23 +511,37 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
     let pts: Vec<Point> = placed.iter().flatten().copied().collect();
     let mut draft = Draft {
         adj: vec![Vec::new(); pts.len()],
+        seats: n,
+        blocks: placed
+            .iter()
+            .scan(0, |at, o| {
+                *at += o.len();
+                Some((*at - o.len(), o.len()))
+            })
+            .collect(),
         pts,
         turn,
         orbits: Vec::new(),
     };
 
-    // Short roads with good angles, then whatever joins what is still apart.
+    // Short roads with good angles; longer ones for forts with too few roads (homes
+    // want three, others two); then whatever joins what is still apart.
     let min_cos = cos_sin(rng.gen_range(20.0..32.0) * PI / 180.0).0;
-    for orbit in draft.candidates(n, (SHORT_ROAD * SHORT_ROAD) as i64) {
-        if draft.fits(&orbit, true, min_cos) {
-            draft.add(orbit);
+    let short = draft.candidates(n, (SHORT_ROAD * SHORT_ROAD) as i64);
+    draft.settle(&short);
+    for orbit in short {
+        draft.try_add(orbit, true, min_cos);
+    }
+    for orbit in draft.candidates(n, (9.0 * SHORT_ROAD * SHORT_ROAD) as i64) {
+        if orbit.iter().any(|&(a, b)| draft.needy(a) || draft.needy(b)) {
+            draft.try_add(orbit, false, cos_sin(PI / 18.0).0);
         }
     }
     let mut label = draft.components();
     if label.iter().any(|&l| l != 0) {
         for orbit in draft.candidates(n, i64::MAX) {
-            if orbit.iter().any(|&(a, b)| label[a] != label[b]) && draft.fits(&orbit, false, 1.0) {
-                draft.add(orbit);
+            if orbit.iter().any(|&(a, b)| label[a] != label[b]) && draft.try_add(orbit, false, 1.0)
+            {
                 label = draft.components();
                 if label.iter().all(|&l| l == 0) {
                     break;
@@ -392,12 +558,8 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
         }
         let orbit = draft.orbits[i].clone();
         draft.link(&orbit, false);
-        let degree_ok = orbit.iter().all(|&(a, b)| {
-            [a, b]
-                .iter()
-                .all(|&f| draft.adj[f].len() >= if f < n { 3 } else { 2 })
-        });
-        if degree_ok && draft.components().iter().all(|&l| l == 0) {
+        let needy = orbit.iter().any(|&(a, b)| draft.needy(a) || draft.needy(b));
+        if !needy && draft.components().iter().all(|&l| l == 0) {
             draft.orbits.remove(i);
         } else {
             draft.link(&orbit, true);
@@ -405,7 +567,8 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
     }
 
     let map = finish(&draft, &placed, n, rng);
-    check_layout(&map).is_ok().then_some(map)
+    let needy = (0..draft.pts.len()).filter(|&f| draft.needy(f)).count();
+    check_layout(&map).is_ok().then_some((map, needy))
 }
 
 /// Names, garrisons and owners; moves the map to non-negative coordinates.
@@ -422,7 +585,8 @@ fn finish(draft: &Draft, placed: &[Vec<Point>], n: usize, rng: &mut ChaCha8Rng) 
             (_, 1) => rng.gen_range(20..=40),
             _ => rng.gen_range(0..=MAX_NEUTRAL_GARRISON),
         };
-        for (s, &(x, y)) in orbit.iter().enumerate() {
+        for s in 0..orbit.len() {
+            let (x, y) = draft.pts[forts.len()];
             forts.push(Fort {
                 name: fort_name(rng, &mut names),
                 x: x - min_x,

@@ -12,6 +12,7 @@ pub mod map;
 pub mod process;
 pub mod replay;
 pub mod runner;
+pub mod scripted;
 pub mod view;
 
 pub use game::{Game, Orders, Outcome, TurnEvents};

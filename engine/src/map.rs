@@ -235,6 +235,23 @@ impl<'a> Sections<'a> {
             if count == Count::UntilEnd && parts == ["end"] {
                 break;
             }
+            // The next section's header where an entry should be: a count that is too
+            // large or a missing `end` (a road line has two fields, like a header).
+            if parse_header(line).is_some() && parts[1].ends_with(':') {
+                let why = match count {
+                    Count::Exactly(n) => format!(
+                        "the header on line {hline} promised {n} {what} but only {} came before it",
+                        entries.len()
+                    ),
+                    Count::UntilEnd => format!(
+                        "the {what} section opened on line {hline} needs an `end` line before it"
+                    ),
+                };
+                return err(
+                    lno,
+                    format!("found the header `{}` too early: {why}", line.trim()),
+                );
+            }
             if parts.len() != fields {
                 let hint = match count {
                     Count::Exactly(n) => format!(
@@ -291,6 +308,21 @@ fn number<T: std::str::FromStr>(line: usize, what: &str, s: &str) -> Result<T, M
 /// positions on one road are added when marches meet, so `4 * length` must fit a `u32`.
 pub const MAX_ROAD_LENGTH: u32 = u32::MAX / 4;
 
+/// The largest garrison or march size a map may hold, so that no sum of armies over a
+/// whole game can overflow.
+pub const MAX_SOLDIERS: u64 = 1 << 40;
+
+fn soldiers(line: usize, what: &str, s: &str) -> Result<u64, MapError> {
+    let n = number::<u64>(line, what, s)?;
+    if n > MAX_SOLDIERS {
+        return err(
+            line,
+            format!("{what} {n} is too large (at most {MAX_SOLDIERS})"),
+        );
+    }
+    Ok(n)
+}
+
 /// The name of the neutral owner.
 pub const NEUTRAL: &str = "neutral";
 
@@ -322,7 +354,7 @@ impl Map {
             } else {
                 Owner::Seat(seat_of(&mut seats, f[3]))
             };
-            let garrison = number::<u64>(*lno, "garrison", f[4])?;
+            let garrison = soldiers(*lno, "garrison", f[4])?;
             forts.push(Fort {
                 name: name.to_string(),
                 x,
@@ -384,7 +416,8 @@ impl Map {
             roads.push(Road { a, b, length });
         }
 
-        let mut marches = Vec::with_capacity(marches_s.entries.len());
+        let mut marches: Vec<MapMarch> = Vec::with_capacity(marches_s.entries.len());
+        let mut march_lines: Vec<usize> = Vec::new();
         for (lno, m) in &marches_s.entries {
             let origin = fort(*lno, m[0], "march")?;
             let destination = fort(*lno, m[1], "march")?;
@@ -416,7 +449,7 @@ impl Map {
                     ),
                 );
             }
-            let size = number::<u64>(*lno, "march size", m[3])?;
+            let size = soldiers(*lno, "march size", m[3])?;
             let remaining_steps = number::<u32>(*lno, "remaining steps", m[4])?;
             let length = roads[road.0].length;
             if remaining_steps > length {
@@ -425,13 +458,36 @@ impl Map {
                     format!("march has {remaining_steps} steps left on a road of length {length}"),
                 );
             }
-            marches.push(MapMarch {
+            let steps = |m: &MapMarch| match m.remaining_steps {
+                0 => length,
+                s => s,
+            };
+            let march = MapMarch {
                 origin,
                 destination,
                 owner,
                 size,
                 remaining_steps,
+            };
+            // Opposite marches of different owners at the same point would pass each
+            // other without the fight every meeting on a road must have.
+            let clash = marches.iter().zip(&march_lines).find(|(o, _)| {
+                o.origin == destination
+                    && o.destination == origin
+                    && o.owner != owner
+                    && steps(o) + steps(&march) == length
             });
+            if let Some((_, first)) = clash {
+                return err(
+                    *lno,
+                    format!(
+                        "this march and the one on line {first} meet at the same point of their road; \
+                         give them other remaining steps"
+                    ),
+                );
+            }
+            marches.push(march);
+            march_lines.push(*lno);
         }
 
         Ok(Map {

@@ -13,7 +13,7 @@
 //!   "max_steps": 500,
 //!   "turns": [
 //!     { "owners": [0, 1, -1], "garrisons": [100, 100, 0],
-//!       "marches": [[road, toward, owner, size, half_steps_left], ...],
+//!       "marches": [[road, toward, owner, size, sent], ...],
 //!       "events": { "battles": [[road, half_steps_from_a, owner_to_a, size_to_a,
 //!                                owner_to_b, size_to_b]],
 //!                   "captures": [[fort, from, to]],
@@ -26,8 +26,11 @@
 //! }
 //! ```
 //!
-//! `toward` is 0 for a march heading to the road's first fort, 1 for its second. The
-//! last turn is the final snapshot and has no events. `ms` is the time each player's
+//! `toward` is 0 for a march heading to the road's first fort, 1 for its second.
+//! `sent` is the turn the march left its fort (negative or 0 for the map's own
+//! marches): at the snapshot of turn `t` it has `length - (t - sent)` steps left. A
+//! march's row therefore stays the same from turn to turn until a battle changes its
+//! size, which is what makes replays compress well. The last turn is the final snapshot and has no events. `ms` is the time each player's
 //! reply took that turn (CPU time where the sandbox measures it, else wall clock),
 //! `null` for players that did not play it.
 
@@ -65,8 +68,8 @@ pub struct ReplayMap {
 pub struct Turn {
     pub owners: Vec<i32>,
     pub garrisons: Vec<u64>,
-    /// `[road, toward, owner, size, half_steps_left]`
-    pub marches: Vec<(usize, u8, i32, u64, u32)>,
+    /// `[road, toward, owner, size, sent]`
+    pub marches: Vec<(usize, u8, i32, u64, i64)>,
     #[serde(default, skip_serializing_if = "Events::is_empty")]
     pub events: Events,
 }
@@ -130,12 +133,14 @@ impl Turn {
     /// The board of `game` as it stands now, with no events yet.
     pub fn of(game: &Game) -> Turn {
         let mut marches = Vec::new();
+        let now = game.turn() as i64;
         for (i, r) in game.road_marches().iter().enumerate() {
+            let length = game.map().roads[i].length as i64;
             for (toward, list) in [(0u8, &r.toward_a), (1u8, &r.toward_b)] {
-                marches.extend(
-                    list.iter()
-                        .map(|m| (i, toward, owner_code(m.owner), m.size, m.pos)),
-                );
+                marches.extend(list.iter().map(|m| {
+                    let sent = now - (length - m.pos as i64 / 2);
+                    (i, toward, owner_code(m.owner), m.size, sent)
+                }));
             }
         }
         Turn {
@@ -279,11 +284,12 @@ impl Replay {
         for (n, turn) in self.turns.iter().enumerate() {
             let owners: Vec<Owner> = turn.owners.iter().map(|&c| owner_of(c)).collect();
             let mut roads = vec![RoadMarches::default(); map.roads.len()];
-            for &(road, toward, owner, size, pos) in &turn.marches {
+            for &(road, toward, owner, size, sent) in &turn.marches {
+                let steps = map.roads[road].length as i64 - (n as i64 - sent);
                 let m = crate::game::March {
                     owner: owner_of(owner),
                     size,
-                    pos,
+                    pos: 2 * steps.max(0) as u32,
                 };
                 if toward == 0 {
                     roads[road].toward_a.push(m)

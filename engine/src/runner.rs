@@ -165,6 +165,8 @@ struct StderrBuf {
     turn: Vec<u8>,
     kept: usize,
     dropped: u64,
+    /// The pipe reached its end: everything the bot wrote has been read.
+    done: bool,
 }
 
 struct Bot {
@@ -275,6 +277,15 @@ pub fn run_match(
     }
     for b in &mut bots {
         b.kill_now();
+    }
+    // Let the stderr readers take in what was still in the pipes.
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < deadline
+        && !bots
+            .iter()
+            .all(|b| b.stderr.lock().unwrap_or_else(|e| e.into_inner()).done)
+    {
+        thread::sleep(Duration::from_millis(2));
     }
 
     let outcome = game.outcome();
@@ -504,7 +515,10 @@ fn drain_stderr(
     let mut chunk = vec![0u8; 16 * 1024];
     loop {
         let n = match stderr.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => {
+                buf.lock().unwrap_or_else(|e| e.into_inner()).done = true;
+                return;
+            }
             Ok(n) => n,
         };
         let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());

@@ -74,7 +74,7 @@ pub fn run(config_path: &Path, stderr_dir: Option<&Path>) -> anyhow::Result<Exit
     }
 
     let map = match (&config.mapfile, config.seed) {
-        (Some(path), _) => load_map(&dir.join(path))?,
+        (Some(path), _) => load_map(path)?,
         (None, Some(seed)) => engine::generate::generate(&engine::generate::GenerateOptions {
             players: players.len(),
             seed,

@@ -1,0 +1,214 @@
+//! `bottlebats play CONFIG.json` as a contestant uses it: the 2016 config, our keys,
+//! the outputs, and a clear message and non-zero exit for everything that stops a game.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const MAP: &str = "\
+# a small duel
+3 forts:
+a 0 0 p1 100
+m 3 4 neutral 3
+b 6 8 p2 5
+2 roads:
+a m
+m b
+0 marches:
+";
+
+fn bot() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/bots/fixture.py");
+    format!(
+        "/usr/bin/python3 {}",
+        path.canonicalize().unwrap().display()
+    )
+}
+
+fn workdir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("play-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("duel.map"), MAP).unwrap();
+    dir
+}
+
+fn play(dir: &Path, config: &str, extra: &[&str]) -> Output {
+    std::fs::write(dir.join("config.json"), config).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_bottlebats"))
+        .arg("play")
+        .arg("config.json")
+        .args(extra)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn a_2016_config_plays_a_game_and_prints_the_winner_and_a_table() {
+    let dir = workdir("classic");
+    let config = format!(
+        r#"{{ "players": {{ "alice": "{b} greedy", "bob": "{b} idle" }},
+             "mapfile": "duel.map", "logfile": "sample.data", "max_steps": 100 }}"#,
+        b = bot()
+    );
+    let out = play(&dir, &config, &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "Winner: alice");
+    assert!(lines[2].starts_with("rank  player"), "{stdout}");
+    for h in [
+        "forts",
+        "soldiers",
+        "warnings",
+        "errors",
+        "timeouts",
+        "time used",
+    ] {
+        assert!(lines[2].contains(h), "table header lacks {h}: {}", lines[2]);
+    }
+    assert!(
+        lines[3].split_whitespace().take(2).eq(["1", "alice"]),
+        "{stdout}"
+    );
+    assert!(
+        lines[4].split_whitespace().take(2).eq(["2", "bob"]),
+        "{stdout}"
+    );
+
+    let log = std::fs::read_to_string(dir.join("sample.data")).unwrap();
+    let steps = log.matches("# STEP: ").count();
+    assert!(
+        steps > 2 && steps < 101,
+        "the game ended early: {steps} snapshots"
+    );
+    assert!(log.starts_with("# STEP: 0\n3 forts:\na 0 0 alice 100\nm 3 4 neutral 3\nb 6 8 bob 5\n"));
+    assert!(log.ends_with("\n\n"));
+}
+
+#[test]
+fn our_keys_write_a_replay_and_each_players_stderr() {
+    let dir = workdir("ours");
+    let config = format!(
+        r#"{{ "players": {{ "alice": "{b} idle", "bob": "{b} stderr_flood" }},
+             "mapfile": "duel.map", "max_steps": 3, "replayfile": "game.json",
+             "turn_timeout_ms": 1500, "startup_timeout_ms": 5000, "on_timeout": "eliminate" }}"#,
+        b = bot()
+    );
+    let out = play(&dir, &config, &["--stderr-dir", "errs"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("Winner: None\n"));
+    let replay =
+        engine::Replay::from_json(&std::fs::read_to_string(dir.join("game.json")).unwrap())
+            .unwrap();
+    assert_eq!(replay.turns.len(), 4);
+    assert_eq!(replay.players, ["alice", "bob"]);
+    let bob = std::fs::read(dir.join("errs/bob.stderr")).unwrap();
+    assert_eq!(
+        bob.len(),
+        3 * 64 * 1024,
+        "three turns of stderr, each capped at 64 KiB"
+    );
+    assert!(bob.iter().all(|&c| c == b'e'));
+    assert_eq!(std::fs::read(dir.join("errs/alice.stderr")).unwrap(), b"");
+    assert!(text(&out.stdout).contains("bob: 403395 bytes of stderr over the caps were dropped"));
+}
+
+#[test]
+fn players_bind_to_seats_by_name_or_else_in_listed_order() {
+    let cases = [
+        // Every name is an owner on the map: bound by name, whatever the order.
+        (r#""p2": "{b} idle", "p1": "{b} idle""#, "a 0 0 p1 100"),
+        // Not all names are owners: bound in the order listed.
+        (r#""zed": "{b} idle", "amy": "{b} idle""#, "a 0 0 zed 100"),
+        // Fewer players than seats: the unbound seat is neutral and keeps its garrison.
+        (r#""solo": "{b} idle""#, "b 6 8 neutral 5"),
+    ];
+    for (players, expect) in cases {
+        let dir = workdir("bind");
+        let config = format!(
+            r#"{{ "players": {{ {} }}, "mapfile": "duel.map", "logfile": "log", "max_steps": 1 }}"#,
+            players.replace("{b}", &bot())
+        );
+        let out = play(&dir, &config, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let log = std::fs::read_to_string(dir.join("log")).unwrap();
+        assert!(
+            log.contains(expect),
+            "{players}: expected `{expect}` in\n{log}"
+        );
+    }
+}
+
+#[test]
+fn without_a_mapfile_a_seed_generates_the_map() {
+    let dir = workdir("seed");
+    let config = format!(
+        r#"{{ "players": {{ "alice": "{b} greedy", "bob": "{b} greedy" }}, "seed": 5,
+             "logfile": "log", "max_steps": 5 }}"#,
+        b = bot()
+    );
+    let out = play(&dir, &config, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = std::fs::read_to_string(dir.join("log")).unwrap();
+    play(&dir, &config, &[]);
+    assert_eq!(
+        first,
+        std::fs::read_to_string(dir.join("log")).unwrap(),
+        "same seed, same game"
+    );
+}
+
+#[test]
+fn what_stops_a_game_is_named_and_exits_non_zero() {
+    let b = bot();
+    let cases = [
+        ("{ \"players\": ", "is not valid".to_string()),
+        (
+            r#"{ "players": { "a": "x" }, "mapfile": "nope.map" }"#,
+            "cannot read map file".to_string(),
+        ),
+        (
+            r#"{ "players": { "a": "x" }, "mapfile": "broken.map" }"#,
+            "map broken.map: line 4: road names unknown fort `zz`".to_string(),
+        ),
+        (
+            r#"{ "players": { "a": "x" }, "mapfile": "duel.map", "turn_timeout": 5 }"#,
+            "unknown field `turn_timeout`".to_string(),
+        ),
+        (
+            r#"{ "players": { "a": "x", "b": "y", "c": "z" }, "mapfile": "duel.map" }"#,
+            "the map has 2 seats (p1, p2) but the config lists 3 players".to_string(),
+        ),
+        (
+            &*format!(
+                r#"{{ "players": {{ "alice": "{b} idle", "bob": "./no-such-bot" }}, "mapfile": "duel.map" }}"#
+            ),
+            "player `bob`: command `./no-such-bot` cannot start".to_string(),
+        ),
+        (
+            r#"{ "players": { "two words": "x" }, "mapfile": "duel.map" }"#,
+            "player name `two words` is not allowed".to_string(),
+        ),
+    ];
+    for (config, expect) in cases {
+        let dir = workdir("errors");
+        std::fs::write(
+            dir.join("broken.map"),
+            "1 forts:\na 0 0 p1 1\n1 roads:\na zz\n0 marches:\n",
+        )
+        .unwrap();
+        let out = play(&dir, config, &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{config}: {stderr}");
+        assert!(
+            stderr.contains(&expect),
+            "{config}: expected `{expect}` in `{stderr}`"
+        );
+        assert!(!text(&out.stdout).contains("Winner"), "{config}");
+    }
+}
