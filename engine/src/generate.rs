@@ -46,9 +46,11 @@ const ATTEMPTS: u32 = 200;
 /// Among valid draws, the one with fewest forts short of roads is kept; this many
 /// draws at most (the first with none ends the search).
 const CHOICES: u32 = 6;
-const R: i64 = 2;
+const R: i64 = 1;
 /// Orbits drawn to choose each fort orbit from.
-const PICK: usize = 12;
+const PICK: usize = 30;
+/// Dropping roads for variety stops at this many roads per fort.
+const MIN_ROADS_PER_FORT: f64 = 1.6;
 /// The smallest squared distance between two forts.
 const MIN_GAP2: i64 = 30;
 /// Map area per fort: sets the radius of the disc the forts are drawn in.
@@ -550,10 +552,12 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
         }
     }
 
-    // Drop some orbits for variety, keeping the map connected and forts well linked.
+    // Drop some orbits for variety, keeping the map connected, forts well linked and
+    // at least MIN_ROADS_PER_FORT roads per fort.
     let drop_chance = rng.gen_range(0.1..0.3);
     for i in (0..draft.orbits.len()).rev() {
-        if !rng.gen_bool(drop_chance) {
+        let roads: usize = draft.orbits.iter().map(Vec::len).sum::<usize>() - draft.orbits[i].len();
+        if !rng.gen_bool(drop_chance) || (roads as f64) < MIN_ROADS_PER_FORT * forts as f64 {
             continue;
         }
         let orbit = draft.orbits[i].clone();

@@ -199,13 +199,21 @@ fn write_outputs(
     Ok(())
 }
 
+/// Prints the result; a closed stdout (`| head`) is not an error worth a panic.
 fn print_summary(result: &MatchResult) {
+    let _ = std::io::stdout().write_all(summary(result).as_bytes());
+}
+
+/// `Winner: NAME` as the 2016 arbiter printed it, then a table and any errors.
+fn summary(result: &MatchResult) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     let winner = result
         .outcome
         .winner
         .map_or("None", |s| result.players[s.0].name.as_str());
-    println!("Winner: {winner}");
-    println!();
+    let _ = writeln!(out, "Winner: {winner}");
+    out.push('\n');
     let rows: Vec<[String; 8]> = result
         .players
         .iter()
@@ -242,7 +250,7 @@ fn print_summary(result: &MatchResult) {
             *w = (*w).max(c.chars().count());
         }
     }
-    let line = |cells: Vec<&str>| {
+    let line = |out: &mut String, cells: Vec<&str>| {
         let parts: Vec<String> = cells
             .iter()
             .zip(&widths)
@@ -255,18 +263,18 @@ fn print_summary(result: &MatchResult) {
                 }
             })
             .collect();
-        println!("{}", parts.join("  ").trim_end());
+        let _ = writeln!(out, "{}", parts.join("  ").trim_end());
     };
-    line(header.to_vec());
+    line(&mut out, header.to_vec());
     let mut sorted: Vec<&[String; 8]> = rows.iter().collect();
     sorted.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
     for r in sorted {
-        line(r.iter().map(String::as_str).collect());
+        line(&mut out, r.iter().map(String::as_str).collect());
     }
     for p in &result.players {
         if let Some(e) = &p.error {
-            println!();
-            println!("{}: removed: {e}", p.name);
+            out.push('\n');
+            let _ = writeln!(out, "{}: removed: {e}", p.name);
             let tail = p
                 .stderr
                 .iter()
@@ -275,14 +283,16 @@ fn print_summary(result: &MatchResult) {
             let text = String::from_utf8_lossy(&tail);
             let last: Vec<&str> = text.lines().rev().take(5).collect();
             for l in last.iter().rev() {
-                println!("  stderr: {l}");
+                let _ = writeln!(out, "  stderr: {l}");
             }
         }
         if p.stderr_dropped > 0 {
-            println!(
+            let _ = writeln!(
+                out,
                 "{}: {} bytes of stderr over the caps were dropped",
                 p.name, p.stderr_dropped
             );
         }
     }
+    out
 }
