@@ -4,18 +4,25 @@
 //! around a centre): one home orbit (a home fort of 100 soldiers per seat), an optional
 //! neutral centre fort (when the fort count is one more than a multiple of the players),
 //! and neutral orbits scattered over a disc with a minimum gap between forts. Every orbit
-//! is one point turned and rounded to integers for each seat. Roads are then added whole
-//! orbits at a time, shortest first, while they cross nothing, keep a clearance from other
-//! forts and a minimum angle to other roads, and have the same length in every seat's
-//! copy; longer orbits join what is still apart; then a few orbits are dropped for
-//! variety while the map stays connected.
+//! is one point turned and rounded to integers for each seat; of a few candidate points
+//! the one whose turned copies land nearest to integers is kept.
 //!
-//! Turning by 120° or 60° (or 45°, 72°...) cannot be exact on integers, so the result is
-//! verified exactly with [`check_layout`]: planar, connected, and [`seat_rotation`] finds
-//! the symmetry that takes seat i's start to seat i+1's with equal roads, lengths and
-//! garrisons. An attempt that fails is redrawn from the same seeded stream, so a seed
-//! always gives the same map. The arithmetic uses only `+ - * /`, `sqrt` and `round`
-//! (no platform `sin`/`cos`), and no hash map order reaches the output.
+//! Turning by 120°, 60°, 45° or 72° cannot be exact on integers, so the copies of a road
+//! may differ in length. Forts are first nudged by at most a step (copies that an exact
+//! half or quarter turn relates move together) to make as many short road orbits as
+//! possible equally long in every copy. Roads are then added whole orbits at a time,
+//! shortest first, when every copy has the same length, crosses nothing, keeps clear of
+//! other forts and makes a fair angle with the roads already there; longer orbits serve
+//! forts left with too few roads and join what is still apart; then a few orbits are
+//! dropped for variety while the map stays connected and forts keep two roads (homes
+//! three).
+//!
+//! The result is verified exactly with [`check_layout`]: no crossings, connected, and
+//! [`seat_rotation`] finds the symmetry that takes seat i's start to seat i+1's with
+//! equal roads, lengths and garrisons. A draw that fails is redrawn from the same seeded
+//! stream, and of the first few good draws the one with fewest forts short of roads is
+//! kept, so a seed always gives the same map. The arithmetic uses only `+ - * /`,
+//! `sqrt` and `round` (no platform `sin`/`cos`), and no hash map order reaches the output.
 
 use std::collections::BTreeSet;
 use std::f64::consts::PI;
@@ -24,11 +31,14 @@ use std::ops::RangeInclusive;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod draft;
+
+use crate::geometry::Point;
 pub use crate::geometry::{
     check_layout, crossing_roads, is_connected, road_through_fort, seat_rotation, LayoutError,
 };
-use crate::geometry::{on_segment, roads_cross, Point};
 use crate::map::{road_length, Fort, FortId, Map, Owner, Road, Seat};
+use draft::{dist2, Draft};
 
 /// The number of players (seats) a generated map can have.
 pub const PLAYERS: RangeInclusive<usize> = 2..=8;
@@ -46,7 +56,9 @@ const ATTEMPTS: u32 = 200;
 /// Among valid draws, the one with fewest forts short of roads is kept; this many
 /// draws at most (the first with none ends the search).
 const CHOICES: u32 = 6;
-const R: i64 = 1;
+/// How far (in each coordinate) a fort may move from where rounding put it, to give
+/// the copies of its roads equal lengths.
+const SETTLE_STEP: i64 = 1;
 /// Orbits drawn to choose each fort orbit from.
 const PICK: usize = 30;
 /// Dropping roads for variety stops at this many roads per fort.
@@ -57,8 +69,6 @@ const MIN_GAP2: i64 = 30;
 const AREA_PER_FORT: f64 = 60.0;
 /// Roads of the first pass are at most this long.
 const SHORT_ROAD: f64 = 14.5;
-/// Roads of the first pass keep this squared distance from other forts.
-const CLEARANCE2: f64 = 2.0;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +107,11 @@ impl GenerateOptions {
             return Err(GenerateError::TooManyForts { forts });
         }
         if forts % n > 1 {
-            let (below, above) = (forts - forts % n + 1, forts - forts % n + n);
+            // The nearest counts that work on either side (both below near the cap).
+            let (mut below, mut above) = (forts - forts % n + 1, forts - forts % n + n);
+            if above > MAX_FORTS {
+                (below, above) = (below - 1, below);
+            }
             return Err(GenerateError::Uneven {
                 forts,
                 players: n,
@@ -125,7 +139,8 @@ pub enum GenerateError {
     /// More than [`MAX_FORTS`] forts.
     #[error("{forts} forts are too many: at most {MAX_FORTS}")]
     TooManyForts { forts: usize },
-    /// The forts cannot be shared out equally among the seats.
+    /// The forts cannot be shared out equally among the seats; `below` and `above`
+    /// are nearby counts that can.
     #[error("{forts} forts cannot be shared equally by {players} players: use a multiple of {players}, or one more for a centre fort (for example {below} or {above})")]
     Uneven {
         forts: usize,
@@ -182,264 +197,6 @@ fn in_disc(rng: &mut ChaCha8Rng, r: f64, inner: f64) -> (f64, f64) {
         if d2 <= 1.0 && d2 >= inner * inner {
             return (x * r, y * r);
         }
-    }
-}
-
-fn dist2(a: Point, b: Point) -> i64 {
-    (a.0 - b.0).pow(2) + (a.1 - b.1).pow(2)
-}
-
-/// Squared distance from `p` to the segment `a`–`b`.
-fn seg_dist2(p: Point, a: Point, b: Point) -> f64 {
-    let f = |q: Point| (q.0 as f64, q.1 as f64);
-    let ((px, py), (ax, ay), (bx, by)) = (f(p), f(a), f(b));
-    let (dx, dy) = (bx - ax, by - ay);
-    let t = (((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
-    (px - ax - t * dx).powi(2) + (py - ay - t * dy).powi(2)
-}
-
-/// A map being drawn, coordinates relative to the centre.
-struct Draft {
-    pts: Vec<Point>,
-    /// The rotation by one seat as a fort permutation.
-    turn: Vec<usize>,
-    /// Roads, one orbit per entry.
-    orbits: Vec<Vec<(usize, usize)>>,
-    adj: Vec<Vec<usize>>,
-    /// The forts in orbits: `(first fort, orbit size)`.
-    blocks: Vec<(usize, usize)>,
-    seats: usize,
-}
-
-impl Draft {
-    /// The orbit of road `u`–`v` under the rotation, each road as (smaller, larger).
-    fn orbit(&self, u: usize, v: usize) -> Vec<(usize, usize)> {
-        let (mut a, mut b, mut out) = (u, v, Vec::new());
-        for _ in 0..self.turn.len() {
-            out.push((a.min(b), a.max(b)));
-            (a, b) = (self.turn[a], self.turn[b]);
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    /// Can this orbit of roads be added? `min_cos` bounds the cosine of the angle to
-    /// other roads at a shared fort; `strict` also asks for clearance from other forts.
-    fn fits(&self, orbit: &[(usize, usize)], strict: bool, min_cos: f64) -> bool {
-        let p = &self.pts;
-        let seg = |(a, b): (usize, usize)| [(a, p[a]), (b, p[b])];
-        let mut added: Vec<(usize, usize)> = Vec::new();
-        for &(a, b) in orbit {
-            let placed = self.orbits.iter().flatten().chain(&added);
-            if placed
-                .clone()
-                .any(|&r| r == (a, b) || roads_cross(seg((a, b)), seg(r)))
-            {
-                return false;
-            }
-            let near = |f: usize| {
-                on_segment(p[a], p[b], p[f]) || (strict && seg_dist2(p[f], p[a], p[b]) < CLEARANCE2)
-            };
-            if (0..p.len()).any(|f| f != a && f != b && near(f)) {
-                return false;
-            }
-            for (x, y) in [(a, b), (b, a)] {
-                let others = placed
-                    .clone()
-                    .filter_map(|&(c, d)| (c == x).then_some(d).or((d == x).then_some(c)));
-                let dir = |z: usize| ((p[z].0 - p[x].0) as f64, (p[z].1 - p[x].1) as f64);
-                let (v, vl) = (dir(y), (dir(y).0.powi(2) + dir(y).1.powi(2)).sqrt());
-                for w in others {
-                    let (u, ul) = (dir(w), (dir(w).0.powi(2) + dir(w).1.powi(2)).sqrt());
-                    if (u.0 * v.0 + u.1 * v.1) / (ul * vl) > min_cos {
-                        return false;
-                    }
-                }
-            }
-            added.push((a, b));
-        }
-        true
-    }
-
-    /// Adds (or removes) the roads of an orbit to the adjacency lists.
-    fn link(&mut self, orbit: &[(usize, usize)], present: bool) {
-        for &(a, b) in orbit {
-            if present {
-                self.adj[a].push(b);
-                self.adj[b].push(a);
-            } else {
-                self.adj[a].retain(|&x| x != b);
-                self.adj[b].retain(|&x| x != a);
-            }
-        }
-    }
-
-    fn add(&mut self, orbit: Vec<(usize, usize)>) {
-        self.link(&orbit, true);
-        self.orbits.push(orbit);
-    }
-
-    fn len(&self, (a, b): (usize, usize)) -> u64 {
-        road_length(self.pts[a].0 - self.pts[b].0, self.pts[a].1 - self.pts[b].1)
-    }
-
-    /// True when every copy of the orbit has the same length.
-    fn even(&self, orbit: &[(usize, usize)]) -> bool {
-        orbit.iter().all(|&r| self.len(r) == self.len(orbit[0]))
-    }
-
-    /// Adds the orbit if its copies have equal lengths and it [fits](Draft::fits).
-    fn try_add(&mut self, orbit: Vec<(usize, usize)>, strict: bool, min_cos: f64) -> bool {
-        let ok = self.even(&orbit) && self.fits(&orbit, strict, min_cos);
-        if ok {
-            self.add(orbit);
-        }
-        ok
-    }
-
-    /// Rounding the turned copies makes some road orbits uneven. Moves forts by at most
-    /// a step from where they were first put, only for the better, to make as many of
-    /// the given candidate orbits even as it can. Copies related by an exact quarter or
-    /// half turn move together, so what rounding kept exact stays exact.
-    fn settle(&mut self, candidates: &[Vec<(usize, usize)>]) {
-        let n = self.seats;
-        let exact = if n % 4 == 0 {
-            4
-        } else if n % 2 == 0 {
-            2
-        } else {
-            1
-        };
-        let mut groups: Vec<Vec<(usize, usize)>> = Vec::new();
-        for &(base, size) in self.blocks.iter().filter(|b| b.1 > 1) {
-            let step = size / exact;
-            groups.extend((0..step).map(|s| {
-                (0..exact)
-                    .map(|t| (base + s + t * step, t * 4 / exact))
-                    .collect()
-            }));
-        }
-        let mut touching = vec![Vec::new(); self.pts.len()];
-        for (k, orbit) in candidates.iter().enumerate() {
-            for &(a, b) in orbit {
-                touching[a].push(k);
-                touching[b].push(k);
-            }
-        }
-        let orig = self.pts.clone();
-        // Each orbit counts its copies of the most common length, and double when even.
-        let score = |d: &Draft, ks: &[usize]| -> usize {
-            ks.iter()
-                .map(|&k| {
-                    let mut lens: Vec<u64> = candidates[k].iter().map(|&r| d.len(r)).collect();
-                    lens.sort_unstable();
-                    let most = lens
-                        .chunk_by(|a, b| a == b)
-                        .map(<[u64]>::len)
-                        .max()
-                        .unwrap_or(0);
-                    if most == lens.len() {
-                        2 * most
-                    } else {
-                        most
-                    }
-                })
-                .sum()
-        };
-        let quarter = |(x, y): Point, q: usize| match q {
-            0 => (x, y),
-            1 => (-y, x),
-            2 => (-x, -y),
-            _ => (y, -x),
-        };
-        for _ in 0..4 {
-            let mut moved = false;
-            for group in &groups {
-                let mut ks: Vec<usize> = group
-                    .iter()
-                    .flat_map(|&(f, _)| touching[f].iter().copied())
-                    .collect();
-                ks.sort_unstable();
-                ks.dedup();
-                let here: Vec<Point> = group.iter().map(|&(f, _)| self.pts[f]).collect();
-                let mut best = (score(self, &ks), (0, 0), true);
-                for step in (-R..=R).flat_map(|dx| (-R..=R).map(move |dy| (dx, dy))) {
-                    for &(f, q) in group {
-                        let d = quarter(step, q);
-                        self.pts[f] = (orig[f].0 + d.0, orig[f].1 + d.1);
-                    }
-                    let spaced = group.iter().all(|&(f, _)| {
-                        (0..self.pts.len())
-                            .all(|g| g == f || dist2(self.pts[g], self.pts[f]) >= MIN_GAP2)
-                    });
-                    let sc = score(self, &ks);
-                    if spaced && sc > best.0 {
-                        best = (sc, step, false);
-                    }
-                }
-                for (i, &(f, q)) in group.iter().enumerate() {
-                    let d = quarter(best.1, q);
-                    self.pts[f] = if best.2 {
-                        here[i]
-                    } else {
-                        (orig[f].0 + d.0, orig[f].1 + d.1)
-                    };
-                }
-                moved |= !best.2 && self.pts[group[0].0] != here[0];
-            }
-            if !moved {
-                break;
-            }
-        }
-    }
-
-    /// True for a fort with fewer roads than it should have: three for a home, two
-    /// for the others.
-    fn needy(&self, f: usize) -> bool {
-        self.adj[f].len() < if f < self.seats { 3 } else { 2 }
-    }
-
-    /// Component label of every fort.
-    fn components(&self) -> Vec<usize> {
-        let mut label = vec![usize::MAX; self.pts.len()];
-        for s in 0..self.pts.len() {
-            if label[s] != usize::MAX {
-                continue;
-            }
-            let mut stack = vec![s];
-            label[s] = s;
-            while let Some(u) = stack.pop() {
-                for &v in &self.adj[u] {
-                    if label[v] == usize::MAX {
-                        label[v] = s;
-                        stack.push(v);
-                    }
-                }
-            }
-        }
-        label
-    }
-
-    /// Candidate road orbits between forts at most `max2` apart (squared) that do not
-    /// join two homes, shortest first.
-    fn candidates(&self, homes: usize, max2: i64) -> Vec<Vec<(usize, usize)>> {
-        let p = &self.pts;
-        let mut out = Vec::new();
-        for u in 0..p.len() {
-            for v in u + 1..p.len() {
-                if dist2(p[u], p[v]) > max2 || (u < homes && v < homes) {
-                    continue;
-                }
-                let orbit = self.orbit(u, v);
-                if orbit[0] == (u, v) {
-                    let far = orbit.iter().map(|&(a, b)| dist2(p[a], p[b])).max();
-                    out.push((far, orbit));
-                }
-            }
-        }
-        out.sort();
-        out.into_iter().map(|(_, o)| o).collect()
     }
 }
 

@@ -12,6 +12,7 @@ pub mod map;
 pub mod process;
 pub mod replay;
 pub mod runner;
+pub mod sandbox;
 pub mod scripted;
 pub mod view;
 

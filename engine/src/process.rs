@@ -6,7 +6,9 @@
 //! `sh -c` like the 2016 arbiter; the sandbox plugs in its own launcher.
 
 use std::collections::{HashMap, HashSet};
+use std::ffi::CString;
 use std::io;
+use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
@@ -38,6 +40,11 @@ pub trait BotProcess: Send {
     fn cpu_time(&mut self) -> Option<Duration>;
     /// The exit status of the bot's main process, if it has ended.
     fn try_wait(&mut self) -> Option<ExitStatus>;
+    /// Limits the bot ran into so far (memory, processes), in words. Each is
+    /// reported once by the runner.
+    fn incidents(&mut self) -> Vec<String> {
+        Vec::new()
+    }
     /// Called just before the bot is told the game is over (its stdin closed): a
     /// chance to note every process it has, since its main process may exit next.
     fn prepare_end(&mut self) {}
@@ -114,20 +121,94 @@ pub struct LocalProcess {
     noted: Vec<(i32, u64)>,
 }
 
+/// What is applied to a bot between fork and exec, in this order: join cgroups (while
+/// still privileged), set rlimits, change to the bot's folder, drop to another uid.
+#[derive(Clone, Debug, Default)]
+pub struct Confinement {
+    /// `cgroup.procs` files the process writes `0` into, which moves it there.
+    pub cgroup_procs: Vec<CString>,
+    /// `(RLIMIT_*, limit)`, set as both soft and hard limit.
+    pub rlimits: Vec<(i32, u64)>,
+    /// A directory to `fchdir` into: it works even where the new uid could not walk
+    /// the path to it.
+    pub cwd_fd: Option<RawFd>,
+    /// File descriptors to keep open across exec (given to bwrap).
+    pub keep_fds: Vec<RawFd>,
+    /// uid (and gid) to run as.
+    pub uid: Option<u32>,
+}
+
+fn check(r: libc::c_int) -> io::Result<()> {
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+impl Confinement {
+    /// Runs in the child between fork and exec: async-signal-safe calls only, on data
+    /// prepared before the fork.
+    fn apply(&self) -> io::Result<()> {
+        for path in &self.cgroup_procs {
+            // SAFETY: plain syscalls on a NUL-terminated path and a static buffer.
+            unsafe {
+                let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                check(fd)?;
+                let written = libc::write(fd, b"0".as_ptr().cast(), 1);
+                libc::close(fd);
+                if written != 1 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+        }
+        for &(resource, limit) in &self.rlimits {
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            // SAFETY: setrlimit with a valid struct.
+            check(unsafe { libc::setrlimit(resource as _, &rl) })?;
+        }
+        for &fd in &self.keep_fds {
+            // SAFETY: clearing FD_CLOEXEC on a descriptor we own.
+            check(unsafe { libc::fcntl(fd, libc::F_SETFD, 0) })?;
+        }
+        if let Some(fd) = self.cwd_fd {
+            // SAFETY: fchdir on an open directory descriptor.
+            check(unsafe { libc::fchdir(fd) })?;
+        }
+        if let Some(uid) = self.uid {
+            // SAFETY: dropping privileges; groups first, then gid, then uid.
+            unsafe {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setgid(uid))?;
+                check(libc::setuid(uid))?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl LocalProcess {
     /// Spawns `cmd` with piped stdio as the leader of a new session, marked as a child
     /// subreaper and killed if the runner dies.
-    pub fn spawn(mut cmd: Command) -> io::Result<LocalProcess> {
+    pub fn spawn(cmd: Command) -> io::Result<LocalProcess> {
+        LocalProcess::spawn_confined(cmd, Confinement::default())
+    }
+
+    /// Like [`LocalProcess::spawn`], applying `confinement` before exec.
+    pub fn spawn_confined(mut cmd: Command, confinement: Confinement) -> io::Result<LocalProcess> {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
-            cmd.pre_exec(|| {
-                if libc::setsid() < 0 {
-                    return Err(io::Error::last_os_error());
-                }
+            cmd.pre_exec(move || {
+                check(libc::setsid())?;
+                confinement.apply()?;
                 libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+                // After the uid change, which clears it.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
                 Ok(())
             });
@@ -141,6 +222,14 @@ impl LocalProcess {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Waits for the main process to end and returns its status.
+    pub fn wait_exit(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            self.status = self.child.wait().ok();
+        }
+        self.status
     }
 }
 
@@ -302,4 +391,11 @@ pub fn kill_session(sid: i32) {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// The real uid a process runs as, from `/proc/PID/status`.
+pub fn proc_uid(pid: i32) -> Option<u32> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

@@ -20,6 +20,7 @@
 //!                   "removed": [[player, "reason"]],
 //!                   "warnings": [[player, "text"]],
 //!                   "timeouts": [player],
+//!                   "limits": [[player, "hit its limit of 64 processes"]],
 //!                   "ms": [used_by_player_0, used_by_player_1] } }
 //!   ],
 //!   "result": { "winner": 0, "ranks": [1, 2], "removed": [null, 57], "turns": 58 }
@@ -86,6 +87,9 @@ pub struct Events {
     pub warnings: Vec<(usize, String)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeouts: Vec<usize>,
+    /// Sandbox limits a player ran into (memory, processes), each reported once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<(usize, String)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ms: Vec<Option<u32>>,
 }
@@ -182,6 +186,7 @@ impl Events {
                 .collect(),
             warnings: ev.warnings.iter().map(|(s, w)| (s.0, w.clone())).collect(),
             timeouts: Vec::new(),
+            limits: Vec::new(),
             ms: Vec::new(),
         }
     }

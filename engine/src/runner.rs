@@ -107,6 +107,8 @@ pub struct PlayerReport {
     pub stderr: Vec<(u32, Vec<u8>)>,
     /// Stderr bytes beyond the caps, counted and dropped.
     pub stderr_dropped: u64,
+    /// Sandbox limits the bot ran into, in words.
+    pub incidents: Vec<String>,
 }
 
 /// A played match.
@@ -195,8 +197,24 @@ impl Bot {
         }
     }
 
+    /// Incidents not reported before.
+    fn new_incidents(&mut self) -> Vec<String> {
+        if self.killed {
+            return Vec::new();
+        }
+        let fresh: Vec<String> = self
+            .process
+            .incidents()
+            .into_iter()
+            .filter(|i| !self.report.incidents.contains(i))
+            .collect();
+        self.report.incidents.extend(fresh.iter().cloned());
+        fresh
+    }
+
     fn kill_now(&mut self) {
         if !self.killed {
+            self.new_incidents();
             self.killed = true;
             self.stdin = None;
             self.report.exit_status = self.process.try_wait();
@@ -243,6 +261,11 @@ pub fn run_match(
             let text = std::mem::take(&mut b.stderr.lock().unwrap_or_else(|e| e.into_inner()).turn);
             if !text.is_empty() {
                 b.report.stderr.push((turn, text));
+            }
+        }
+        for (p, b) in bots.iter_mut().enumerate() {
+            for text in b.new_incidents() {
+                events.limits.push((p, text));
             }
         }
         let played = game.step(&orders);
@@ -661,6 +684,14 @@ fn record_time(bot: &mut Bot, events: &mut Events, p: usize, used: Duration, cpu
 
 /// The reason for a bot whose pipes closed: its exit status if it has ended.
 fn ended(process: &mut dyn BotProcess, what: &str) -> String {
+    let why = exit_reason(process, what);
+    match process.incidents().last() {
+        Some(incident) => format!("{why} ({incident})"),
+        None => why,
+    }
+}
+
+fn exit_reason(process: &mut dyn BotProcess, what: &str) -> String {
     // The pipe often closes a moment before the process can be reaped.
     let deadline = Instant::now() + Duration::from_millis(100);
     loop {

@@ -25,6 +25,15 @@ enum Cmd {
         /// Write each player's stderr to DIR/NAME.stderr.
         #[arg(long, value_name = "DIR")]
         stderr_dir: Option<PathBuf>,
+        /// Run the bots in the sandbox, as ranked games do.
+        #[arg(long)]
+        sandbox: bool,
+    },
+    /// Show what protects bots from each other and the machine here.
+    Doctor {
+        /// Exit non-zero when any protection is missing.
+        #[arg(long)]
+        strict: bool,
     },
     /// Maps: generate one, or check a map file.
     Map {
@@ -57,7 +66,12 @@ enum MapCmd {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Cmd::Play { config, stderr_dir } => crate::play::run(&config, stderr_dir.as_deref()),
+        Cmd::Play {
+            config,
+            stderr_dir,
+            sandbox,
+        } => crate::play::run(&config, stderr_dir.as_deref(), sandbox),
+        Cmd::Doctor { strict } => Ok(doctor(strict)),
         Cmd::Map { command } => map_command(command),
     };
     match result {
@@ -65,6 +79,36 @@ pub fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints the table of protections; with `strict`, fails when one is missing.
+fn doctor(strict: bool) -> ExitCode {
+    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
+    let rows = sandbox.protections();
+    let width = rows.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    println!("{:width$}  {:7}  how", "protection", "active");
+    for p in &rows {
+        println!(
+            "{:width$}  {:7}  {}",
+            p.name,
+            if p.active { "yes" } else { "NO" },
+            p.how
+        );
+    }
+    let missing = rows.iter().filter(|p| !p.active).count();
+    if missing == 0 {
+        println!("\nEvery protection is active: bots are isolated and limited.");
+        ExitCode::SUCCESS
+    } else {
+        println!(
+            "\n{missing} protection(s) missing: bots run with less isolation than they should."
+        );
+        if strict {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
         }
     }
 }

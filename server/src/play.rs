@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use engine::map::{Map, Seat};
-use engine::process::{BotSpec, LocalLauncher};
+use engine::process::{BotSpec, Launcher, LocalLauncher};
 use engine::runner::{run_match, MatchConfig, MatchResult, OnTimeout};
+use engine::sandbox::{Limits, Sandbox, SandboxConfig};
 use serde::Deserialize;
 
 /// The config file. The first four keys are the 2016 ones.
@@ -51,7 +52,11 @@ fn could_not_start(status: Option<std::process::ExitStatus>) -> bool {
     matches!(status.and_then(|s| s.code()), Some(126 | 127))
 }
 
-pub fn run(config_path: &Path, stderr_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub fn run(
+    config_path: &Path,
+    stderr_dir: Option<&Path>,
+    sandboxed: bool,
+) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(config_path)
         .with_context(|| format!("cannot read config file {}", config_path.display()))?;
     let config: PlayConfig = serde_json::from_str(&text)
@@ -129,10 +134,22 @@ pub fn run(config_path: &Path, stderr_dir: Option<&Path>) -> anyhow::Result<Exit
             let _ = std::io::stderr().flush();
         }
     };
+    let launcher: Box<dyn Launcher> = if sandboxed {
+        let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
+        for p in sandbox.protections().iter().filter(|p| !p.active) {
+            eprintln!(
+                "WARNING: the sandbox has no {} protection here: {}",
+                p.name, p.how
+            );
+        }
+        Box::new(sandbox.launcher(Limits::game()))
+    } else {
+        Box::new(LocalLauncher)
+    };
     let result = run_match(
         Arc::new(map),
         &specs,
-        &LocalLauncher,
+        launcher.as_ref(),
         &match_config,
         &mut progress,
     )?;

@@ -1,0 +1,519 @@
+//! Untrusted bots, isolated and limited: bubblewrap for namespaces (no network, its own
+//! PID and IPC namespaces, a read-only view of the system, the bot's folder read-only, a
+//! size-capped scratch), one unprivileged uid per running bot, cgroups for memory,
+//! processes and CPU accounting, rlimits as a backstop.
+//!
+//! Where a protection is missing on a machine (no bwrap, no user namespaces, no
+//! writable cgroups, not root) the sandbox falls back to what remains and says so:
+//! [`Sandbox::protections`] is the table `bottlebats doctor` prints.
+
+mod cgroup;
+mod slots;
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use cgroup::{BotCgroup, Cgroups};
+pub use slots::{kill_uid, Slot, SlotPool};
+
+use crate::process::{shell_line, BotProcess, BotSpec, Confinement, Launcher, LocalProcess};
+
+const MIB: u64 = 1024 * 1024;
+
+/// Resource limits of one sandboxed process tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Memory of the whole tree, bytes (cgroup; the scratch counts too).
+    pub memory: u64,
+    /// Processes and threads of the whole tree.
+    pub processes: u64,
+    pub open_files: u64,
+    /// Largest file the bot may write, bytes.
+    pub file_size: u64,
+    /// Size of the writable scratch at `/tmp`, bytes.
+    pub scratch: u64,
+    /// CPU seconds per process, a backstop behind the per-turn timing.
+    pub cpu_seconds: u64,
+    /// The bot's folder is writable (builds) instead of read-only (games).
+    pub writable_dir: bool,
+}
+
+impl Limits {
+    /// Defaults for playing a game.
+    pub fn game() -> Limits {
+        Limits {
+            memory: 512 * MIB,
+            processes: 64,
+            open_files: 256,
+            file_size: 64 * MIB,
+            scratch: 64 * MIB,
+            cpu_seconds: 1200,
+            writable_dir: false,
+        }
+    }
+
+    /// Defaults for compiling an uploaded bot: more memory and time, a writable folder.
+    pub fn build() -> Limits {
+        Limits {
+            memory: 2048 * MIB,
+            processes: 128,
+            open_files: 1024,
+            file_size: 256 * MIB,
+            scratch: 512 * MIB,
+            cpu_seconds: 600,
+            writable_dir: true,
+        }
+    }
+}
+
+/// How the sandbox is set up on this machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SandboxConfig {
+    /// First uid of the slot pool (used when running as root).
+    pub uid_base: u32,
+    /// Number of uids: bots that can run at once on this machine.
+    pub slots: u32,
+    /// Where slot lock files live; shared by every process on the machine.
+    pub lock_dir: PathBuf,
+    /// Extra host folders bots may read (a JDK in /opt, say).
+    pub extra_read_only: Vec<PathBuf>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            uid_base: 61_000,
+            slots: 64,
+            lock_dir: std::env::temp_dir().join("bottlebats-slots"),
+            extra_read_only: Vec::new(),
+        }
+    }
+}
+
+/// One protection and whether this machine has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protection {
+    pub name: &'static str,
+    pub active: bool,
+    pub how: String,
+}
+
+/// The sandbox of this machine: what it found, and how it starts bots.
+#[derive(Debug)]
+pub struct Sandbox {
+    config: SandboxConfig,
+    /// bwrap, if it is installed and works here.
+    bwrap: Result<PathBuf, String>,
+    cgroups: Result<Cgroups, String>,
+    /// Running as root: each bot gets a slot uid.
+    root: bool,
+    slots: Arc<SlotPool>,
+}
+
+/// Host folders a bot's language may need, read-only.
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+];
+const SYSTEM_ETC: &[&str] = &[
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/java-17-openjdk",
+    "/etc/java-21-openjdk",
+    "/etc/ssl/openssl.cnf",
+];
+
+impl Sandbox {
+    /// Looks at this machine and prepares what it offers.
+    pub fn new(config: SandboxConfig) -> Sandbox {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let slots = SlotPool::new(config.uid_base, config.slots, config.lock_dir.clone());
+        let mut sandbox = Sandbox {
+            cgroups: Cgroups::detect(),
+            bwrap: Err(String::new()),
+            root,
+            slots,
+            config,
+        };
+        sandbox.bwrap = sandbox.probe_bwrap();
+        sandbox
+    }
+
+    /// Finds bwrap and checks that it can make all its namespaces here.
+    fn probe_bwrap(&self) -> Result<PathBuf, String> {
+        let path = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.exists())
+            .ok_or("bubblewrap (bwrap) is not installed: install the `bubblewrap` package")?;
+        let slot = self.slot().map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&path);
+        cmd.args([
+            "--unshare-all",
+            "--unshare-user",
+            "--die-with-parent",
+            "--ro-bind",
+            "/",
+            "/",
+            "true",
+        ]);
+        let confinement = Confinement {
+            uid: slot.as_ref().map(|s| s.uid),
+            ..Confinement::default()
+        };
+        let mut p = LocalProcess::spawn_confined(cmd, confinement)
+            .map_err(|e| format!("cannot start bwrap: {e}"))?;
+        let (stdin, stdout, mut stderr) = p.take_stdio().ok_or("no pipes")?;
+        drop((stdin, stdout));
+        let mut said = String::new();
+        let _ = io::Read::read_to_string(&mut stderr, &mut said);
+        let status = p.wait_exit();
+        if status.is_some_and(|s| s.success()) {
+            Ok(path)
+        } else {
+            Err(format!(
+                "bwrap cannot create namespaces here: {}",
+                said.trim()
+                    .lines()
+                    .last()
+                    .unwrap_or("it failed without a message")
+            ))
+        }
+    }
+
+    fn slot(&self) -> io::Result<Option<Slot>> {
+        if self.root {
+            self.slots.acquire(Duration::from_secs(30)).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// True when every protection is active.
+    pub fn is_complete(&self) -> bool {
+        self.protections().iter().all(|p| p.active)
+    }
+
+    /// What protects bots on this machine, for `bottlebats doctor`.
+    pub fn protections(&self) -> Vec<Protection> {
+        let bwrap = self.bwrap.as_ref();
+        let cg = self.cgroups.as_ref();
+        let why = |e: &String| e.clone();
+        vec![
+            Protection {
+                name: "network",
+                active: bwrap.is_ok(),
+                how: bwrap.map_or_else(why, |_| {
+                    "own network namespace (bwrap): no network at all".into()
+                }),
+            },
+            Protection {
+                name: "filesystem",
+                active: bwrap.is_ok(),
+                how: bwrap.map_or_else(
+                    |e| format!("{e}; bots see the whole filesystem as their uid"),
+                    |_| "read-only system folders, bot folder read-only, size-capped /tmp".into(),
+                ),
+            },
+            Protection {
+                name: "memory",
+                active: cg.is_ok(),
+                how: cg.map_or_else(
+                    |e| format!("{e}; RLIMIT_DATA only"),
+                    |c| format!("cgroup memory limit ({})", c.describe()),
+                ),
+            },
+            Protection {
+                name: "processes",
+                active: cg.is_ok() || self.root,
+                how: match (cg, self.root) {
+                    (Ok(_), _) => "cgroup pids limit".into(),
+                    (Err(_), true) => "RLIMIT_NPROC on the slot uid".into(),
+                    (Err(e), false) => format!("{e}; not root, so no per-bot process limit"),
+                },
+            },
+            Protection {
+                name: "cpu accounting",
+                active: cg.is_ok(),
+                how: cg.map_or_else(
+                    |e| format!("{e}; turns timed by the wall clock"),
+                    |_| "per-turn CPU time of the whole tree from its cgroup".into(),
+                ),
+            },
+            Protection {
+                name: "uid",
+                active: self.root,
+                how: if self.root {
+                    format!(
+                        "one uid per running bot ({}..{})",
+                        self.config.uid_base,
+                        self.config.uid_base + self.config.slots - 1
+                    )
+                } else {
+                    "not running as root: bots share the server's uid".into()
+                },
+            },
+        ]
+    }
+
+    /// A launcher with these limits.
+    pub fn launcher(self: &Arc<Self>, limits: Limits) -> SandboxLauncher {
+        SandboxLauncher {
+            sandbox: self.clone(),
+            limits,
+        }
+    }
+
+    /// The bwrap arguments that build the bot's view of the world.
+    fn bwrap_args(&self, dir: &Path, dir_fd: i32, limits: &Limits, line: &str) -> Vec<OsString> {
+        let mut a: Vec<OsString> = Vec::new();
+        let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
+        push(&[
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "bot",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+        ]);
+        let extra: Vec<String> = self
+            .config
+            .extra_read_only
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        for path in SYSTEM_DIRS
+            .iter()
+            .chain(SYSTEM_ETC)
+            .copied()
+            .chain(extra.iter().map(String::as_str))
+        {
+            let p = Path::new(path);
+            match std::fs::read_link(p) {
+                Ok(target) => {
+                    a.push("--symlink".into());
+                    a.push(target.into_os_string());
+                    a.push(path.into());
+                }
+                Err(_) if p.exists() => {
+                    a.extend(["--ro-bind".into(), path.into(), path.into()]);
+                }
+                Err(_) => {}
+            }
+        }
+        let scratch = limits.scratch.to_string();
+        a.extend([
+            "--size".into(),
+            scratch.into(),
+            "--tmpfs".into(),
+            "/tmp".into(),
+        ]);
+        let fd = dir_fd.to_string();
+        let bind = if limits.writable_dir {
+            "--bind-fd"
+        } else {
+            "--ro-bind-fd"
+        };
+        a.extend([bind.into(), fd.into(), dir.as_os_str().to_owned()]);
+        a.extend(["--chdir".into(), dir.as_os_str().to_owned()]);
+        a.push("--clearenv".into());
+        for (k, v) in [
+            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            ("HOME", "/tmp"),
+            ("LANG", "C.UTF-8"),
+        ] {
+            a.extend(["--setenv".into(), k.into(), v.into()]);
+        }
+        a.extend(["--".into(), "/bin/sh".into(), "-c".into(), line.into()]);
+        a
+    }
+}
+
+/// Starts bots in the sandbox with one set of limits.
+#[derive(Clone, Debug)]
+pub struct SandboxLauncher {
+    sandbox: Arc<Sandbox>,
+    limits: Limits,
+}
+
+impl Launcher for SandboxLauncher {
+    fn launch(&self, bot: &BotSpec) -> io::Result<Box<dyn BotProcess>> {
+        let sb = &self.sandbox;
+        let limits = &self.limits;
+        let slot = sb.slot()?;
+        let dir: OwnedFd = File::open(&bot.dir)
+            .map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot open the bot folder {}: {e}", bot.dir.display()),
+                )
+            })?
+            .into();
+        let cgroup = match &sb.cgroups {
+            Ok(c) => {
+                let name = match &slot {
+                    Some(s) => format!("slot-{}", s.uid),
+                    None => format!("bot-{}-{}", std::process::id(), next_id()),
+                };
+                Some(c.create(&name, limits.memory, limits.processes)?)
+            }
+            Err(_) => None,
+        };
+        if let (Some(s), true) = (&slot, limits.writable_dir) {
+            chown_tree(&bot.dir, s.uid)?;
+        }
+
+        let mut rlimits = vec![
+            (libc::RLIMIT_NOFILE as i32, limits.open_files),
+            (libc::RLIMIT_FSIZE as i32, limits.file_size),
+            (libc::RLIMIT_CPU as i32, limits.cpu_seconds),
+            (libc::RLIMIT_CORE as i32, 0),
+        ];
+        if slot.is_some() {
+            // Counts every process of the slot's uid: exactly this bot's.
+            rlimits.push((libc::RLIMIT_NPROC as i32, limits.processes));
+        }
+        if cgroup.is_none() {
+            // Without a memory cgroup, committed memory is the best rlimit there is
+            // (RLIMIT_AS would break the JVM and Node, which reserve much more).
+            rlimits.push((libc::RLIMIT_DATA as i32, limits.memory));
+        }
+        let line = shell_line(&bot.command, &bot.name);
+        let (cmd, keep) = match &sb.bwrap {
+            Ok(bwrap) => {
+                let mut cmd = Command::new(bwrap);
+                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), limits, &line));
+                (cmd, vec![dir.as_raw_fd()])
+            }
+            Err(_) => {
+                let mut cmd = Command::new("/bin/sh");
+                cmd.arg("-c").arg(&line).env_clear();
+                cmd.env("PATH", "/usr/local/bin:/usr/bin:/bin")
+                    .env("HOME", &bot.dir)
+                    .env("LANG", "C.UTF-8");
+                (cmd, Vec::new())
+            }
+        };
+        let confinement = Confinement {
+            cgroup_procs: cgroup.as_ref().map(|c| c.join_paths()).unwrap_or_default(),
+            rlimits,
+            cwd_fd: Some(dir.as_raw_fd()),
+            keep_fds: keep,
+            uid: slot.as_ref().map(|s| s.uid),
+        };
+        let process = LocalProcess::spawn_confined(cmd, confinement).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("the sandbox could not start the bot: {e}"),
+            )
+        })?;
+        drop(dir);
+        Ok(Box::new(SandboxProcess {
+            process,
+            cgroup,
+            limits: limits.clone(),
+            slot,
+        }))
+    }
+}
+
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Gives a build folder to the slot uid.
+fn chown_tree(dir: &Path, uid: u32) -> io::Result<()> {
+    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))?;
+    if dir.is_dir() && !dir.is_symlink() {
+        for entry in std::fs::read_dir(dir)? {
+            chown_tree(&entry?.path(), uid)?;
+        }
+    }
+    Ok(())
+}
+
+/// A bot running in the sandbox.
+pub struct SandboxProcess {
+    process: LocalProcess,
+    cgroup: Option<BotCgroup>,
+    limits: Limits,
+    slot: Option<Slot>,
+}
+
+impl SandboxProcess {
+    /// What the sandbox saw the bot run into, in words.
+    pub fn incidents(&self) -> Vec<String> {
+        let Some(cg) = &self.cgroup else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        if cg.oom_kills() > 0 {
+            out.push(format!(
+                "killed for going over its memory limit of {} MiB",
+                self.limits.memory / MIB
+            ));
+        }
+        if cg.pids_refused() > 0 {
+            out.push(format!(
+                "hit its limit of {} processes",
+                self.limits.processes
+            ));
+        }
+        out
+    }
+}
+
+impl BotProcess for SandboxProcess {
+    fn take_stdio(&mut self) -> Option<(ChildStdin, ChildStdout, ChildStderr)> {
+        self.process.take_stdio()
+    }
+
+    fn cpu_time(&mut self) -> Option<Duration> {
+        self.cgroup.as_ref()?.cpu_time()
+    }
+
+    fn try_wait(&mut self) -> Option<ExitStatus> {
+        self.process.try_wait()
+    }
+
+    fn incidents(&mut self) -> Vec<String> {
+        SandboxProcess::incidents(self)
+    }
+
+    fn prepare_end(&mut self) {
+        if self.cgroup.is_none() && self.slot.is_none() {
+            self.process.prepare_end();
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Some(cg) = &self.cgroup {
+            cg.kill();
+        }
+        self.process.kill();
+        if let Some(s) = &self.slot {
+            kill_uid(s.uid);
+        }
+    }
+}
+
+impl Drop for SandboxProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -1,0 +1,117 @@
+//! One unprivileged uid per concurrently running bot, so that a bot never shares a uid
+//! with the server or with another bot. Slots are shared by every process on the
+//! machine through lock files (a crashed process releases its locks with it).
+
+use std::fs::{self, File};
+use std::os::fd::AsRawFd;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::process::{all_processes, proc_uid};
+
+/// A pool of uids `base .. base + count`.
+#[derive(Debug)]
+pub struct SlotPool {
+    base: u32,
+    count: u32,
+    lock_dir: PathBuf,
+    /// Slots taken by this process.
+    taken: Mutex<Vec<bool>>,
+}
+
+/// A slot held until dropped; its uid has no process left when it is released.
+#[derive(Debug)]
+pub struct Slot {
+    pub uid: u32,
+    index: u32,
+    pool: Arc<SlotPool>,
+    _lock: File,
+}
+
+impl SlotPool {
+    pub fn new(base: u32, count: u32, lock_dir: PathBuf) -> Arc<SlotPool> {
+        Arc::new(SlotPool {
+            base,
+            count,
+            lock_dir,
+            taken: Mutex::new(vec![false; count as usize]),
+        })
+    }
+
+    /// Takes a free slot, waiting up to `wait` for one.
+    pub fn acquire(self: &Arc<Self>, wait: Duration) -> std::io::Result<Slot> {
+        fs::create_dir_all(&self.lock_dir)?;
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            for index in 0..self.count {
+                if let Some(slot) = self.try_take(index)? {
+                    return Ok(slot);
+                }
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(std::io::Error::other(format!(
+                    "all {} sandbox slots are busy (uids {}..{})",
+                    self.count,
+                    self.base,
+                    self.base + self.count - 1
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn try_take(self: &Arc<Self>, index: u32) -> std::io::Result<Option<Slot>> {
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        if taken[index as usize] {
+            return Ok(None);
+        }
+        let path = self.lock_dir.join(format!("slot-{index}.lock"));
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Ok(None);
+        }
+        taken[index as usize] = true;
+        let uid = self.base + index;
+        // Whatever a crashed run left behind under this uid goes now.
+        kill_uid(uid);
+        Ok(Some(Slot {
+            uid,
+            index,
+            pool: self.clone(),
+            _lock: file,
+        }))
+    }
+}
+
+/// Kills every process running as `uid`, until none is left.
+pub fn kill_uid(uid: u32) {
+    for _ in 0..200 {
+        let pids: Vec<i32> = all_processes()
+            .iter()
+            .filter(|p| p.state != b'Z' && proc_uid(p.pid) == Some(uid))
+            .map(|p| p.pid)
+            .collect();
+        if pids.is_empty() {
+            return;
+        }
+        for pid in pids {
+            // SAFETY: kill(2) on a pid owned by the slot's uid.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        kill_uid(self.uid);
+        let mut taken = self.pool.taken.lock().unwrap_or_else(|e| e.into_inner());
+        taken[self.index as usize] = false;
+    }
+}
