@@ -33,13 +33,17 @@ pub enum Judged {
 
 /// Judges one command line of `player` against the current board.
 pub fn judge(board: &impl Board, player: Seat, line: &str) -> Judged {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    let shown = fields.join(" ");
-    let ignored = |why: String| Judged::Ignored(format!("ignored `{shown}`: {why}"));
-    let [from, to, size] = fields[..] else {
+    let mut fields = line.split_whitespace();
+    let parts = (fields.next(), fields.next(), fields.next(), fields.next());
+    // Only a warning needs the line again; the common case allocates nothing.
+    let ignored = |why: String| {
+        let shown = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        Judged::Ignored(format!("ignored `{shown}`: {why}"))
+    };
+    let (Some(from), Some(to), Some(size), None) = parts else {
         return ignored(format!(
             "a command is `origin destination size`, this line has {} fields",
-            fields.len()
+            line.split_whitespace().count()
         ));
     };
     let Some(origin) = board.fort_by_name(from) else {
@@ -48,22 +52,22 @@ pub fn judge(board: &impl Board, player: Seat, line: &str) -> Judged {
     let Some(destination) = board.fort_by_name(to) else {
         return ignored(format!("there is no fort `{to}`"));
     };
-    let Some(size) = parse_size(size) else {
+    let Some(amount) = parse_size(size) else {
         return ignored(format!("size `{size}` is not an integer"));
     };
     let road = match board.road_between(origin, destination) {
         Some(r) if origin != destination => r,
         _ => return ignored(format!("there is no road between `{from}` and `{to}`")),
     };
-    if size < 0 {
+    if amount < 0 {
         return ignored("the size is negative".to_string());
     }
     if board.owner(origin) != Owner::Seat(player) {
         return ignored(format!("you do not own `{from}`"));
     }
     let garrison = board.garrison(origin);
-    let size = size as u128;
-    if size > garrison as u128 {
+    let amount = amount as u128;
+    if amount > garrison as u128 {
         let cmd = Command {
             origin,
             destination,
@@ -72,14 +76,14 @@ pub fn judge(board: &impl Board, player: Seat, line: &str) -> Judged {
         };
         return Judged::Clamped(
             cmd,
-            format!("`{shown}` asks for more soldiers than `{from}` holds; all of its garrison was sent"),
+            format!("`{from} {to} {size}` asks for more soldiers than `{from}` holds; all of its garrison was sent"),
         );
     }
     Judged::Send(Command {
         origin,
         destination,
         road,
-        size: size as u64,
+        size: amount as u64,
     })
 }
 

@@ -4,7 +4,9 @@
 //! always give the same next state and the same events: no I/O, no clock, no
 //! randomness. The runner feeds it orders; the viewer and the log read it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::command::{judge, Board, Judged};
@@ -458,30 +460,44 @@ fn half_step(road: &mut RoadMarches, id: RoadId, length: u32, battles: &mut Vec<
     }
     let full = 2 * length;
     let mut fought = false;
-    // toward_b sorted by pos ascending; the point p meets toward_a at full - p.
-    for i in 0..road.toward_b.len() {
-        for j in 0..road.toward_a.len() {
-            let (x, y) = (road.toward_b[i], road.toward_a[j]);
-            // Marches emptied by an earlier fight at this point are already gone.
-            if dead(&x) || dead(&y) || x.pos + y.pos != full || x.owner == y.owner {
-                continue;
+    // Both lists are sorted by pos; a march heading to b at p meets one heading to a
+    // at full - p. Walk b upward and a downward to find the meeting points.
+    let (b, a) = (&mut road.toward_b, &mut road.toward_a);
+    let (mut i, mut j) = (0, a.len());
+    while i < b.len() && j > 0 {
+        let (p, q) = (b[i].pos, a[j - 1].pos);
+        match (p + q).cmp(&full) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j -= 1,
+            std::cmp::Ordering::Equal => {
+                let i_end = i + b[i..].iter().take_while(|m| m.pos == p).count();
+                let j_start = j - a[..j].iter().rev().take_while(|m| m.pos == q).count();
+                for x in i..i_end {
+                    for y in j_start..j {
+                        // Marches emptied by an earlier fight at this point are gone.
+                        if dead(&b[x]) || dead(&a[y]) || b[x].owner == a[y].owner {
+                            continue;
+                        }
+                        battles.push(Battle {
+                            road: id,
+                            from_a: q,
+                            toward_a: (a[y].owner, a[y].size),
+                            toward_b: (b[x].owner, b[x].size),
+                        });
+                        let loss = b[x].size.min(a[y].size);
+                        b[x].size -= loss;
+                        a[y].size -= loss;
+                        if b[x].size == 0 {
+                            b[x].pos = u32::MAX;
+                        }
+                        if a[y].size == 0 {
+                            a[y].pos = u32::MAX;
+                        }
+                        fought = true;
+                    }
+                }
+                (i, j) = (i_end, j_start);
             }
-            battles.push(Battle {
-                road: id,
-                from_a: y.pos,
-                toward_a: (y.owner, y.size),
-                toward_b: (x.owner, x.size),
-            });
-            let loss = x.size.min(y.size);
-            road.toward_b[i].size -= loss;
-            road.toward_a[j].size -= loss;
-            if road.toward_b[i].size == 0 {
-                road.toward_b[i].pos = u32::MAX;
-            }
-            if road.toward_a[j].size == 0 {
-                road.toward_a[j].pos = u32::MAX;
-            }
-            fought = true;
         }
     }
     if fought {

@@ -6,13 +6,17 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use engine::generate::{
-    check_layout, crossing_roads, generate, is_connected, road_through_fort, seat_rotation, GenerateError,
-    GenerateOptions, LayoutError, HOME_GARRISON, MAX_FORTS,
+    check_layout, crossing_roads, generate, is_connected, road_through_fort, seat_rotation,
+    GenerateError, GenerateOptions, LayoutError, HOME_GARRISON, MAX_FORTS,
 };
 use engine::map::{FortId, Map, Owner, RoadId, Seat};
 
 fn options(players: usize, seed: u64, forts: Option<usize>) -> GenerateOptions {
-    GenerateOptions { players, seed, forts }
+    GenerateOptions {
+        players,
+        seed,
+        forts,
+    }
 }
 
 /// A spread of generated maps, made once and shared by the tests.
@@ -21,7 +25,12 @@ fn samples() -> &'static [(GenerateOptions, Map)] {
     SAMPLES.get_or_init(|| {
         let mut out = Vec::new();
         for players in [2, 3, 4, 5, 6, 8] {
-            let counts = [None, Some(3 * players), Some(5 * players + 1), Some(10 * players)];
+            let counts = [
+                None,
+                Some(3 * players),
+                Some(5 * players + 1),
+                Some(10 * players),
+            ];
             for (i, forts) in counts.into_iter().enumerate() {
                 for seed in 0..3 {
                     let opts = options(players, seed * 1000 + i as u64, forts);
@@ -30,7 +39,10 @@ fn samples() -> &'static [(GenerateOptions, Map)] {
                 }
             }
         }
-        out.push((options(2, 7, Some(MAX_FORTS)), generate(&options(2, 7, Some(MAX_FORTS))).unwrap()));
+        out.push((
+            options(2, 7, Some(MAX_FORTS)),
+            generate(&options(2, 7, Some(MAX_FORTS))).unwrap(),
+        ));
         out
     })
 }
@@ -39,20 +51,35 @@ fn samples() -> &'static [(GenerateOptions, Map)] {
 fn assert_rotation_is_fair(map: &Map, p: &[FortId], what: &str) {
     let n = map.seats.len();
     assert_eq!(p.len(), map.forts.len(), "{what}");
-    assert_eq!(p.iter().collect::<BTreeSet<_>>().len(), p.len(), "{what}: not a permutation");
+    assert_eq!(
+        p.iter().collect::<BTreeSet<_>>().len(),
+        p.len(),
+        "{what}: not a permutation"
+    );
     for (f, fort) in map.forts.iter().enumerate() {
         let image = &map.forts[p[f].0];
         let next = match fort.owner {
             Owner::Neutral => Owner::Neutral,
             Owner::Seat(s) => Owner::Seat(Seat((s.0 + 1) % n)),
         };
-        assert_eq!(image.owner, next, "{what}: {} goes to {}", fort.name, image.name);
-        assert_eq!(image.garrison, fort.garrison, "{what}: {} goes to {}", fort.name, image.name);
+        assert_eq!(
+            image.owner, next,
+            "{what}: {} goes to {}",
+            fort.name, image.name
+        );
+        assert_eq!(
+            image.garrison, fort.garrison,
+            "{what}: {} goes to {}",
+            fort.name, image.name
+        );
     }
     for road in &map.roads {
         let image = map.road_between(p[road.a.0], p[road.b.0]);
         let image = image.unwrap_or_else(|| panic!("{what}: a road has no image"));
-        assert_eq!(map.roads[image.0].length, road.length, "{what}: road lengths differ");
+        assert_eq!(
+            map.roads[image.0].length, road.length,
+            "{what}: road lengths differ"
+        );
     }
 }
 
@@ -90,23 +117,50 @@ fn generated_maps_have_the_requested_forts_seats_and_garrisons() {
         assert_eq!(map.seats, seats, "{opts:?}");
         assert!(map.marches.is_empty());
         for s in 0..n {
-            let homes: Vec<_> = map.forts.iter().filter(|f| f.owner == Owner::Seat(Seat(s))).collect();
+            let homes: Vec<_> = map
+                .forts
+                .iter()
+                .filter(|f| f.owner == Owner::Seat(Seat(s)))
+                .collect();
             assert_eq!(homes.len(), 1, "{opts:?}: seat {s}");
             assert_eq!(homes[0].garrison, HOME_GARRISON, "{opts:?}");
         }
         let neutral = map.forts.iter().filter(|f| f.owner == Owner::Neutral);
         assert!(neutral.clone().all(|f| f.garrison <= 40), "{opts:?}");
-        assert!(neutral.clone().any(|f| f.garrison > 0), "{opts:?}: nothing to decide");
+        assert!(
+            neutral.clone().any(|f| f.garrison > 0),
+            "{opts:?}: nothing to decide"
+        );
         let names: BTreeSet<&str> = map.forts.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names.len(), map.forts.len(), "{opts:?}: fort names repeat");
         for f in &map.forts {
-            assert!(f.name.len() >= 3 && f.name.chars().all(|c| c.is_ascii_lowercase()), "{}", f.name);
-            assert!(f.x >= 0 && f.y >= 0, "{opts:?}: {} at {} {}", f.name, f.x, f.y);
+            assert!(
+                f.name.len() >= 3 && f.name.chars().all(|c| c.is_ascii_lowercase()),
+                "{}",
+                f.name
+            );
+            assert!(
+                f.x >= 0 && f.y >= 0,
+                "{opts:?}: {} at {} {}",
+                f.name,
+                f.x,
+                f.y
+            );
         }
         let spots: BTreeSet<(i64, i64)> = map.forts.iter().map(|f| (f.x, f.y)).collect();
-        assert_eq!(spots.len(), map.forts.len(), "{opts:?}: two forts on one spot");
-        assert!(map.roads.iter().all(|r| (1..=45).contains(&r.length)), "{opts:?}: road length");
-        assert!(map.roads.len() >= map.forts.len(), "{opts:?}: as sparse as a tree");
+        assert_eq!(
+            spots.len(),
+            map.forts.len(),
+            "{opts:?}: two forts on one spot"
+        );
+        assert!(
+            map.roads.iter().all(|r| (1..=45).contains(&r.length)),
+            "{opts:?}: road length"
+        );
+        assert!(
+            map.roads.len() >= map.forts.len(),
+            "{opts:?}: as sparse as a tree"
+        );
     }
 }
 
@@ -136,7 +190,9 @@ fn the_same_seed_gives_the_same_map() {
 #[test]
 fn different_seeds_give_different_maps() {
     for players in [2, 3, 4, 6] {
-        let texts: BTreeSet<String> = (0..5).map(|seed| generate(&options(players, seed, None)).unwrap().to_text()).collect();
+        let texts: BTreeSet<String> = (0..5)
+            .map(|seed| generate(&options(players, seed, None)).unwrap().to_text())
+            .collect();
         assert_eq!(texts.len(), 5, "{players} players");
     }
 }
@@ -164,12 +220,43 @@ fn bad_options_are_refused_with_clear_errors() {
     assert_eq!(err(1, None), GenerateError::Players(1));
     assert_eq!(err(9, None), GenerateError::Players(9));
     assert_eq!(err(0, Some(10)), GenerateError::Players(0));
-    assert_eq!(err(4, Some(11)), GenerateError::TooFewForts { forts: 11, players: 4, min: 12 });
-    assert_eq!(err(2, Some(201)), GenerateError::TooManyForts { forts: 201 });
+    assert_eq!(
+        err(4, Some(11)),
+        GenerateError::TooFewForts {
+            forts: 11,
+            players: 4,
+            min: 12
+        }
+    );
+    assert_eq!(
+        err(2, Some(201)),
+        GenerateError::TooManyForts { forts: 201 }
+    );
     let uneven = err(3, Some(20));
-    assert_eq!(uneven, GenerateError::Uneven { forts: 20, players: 3, below: 19, above: 21 });
+    assert_eq!(
+        uneven,
+        GenerateError::Uneven {
+            forts: 20,
+            players: 3,
+            below: 19,
+            above: 21
+        }
+    );
     let message = uneven.to_string();
-    assert!(message.contains("20 forts") && message.contains("19 or 21"), "{message}");
+    assert!(
+        message.contains("20 forts") && message.contains("19 or 21"),
+        "{message}"
+    );
+    let near_cap = err(3, Some(200));
+    assert_eq!(
+        near_cap,
+        GenerateError::Uneven {
+            forts: 200,
+            players: 3,
+            below: 198,
+            above: 199
+        }
+    );
     assert!(err(1, None).to_string().contains("2 to 8 players"));
     assert!(err(2, Some(201)).to_string().contains("at most 200"));
     // The edges of the allowed ranges do work.
@@ -185,12 +272,19 @@ fn map(text: &str) -> Map {
 #[test]
 fn crossing_roads_finds_crossings_touches_and_overlaps() {
     let square = "4 forts:\na 0 0 p1 1\nb 10 0 neutral 0\nc 10 10 p2 1\nd 0 10 neutral 0\n";
-    let ring = map(&format!("{square}4 roads:\na b\nb c\nc d\nd a\n0 marches:\n"));
-    assert_eq!(crossing_roads(&ring), None, "roads meeting at shared forts are fine");
+    let ring = map(&format!(
+        "{square}4 roads:\na b\nb c\nc d\nd a\n0 marches:\n"
+    ));
+    assert_eq!(
+        crossing_roads(&ring),
+        None,
+        "roads meeting at shared forts are fine"
+    );
     let cross = map(&format!("{square}2 roads:\na c\nb d\n0 marches:\n"));
     assert_eq!(crossing_roads(&cross), Some((RoadId(0), RoadId(1))));
     // e stands on the middle of a-b: a road ending there touches a-b.
-    let touch = "5 forts:\na 0 0 p1 1\nb 10 0 p2 1\nc 5 5 neutral 0\nd 5 9 neutral 0\ne 5 0 neutral 0\n";
+    let touch =
+        "5 forts:\na 0 0 p1 1\nb 10 0 p2 1\nc 5 5 neutral 0\nd 5 9 neutral 0\ne 5 0 neutral 0\n";
     let t = map(&format!("{touch}3 roads:\na b\nc d\ne c\n0 marches:\n"));
     assert_eq!(crossing_roads(&t), Some((RoadId(0), RoadId(2))));
     assert_eq!(road_through_fort(&t), Some((RoadId(0), FortId(4))));
@@ -200,7 +294,7 @@ fn crossing_roads_finds_crossings_touches_and_overlaps() {
     assert_eq!(crossing_roads(&overlap), Some((RoadId(0), RoadId(1))));
     assert_eq!(road_through_fort(&overlap), Some((RoadId(1), FortId(1))));
     // Collinear but apart, and end to end through a shared fort: fine.
-    let apart = "4 forts:\na 0 0 p1 1\nb 4 0 neutral 0\nc 6 0 neutral 0\nd 9 0 p2 1\n";
+    let apart = "4 forts:\na 0 0 p1 1\nb 4 0 neutral 0\nc 5 0 neutral 0\nd 9 0 p2 1\n";
     let ok = map(&format!("{apart}3 roads:\na b\nc d\nb c\n0 marches:\n"));
     assert_eq!(crossing_roads(&ok), None);
     assert_eq!(road_through_fort(&ok), None);
@@ -208,23 +302,38 @@ fn crossing_roads_finds_crossings_touches_and_overlaps() {
     // Collinear and overlapping without a shared fort.
     let slide = map(&format!("{apart}2 roads:\na c\nb d\n0 marches:\n"));
     assert_eq!(crossing_roads(&slide), Some((RoadId(0), RoadId(1))));
-    assert!(matches!(check_layout(&slide), Err(LayoutError::ThroughFort { .. })));
+    assert!(matches!(
+        check_layout(&slide),
+        Err(LayoutError::ThroughFort { .. })
+    ));
 }
 
 #[test]
 fn is_connected_notices_a_fort_without_a_way_in() {
     let forts = "3 forts:\na 0 0 p1 1\nb 4 0 neutral 0\nc 8 8 p2 1\n";
-    assert!(!is_connected(&map(&format!("{forts}1 roads:\na b\n0 marches:\n"))));
-    assert!(is_connected(&map(&format!("{forts}2 roads:\na b\nc b\n0 marches:\n"))));
+    assert!(!is_connected(&map(&format!(
+        "{forts}1 roads:\na b\n0 marches:\n"
+    ))));
+    assert!(is_connected(&map(&format!(
+        "{forts}2 roads:\na b\nc b\n0 marches:\n"
+    ))));
     let err = check_layout(&map(&format!("{forts}1 roads:\na b\n0 marches:\n"))).unwrap_err();
-    assert_eq!(err.to_string(), "fort `c` cannot be reached by road from fort `a`");
+    assert_eq!(
+        err.to_string(),
+        "fort `c` cannot be reached by road from fort `a`"
+    );
 }
 
 #[test]
 fn seat_rotation_rejects_maps_that_favour_a_seat() {
-    let (_, base) = samples().iter().find(|(o, _)| o.players == 3 && o.forts.is_none()).unwrap();
+    let (_, base) = samples()
+        .iter()
+        .find(|(o, _)| o.players == 3 && o.forts.is_none())
+        .unwrap();
     assert!(seat_rotation(base).is_some());
-    let neutral = base.forts.iter().position(|f| f.owner == Owner::Neutral && f.garrison > 0).unwrap();
+    // The last fort is in a neutral orbit (not the centre, which every turn keeps in place).
+    let neutral = base.forts.len() - 1;
+    assert_eq!(base.forts[neutral].owner, Owner::Neutral);
 
     let mut richer = base.clone();
     richer.forts[neutral].garrison += 1;
@@ -255,10 +364,17 @@ fn seat_rotation_rejects_maps_that_favour_a_seat() {
             });
         }
     }
-    assert!(seat_rotation(&swapped).is_some(), "seats that trade places still start equally");
+    assert!(
+        seat_rotation(&swapped).is_some(),
+        "seats that trade places still start equally"
+    );
 
     let mut marching = base.clone();
-    let road = base.roads.iter().find(|r| r.a == FortId(0) || r.b == FortId(0)).unwrap();
+    let road = base
+        .roads
+        .iter()
+        .find(|r| r.a == FortId(0) || r.b == FortId(0))
+        .unwrap();
     marching.marches.push(engine::map::MapMarch {
         origin: FortId(0),
         destination: road.other(FortId(0)),
@@ -285,9 +401,17 @@ fn maps_dir() -> PathBuf {
 
 /// `--players 2 --seed 7 --forts 24` from the first line of a shipped map.
 fn recipe(text: &str) -> Option<GenerateOptions> {
-    let line = text.lines().next()?.strip_prefix("# bottlebats map generate ")?;
+    let line = text
+        .lines()
+        .next()?
+        .strip_prefix("# bottlebats map generate ")?;
     let words: Vec<&str> = line.split_whitespace().collect();
-    let value = |flag: &str| -> Option<u64> { words.get(words.iter().position(|w| *w == flag)? + 1)?.parse().ok() };
+    let value = |flag: &str| -> Option<u64> {
+        words
+            .get(words.iter().position(|w| *w == flag)? + 1)?
+            .parse()
+            .ok()
+    };
     Some(GenerateOptions {
         players: value("--players")? as usize,
         seed: value("--seed")?,
@@ -311,7 +435,8 @@ fn shipped_maps_are_planar_connected_fair_and_reproducible() {
         assert_eq!(check_layout(&m), Ok(()), "{}", path.display());
         let p = seat_rotation(&m).unwrap();
         assert_rotation_is_fair(&m, &p, &path.display().to_string());
-        let opts = recipe(&text).unwrap_or_else(|| panic!("{}: no `# bottlebats map generate` line", path.display()));
+        let opts = recipe(&text)
+            .unwrap_or_else(|| panic!("{}: no `# bottlebats map generate` line", path.display()));
         let again = generate(&opts).unwrap();
         assert_eq!(
             again.to_text(),
@@ -324,8 +449,14 @@ fn shipped_maps_are_planar_connected_fair_and_reproducible() {
     }
     assert!(files.len() >= 10, "{} maps shipped", files.len());
     for n in [2, 3, 4, 6] {
-        assert!(seats.iter().filter(|&&s| s == n).count() >= 2, "fewer than two {n}-seat maps");
+        assert!(
+            seats.iter().filter(|&&s| s == n).count() >= 2,
+            "fewer than two {n}-seat maps"
+        );
     }
     assert!(sizes.contains(&(2, 24)), "no 2-seat map with 24 forts");
-    assert!(sizes.iter().any(|&(_, f)| (60..=100).contains(&f)), "no large map");
+    assert!(
+        sizes.iter().any(|&(_, f)| (60..=100).contains(&f)),
+        "no large map"
+    );
 }
