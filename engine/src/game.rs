@@ -472,26 +472,26 @@ fn half_step(road: &mut RoadMarches, id: RoadId, length: u32, battles: &mut Vec<
             std::cmp::Ordering::Equal => {
                 let i_end = i + b[i..].iter().take_while(|m| m.pos == p).count();
                 let j_start = j - a[..j].iter().rev().take_while(|m| m.pos == q).count();
-                for x in i..i_end {
-                    for y in j_start..j {
+                for x in &mut b[i..i_end] {
+                    for y in &mut a[j_start..j] {
                         // Marches emptied by an earlier fight at this point are gone.
-                        if dead(&b[x]) || dead(&a[y]) || b[x].owner == a[y].owner {
+                        if dead(x) || dead(y) || x.owner == y.owner {
                             continue;
                         }
                         battles.push(Battle {
                             road: id,
                             from_a: q,
-                            toward_a: (a[y].owner, a[y].size),
-                            toward_b: (b[x].owner, b[x].size),
+                            toward_a: (y.owner, y.size),
+                            toward_b: (x.owner, x.size),
                         });
-                        let loss = b[x].size.min(a[y].size);
-                        b[x].size -= loss;
-                        a[y].size -= loss;
-                        if b[x].size == 0 {
-                            b[x].pos = u32::MAX;
+                        let loss = x.size.min(y.size);
+                        x.size -= loss;
+                        y.size -= loss;
+                        if x.size == 0 {
+                            x.pos = u32::MAX;
                         }
-                        if a[y].size == 0 {
-                            a[y].pos = u32::MAX;
+                        if y.size == 0 {
+                            y.pos = u32::MAX;
                         }
                         fought = true;
                     }
