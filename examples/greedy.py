@@ -5,6 +5,7 @@ not own. Run it with `bottlebats play examples/config.json`."""
 import sys
 
 me = sys.argv[-1]          # the runner appends our player name
+threshold = int(sys.argv[1]) if len(sys.argv) > 2 else 20
 seen = {}                  # fort name -> (owner, garrison, turn last seen)
 
 
@@ -30,7 +31,7 @@ while True:
 
     commands = []
     for name, (owner, garrison, when) in sorted(seen.items()):
-        if owner != me or when != turn or garrison < 20:
+        if owner != me or when != turn or garrison < threshold:
             continue
         targets = [n for n in neighbours.get(name, []) if seen[n][0] != me]
         if targets:
