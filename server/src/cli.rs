@@ -9,15 +9,41 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "bottlebats",
     version,
-    about = "Bottle Bats: a self-hostable bot competition platform"
+    about = "Bottle Bats: a self-hostable bot competition platform",
+    after_help = "Without a command, `bottlebats` serves the site (as `bottlebats serve`)."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Cmd,
+    command: Option<Cmd>,
+}
+
+/// Where the server's settings come from, shared by `serve` and `admin`.
+#[derive(clap::Args, Debug, Default)]
+struct ServerArgs {
+    /// A TOML file with any of the settings below (flags and environment win)
+    #[arg(long, env = "BOTTLEBATS_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    settings: crate::config::Settings,
+}
+
+impl ServerArgs {
+    fn load(self) -> anyhow::Result<crate::config::Config> {
+        crate::config::Config::load(self.settings, self.config.as_deref())
+    }
 }
 
 #[derive(Subcommand, Debug)]
 enum Cmd {
+    /// Serve the site (the default).
+    Serve(ServerArgs),
+    /// Organizer commands, on the same database as `serve`.
+    Admin {
+        #[command(flatten)]
+        server: ServerArgs,
+        #[command(subcommand)]
+        command: AdminCmd,
+    },
     /// Play one local game, like the 2016 arbiter: `bottlebats play config.json`.
     Play {
         /// The config file: players, mapfile, logfile, max_steps (and our optional keys).
@@ -39,6 +65,26 @@ enum Cmd {
     Map {
         #[command(subcommand)]
         command: MapCmd,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum AdminCmd {
+    /// Create an account (asks for the password when not given).
+    CreateUser {
+        name: String,
+        /// Make it an organizer.
+        #[arg(long)]
+        admin: bool,
+        #[arg(long)]
+        password: Option<String>,
+    },
+    /// Print a new API token for a user on the last line.
+    CreateToken {
+        user: String,
+        /// What the token is for.
+        #[arg(long, default_value = "command line")]
+        name: String,
     },
 }
 
@@ -65,7 +111,27 @@ enum MapCmd {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let result = match cli.command.unwrap_or(Cmd::Serve(ServerArgs::default())) {
+        Cmd::Serve(args) => args.load().and_then(|c| {
+            runtime()?
+                .block_on(crate::serve::run(c))
+                .map(|()| ExitCode::SUCCESS)
+        }),
+        Cmd::Admin { server, command } => server.load().and_then(|c| {
+            runtime()?.block_on(async move {
+                match command {
+                    AdminCmd::CreateUser {
+                        name,
+                        admin,
+                        password,
+                    } => crate::admin::create_user(c, name, admin, password).await,
+                    AdminCmd::CreateToken { user, name } => {
+                        crate::admin::create_token(c, user, name).await
+                    }
+                }
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }),
         Cmd::Play {
             config,
             stderr_dir,
@@ -81,6 +147,12 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
 }
 
 /// Prints the table of protections; with `strict`, fails when one is missing.

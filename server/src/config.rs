@@ -1,0 +1,161 @@
+//! The server's configuration: one struct, filled from flags, then the environment,
+//! then an optional TOML file, then the defaults. `Settings::DOCS` describes every
+//! field; the README's configuration table is written from it.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+
+/// Whether ranked games may run when the sandbox lacks a protection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxPolicy {
+    /// Refuse to play ranked games without every protection.
+    Required,
+    /// Play them anyway, with a loud warning.
+    BestEffort,
+}
+
+/// Settings as given (by flags, environment or file); `None` where not given.
+#[derive(Clone, Debug, Default, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub struct Settings {
+    /// Address and port to serve on [default: 127.0.0.1:8000]
+    #[arg(long, env = "BOTTLEBATS_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Folder for the embedded database and cached bot builds [default: ./data]
+    #[arg(long, env = "BOTTLEBATS_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// PostgreSQL URL; without it an embedded cluster runs in the data folder
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// The site's public URL, e.g. https://bots.example.org; https makes cookies Secure
+    #[arg(long, env = "BOTTLEBATS_BASE_URL")]
+    pub base_url: Option<String>,
+    /// `required` refuses ranked games without the full sandbox; `best-effort` warns [default: required]
+    #[arg(long, env = "BOTTLEBATS_SANDBOX")]
+    pub sandbox: Option<SandboxPolicy>,
+    /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info` [default: info]
+    #[arg(long, env = "BOTTLEBATS_LOG")]
+    pub log: Option<String>,
+}
+
+/// One documented setting: (file key, environment variable, flag, default, meaning).
+pub type Doc = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+impl Settings {
+    /// Every setting, for `--help` and the README.
+    pub const DOCS: &'static [Doc] = &[
+        (
+            "listen",
+            "BOTTLEBATS_LISTEN",
+            "--listen",
+            "127.0.0.1:8000",
+            "address and port to serve on",
+        ),
+        (
+            "data_dir",
+            "BOTTLEBATS_DATA_DIR",
+            "--data-dir",
+            "./data",
+            "embedded database and cached builds",
+        ),
+        (
+            "database_url",
+            "DATABASE_URL",
+            "--database-url",
+            "(embedded)",
+            "PostgreSQL to use instead of the embedded cluster",
+        ),
+        (
+            "base_url",
+            "BOTTLEBATS_BASE_URL",
+            "--base-url",
+            "(none)",
+            "public URL; `https://` makes cookies Secure",
+        ),
+        (
+            "sandbox",
+            "BOTTLEBATS_SANDBOX",
+            "--sandbox",
+            "required",
+            "`required` or `best-effort` for ranked games",
+        ),
+        (
+            "log",
+            "BOTTLEBATS_LOG",
+            "--log",
+            "info",
+            "log filter (tracing EnvFilter syntax)",
+        ),
+    ];
+
+    /// Fills what these settings leave open from `other`.
+    fn or(self, other: Settings) -> Settings {
+        Settings {
+            listen: self.listen.or(other.listen),
+            data_dir: self.data_dir.or(other.data_dir),
+            database_url: self.database_url.or(other.database_url),
+            base_url: self.base_url.or(other.base_url),
+            sandbox: self.sandbox.or(other.sandbox),
+            log: self.log.or(other.log),
+        }
+    }
+}
+
+/// The configuration in force.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    pub database_url: Option<String>,
+    pub base_url: Option<String>,
+    pub sandbox: SandboxPolicy,
+    pub log: String,
+}
+
+impl Config {
+    /// Flags and environment (already merged by clap) over the file over the defaults.
+    pub fn load(given: Settings, file: Option<&Path>) -> anyhow::Result<Config> {
+        let from_file = match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read config file {}", path.display()))?;
+                toml::from_str::<Settings>(&text)
+                    .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?
+            }
+            None => Settings::default(),
+        };
+        let s = given.or(from_file);
+        if let Some(url) = &s.base_url {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                bail!("base_url must start with http:// or https://, got `{url}`");
+            }
+        }
+        Ok(Config {
+            listen: s
+                .listen
+                .unwrap_or_else(|| "127.0.0.1:8000".parse().expect("a valid address")),
+            data_dir: s.data_dir.unwrap_or_else(|| PathBuf::from("data")),
+            database_url: s.database_url.filter(|u| !u.is_empty()),
+            base_url: s.base_url.map(|u| u.trim_end_matches('/').to_string()),
+            sandbox: s.sandbox.unwrap_or(SandboxPolicy::Required),
+            log: s.log.unwrap_or_else(|| "info".to_string()),
+        })
+    }
+
+    /// Cookies get the Secure flag when the site is served over https.
+    pub fn secure_cookies(&self) -> bool {
+        self.base_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+    }
+}

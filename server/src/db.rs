@@ -1,0 +1,300 @@
+//! The database: a pool, the migrations, and the embedded PostgreSQL cluster used when
+//! no `DATABASE_URL` is given.
+//!
+//! The embedded cluster lives in `DATA_DIR/postgres`, is created with the installed
+//! server binaries (`initdb`, `pg_ctl`, on PATH or under /usr/lib/postgresql/*/bin),
+//! listens on a Unix socket in that folder and on a free loopback port, and is stopped
+//! when the process that started it exits. PostgreSQL refuses to run as root, so as
+//! root it runs as the `postgres` system user. Any `bottlebats` command given the same
+//! data folder finds a running cluster through its `postmaster.pid` and uses it.
+
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Executor, PgPool};
+
+use crate::config::Config;
+
+/// The migrations in `migrations/`, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+const MISSING: &str =
+    "PostgreSQL server binaries (initdb, pg_ctl) were not found on PATH or under \
+/usr/lib/postgresql/*/bin. Install them (Debian/Ubuntu: `apt install postgresql`) or set \
+DATABASE_URL to a PostgreSQL server you run yourself.";
+
+/// The database of a running command, and the embedded cluster it may have started.
+pub struct Database {
+    pub pool: PgPool,
+    pub embedded: Option<EmbeddedPg>,
+}
+
+impl Database {
+    /// Connects to `DATABASE_URL` or the embedded cluster (starting it if needed) and
+    /// applies the migrations.
+    pub async fn open(config: &Config) -> anyhow::Result<Database> {
+        let (options, embedded) = match &config.database_url {
+            Some(url) => (
+                PgConnectOptions::from_str(url)
+                    .context("DATABASE_URL is not a valid PostgreSQL URL")?,
+                None,
+            ),
+            None => {
+                let dir = config.data_dir.clone();
+                let pg = tokio::task::spawn_blocking(move || EmbeddedPg::start(&dir)).await??;
+                pg.create_database("bottlebats").await?;
+                (pg.options("bottlebats"), Some(pg))
+            }
+        };
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options.log_statements(tracing::log::LevelFilter::Trace))
+            .await
+            .context("cannot connect to the database")?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .context("applying the database migrations failed")?;
+        Ok(Database { pool, embedded })
+    }
+
+    /// Closes the pool and stops the embedded cluster if this process started it.
+    pub async fn close(self) {
+        self.pool.close().await;
+        if let Some(pg) = self.embedded {
+            let _ = tokio::task::spawn_blocking(move || pg.stop()).await;
+        }
+    }
+}
+
+/// A PostgreSQL cluster in the data folder.
+#[derive(Debug)]
+pub struct EmbeddedPg {
+    dir: PathBuf,
+    bin: PathBuf,
+    socket_dir: PathBuf,
+    port: u16,
+    /// (uid, gid) of the `postgres` user when we are root.
+    run_as: Option<(u32, u32)>,
+    /// Whether this process started it (and so stops it).
+    owned: bool,
+}
+
+/// The folder holding `initdb` and `pg_ctl`.
+fn find_binaries() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .find(|d| d.join("pg_ctl").is_file() && d.join("initdb").is_file())
+    });
+    on_path.or_else(|| {
+        let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(|e| {
+                let e = e.ok()?;
+                let v = e.file_name().to_str()?.parse::<u32>().ok()?;
+                let bin = e.path().join("bin");
+                bin.join("pg_ctl").is_file().then_some((v, bin))
+            })
+            .collect();
+        versions.sort();
+        versions.pop().map(|(_, bin)| bin)
+    })
+}
+
+/// uid and gid of a system user.
+fn user_ids(name: &str) -> Option<(u32, u32)> {
+    let cname = std::ffi::CString::new(name).ok()?;
+    // SAFETY: getpwnam returns a pointer into static storage or null; read at once.
+    unsafe {
+        let pw = libc::getpwnam(cname.as_ptr());
+        (!pw.is_null()).then(|| ((*pw).pw_uid, (*pw).pw_gid))
+    }
+}
+
+/// A free port on the loopback interface.
+fn free_port() -> anyhow::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+impl EmbeddedPg {
+    /// Uses the cluster of `data_dir` if it is running, else creates (once) and starts it.
+    pub fn start(data_dir: &Path) -> anyhow::Result<EmbeddedPg> {
+        let bin = find_binaries().ok_or_else(|| anyhow!(MISSING))?;
+        // SAFETY: geteuid has no preconditions.
+        let run_as = if unsafe { libc::geteuid() } == 0 {
+            Some(user_ids("postgres").ok_or_else(|| {
+                anyhow!("running as root, the embedded database must run as the `postgres` system user, which does not exist; install the postgresql package or set DATABASE_URL")
+            })?)
+        } else {
+            None
+        };
+        std::fs::create_dir_all(data_dir)
+            .with_context(|| format!("cannot create the data folder {}", data_dir.display()))?;
+        let data_dir = data_dir.canonicalize()?;
+        let dir = data_dir.join("postgres");
+        let mut pg = EmbeddedPg {
+            socket_dir: dir.clone(),
+            dir,
+            bin,
+            port: 0,
+            run_as,
+            owned: false,
+        };
+        if let Some((port, socket_dir)) = pg.running() {
+            pg.port = port;
+            pg.socket_dir = socket_dir;
+            tracing::info!(
+                port,
+                "using the embedded PostgreSQL already running in {}",
+                pg.dir.display()
+            );
+            return Ok(pg);
+        }
+        if let Some((uid, gid)) = run_as {
+            // The postgres user must be able to walk to its folder (not to list ours).
+            let mut perm = std::fs::metadata(&data_dir)?.permissions();
+            perm.set_mode(perm.mode() | 0o711);
+            std::fs::set_permissions(&data_dir, perm)?;
+            std::fs::create_dir_all(&pg.dir)?;
+            std::os::unix::fs::chown(&pg.dir, Some(uid), Some(gid))?;
+        }
+        if !pg.dir.join("PG_VERSION").exists() {
+            tracing::info!(
+                "creating the embedded PostgreSQL cluster in {}",
+                pg.dir.display()
+            );
+            let out = pg
+                .command("initdb")
+                .arg("-D")
+                .arg(&pg.dir)
+                .args([
+                    "-U",
+                    "bottlebats",
+                    "-A",
+                    "trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                    "--no-instructions",
+                ])
+                .output()
+                .context("cannot run initdb")?;
+            if !out.status.success() {
+                bail!(
+                    "initdb failed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+            }
+        }
+        pg.port = free_port()?;
+        let log = pg.dir.join("postgres.log");
+        let out = pg
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&pg.dir)
+            .arg("-l")
+            .arg(&log)
+            .arg("-o")
+            .arg(format!(
+                "-p {} -k {} -c listen_addresses=127.0.0.1",
+                pg.port,
+                pg.socket_dir.display()
+            ))
+            .args(["-w", "-t", "60", "start"])
+            .output()
+            .context("cannot run pg_ctl")?;
+        if !out.status.success() {
+            let tail = std::fs::read_to_string(&log).unwrap_or_default();
+            let last: Vec<&str> = tail.lines().rev().take(5).collect();
+            bail!(
+                "the embedded PostgreSQL did not start: {}\n{}",
+                String::from_utf8_lossy(&out.stderr).trim(),
+                last.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+        }
+        pg.owned = true;
+        tracing::info!(
+            port = pg.port,
+            "started the embedded PostgreSQL in {}",
+            pg.dir.display()
+        );
+        Ok(pg)
+    }
+
+    /// A command for one of the server binaries, as the right user.
+    fn command(&self, program: &str) -> Command {
+        let mut cmd = Command::new(self.bin.join(program));
+        if let Some((uid, gid)) = self.run_as {
+            cmd.uid(uid).gid(gid);
+        }
+        cmd.env_remove("PGDATA").env("LC_ALL", "C");
+        cmd
+    }
+
+    /// Port and socket folder of the cluster if a live postmaster serves it.
+    fn running(&self) -> Option<(u16, PathBuf)> {
+        let text = std::fs::read_to_string(self.dir.join("postmaster.pid")).ok()?;
+        let lines: Vec<&str> = text.lines().collect();
+        let pid: i32 = lines.first()?.trim().parse().ok()?;
+        // SAFETY: signal 0 only checks that the process exists.
+        if unsafe { libc::kill(pid, 0) } != 0 {
+            return None;
+        }
+        let port = lines.get(3)?.trim().parse().ok()?;
+        let socket_dir = PathBuf::from(lines.get(4)?.trim());
+        Some((port, socket_dir))
+    }
+
+    /// Connection options for a database of the cluster, over the Unix socket.
+    pub fn options(&self, database: &str) -> PgConnectOptions {
+        PgConnectOptions::new()
+            .socket(&self.socket_dir)
+            .port(self.port)
+            .username("bottlebats")
+            .database(database)
+    }
+
+    /// Creates a database unless it exists.
+    pub async fn create_database(&self, name: &str) -> anyhow::Result<()> {
+        let mut conn = self.options("postgres").connect().await?;
+        let exists: bool =
+            sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+                .bind(name)
+                .fetch_one(&mut conn)
+                .await?;
+        if !exists {
+            // A name we chose, checked to be a plain identifier.
+            anyhow::ensure!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+            conn.execute(sqlx::AssertSqlSafe(format!("create database \"{name}\"")))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Stops the cluster if this process started it.
+    pub fn stop(&self) {
+        if !self.owned {
+            return;
+        }
+        let out = self
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&self.dir)
+            .args(["-m", "fast", "-w", "stop"])
+            .output();
+        match out {
+            Ok(o) if o.status.success() => tracing::info!("stopped the embedded PostgreSQL"),
+            Ok(o) => tracing::warn!("pg_ctl stop: {}", String::from_utf8_lossy(&o.stderr).trim()),
+            Err(e) => tracing::warn!("cannot run pg_ctl stop: {e}"),
+        }
+    }
+}

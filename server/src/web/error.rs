@@ -1,0 +1,99 @@
+//! One error type for every handler. Internal errors are logged with their cause and
+//! shown as a plain "something went wrong" page; the others say what the visitor can do.
+
+use askama::Template;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+
+use super::Layout;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("page not found")]
+    NotFound,
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("you must log in to see this page")]
+    Unauthorized,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    TooManyRequests(String),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        AppError::Internal(e.into())
+    }
+}
+
+impl From<askama::Error> for AppError {
+    fn from(e: askama::Error) -> Self {
+        AppError::Internal(e.into())
+    }
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    layout: Layout,
+    status: u16,
+    title: &'static str,
+    message: String,
+}
+
+/// Renders an error page; also used for the 404 fallback.
+pub fn error_page(status: StatusCode, message: String) -> Response {
+    let title = match status.as_u16() {
+        404 => "Page not found",
+        400 => "That request could not be handled",
+        401 => "Please log in",
+        403 => "Not allowed",
+        413 => "Too large",
+        429 => "Slow down",
+        _ => "Something went wrong",
+    };
+    let page = ErrorPage {
+        layout: Layout::bare(),
+        status: status.as_u16(),
+        title,
+        message,
+    };
+    match page.render() {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(_) => (status, title).into_response(),
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            AppError::Internal(e) => {
+                tracing::error!("internal error: {e:#}");
+                "The server ran into a problem. It has been logged; please try again later."
+                    .to_string()
+            }
+            AppError::NotFound => "There is nothing at this address.".to_string(),
+            other => other.to_string(),
+        };
+        error_page(status, message)
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,146 @@
+//! The web app: one state, one router built from each area's `router()`, the CSRF and
+//! security-header layers, static files embedded in the binary, and `serve`.
+
+pub mod auth;
+pub mod error;
+pub mod pages;
+pub mod profile;
+pub mod session;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use sqlx::PgPool;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use session::User;
+
+/// Everything handlers share.
+#[derive(Clone)]
+pub struct AppState {
+    /// The database pool.
+    pub db: PgPool,
+    /// The configuration in force.
+    pub config: Arc<Config>,
+    /// Login attempt counters.
+    pub limiter: Arc<auth::RateLimiter>,
+}
+
+impl AppState {
+    pub fn new(db: PgPool, config: Config) -> AppState {
+        AppState {
+            db,
+            config: Arc::new(config),
+            limiter: Arc::new(auth::RateLimiter::default()),
+        }
+    }
+}
+
+/// What the base template needs on every page.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub user: Option<User>,
+    pub csrf: String,
+}
+
+impl Layout {
+    /// For pages rendered without a request (error pages).
+    pub fn bare() -> Layout {
+        Layout::default()
+    }
+}
+
+/// A static file embedded in the binary.
+struct Asset {
+    path: &'static str,
+    mime: &'static str,
+    body: &'static [u8],
+}
+
+const ASSETS: &[Asset] = &[
+    Asset {
+        path: "style.css",
+        mime: "text/css; charset=utf-8",
+        body: include_bytes!("../../../static/style.css"),
+    },
+    Asset {
+        path: "favicon.svg",
+        mime: "image/svg+xml",
+        body: include_bytes!("../../../static/favicon.svg"),
+    },
+];
+
+async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Response {
+    match ASSETS.iter().find(|a| a.path == path) {
+        Some(a) => (
+            [
+                (header::CONTENT_TYPE, a.mime),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            a.body,
+        )
+            .into_response(),
+        None => error::error_page(StatusCode::NOT_FOUND, "There is no such file.".into()),
+    }
+}
+
+async fn not_found() -> Response {
+    error::AppError::NotFound.into_response()
+}
+
+/// The whole site.
+pub fn app(state: AppState) -> Router {
+    let headers = [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "same-origin"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+             frame-ancestors 'none'; form-action 'self'",
+        ),
+    ];
+    let mut router = Router::new()
+        .merge(pages::router())
+        .merge(auth::router())
+        .merge(profile::router())
+        .route("/static/{*path}", get(asset))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            session::csrf_layer,
+        ));
+    for (name, value) in headers {
+        router = router.layer(SetResponseHeaderLayer::if_not_present(
+            name,
+            HeaderValue::from_static(value),
+        ));
+    }
+    router
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
+            tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
+        }))
+        .with_state(state)
+}
+
+/// Serves the site until `shutdown` resolves, then finishes the requests in flight.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

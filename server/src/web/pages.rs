@@ -1,0 +1,110 @@
+//! The pages anyone can read: home, the rules, getting started; `/healthz` for
+//! monitors and `/api/me` to check an API token.
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+
+use super::error::{AppError, AppResult};
+use super::session::{User, Visitor};
+use super::{AppState, Layout};
+use crate::accounts;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home))
+        .route("/rules", get(rules))
+        .route("/getting-started", get(getting_started))
+        .route("/healthz", get(healthz))
+        .route("/api/me", get(api_me))
+}
+
+#[derive(Template)]
+#[template(path = "pages/home.html")]
+struct HomePage {
+    layout: Layout,
+}
+
+#[derive(Template)]
+#[template(path = "pages/rules.html")]
+struct RulesPage {
+    layout: Layout,
+}
+
+#[derive(Template)]
+#[template(path = "pages/getting_started.html")]
+struct GettingStartedPage {
+    layout: Layout,
+}
+
+async fn home(visitor: Visitor) -> AppResult<Html<String>> {
+    Ok(Html(
+        HomePage {
+            layout: visitor.layout(),
+        }
+        .render()?,
+    ))
+}
+
+async fn rules(visitor: Visitor) -> AppResult<Html<String>> {
+    Ok(Html(
+        RulesPage {
+            layout: visitor.layout(),
+        }
+        .render()?,
+    ))
+}
+
+async fn getting_started(visitor: Visitor) -> AppResult<Html<String>> {
+    Ok(Html(
+        GettingStartedPage {
+            layout: visitor.layout(),
+        }
+        .render()?,
+    ))
+}
+
+/// `200 {"status":"ok","database":"ok"}`, or `503` when the database does not answer.
+async fn healthz(State(state): State<AppState>) -> Response {
+    let db = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.db),
+    )
+    .await;
+    match db {
+        Ok(Ok(_)) => Json(json!({"status": "ok", "database": "ok"})).into_response(),
+        Ok(Err(e)) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "error", "database": e.to_string()})),
+        )
+            .into_response(),
+        Err(_) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"status": "error", "database": "no answer within 3 s"})),
+        )
+            .into_response(),
+    }
+}
+
+/// The account of the API token in `Authorization: Bearer ...`.
+pub async fn bearer_user(state: &AppState, headers: &HeaderMap) -> AppResult<User> {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or(AppError::Unauthorized)?;
+    accounts::token_user(&state.db, token.trim())
+        .await?
+        .ok_or(AppError::Unauthorized)
+}
+
+async fn api_me(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    match bearer_user(&state, &headers).await {
+        Ok(u) => Json(json!({"id": u.id, "name": u.name, "admin": u.is_admin})).into_response(),
+        Err(e) => (e.status(), Json(json!({"error": e.to_string()}))).into_response(),
+    }
+}

@@ -1,0 +1,243 @@
+//! The profile page: change the password, make and revoke API tokens, delete the
+//! account.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use serde::Deserialize;
+use time::OffsetDateTime;
+
+use super::error::AppResult;
+use super::session::{set_cookie, LoggedIn, SESSION_COOKIE};
+use super::{AppState, Layout};
+use crate::accounts;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/profile", get(profile))
+        .route("/profile/password", post(change_password))
+        .route("/profile/tokens", post(create_token))
+        .route("/profile/tokens/{id}/revoke", post(revoke_token))
+        .route("/profile/delete", post(delete_account))
+}
+
+/// A token as the profile lists it.
+pub struct TokenRow {
+    pub id: i64,
+    pub name: String,
+    pub created: String,
+    pub last_used: String,
+}
+
+#[derive(Template)]
+#[template(path = "profile.html")]
+struct ProfilePage {
+    layout: Layout,
+    since: String,
+    tokens: Vec<TokenRow>,
+    /// A token just made, shown this once.
+    new_token: Option<String>,
+    /// Which form a message belongs to, and the message.
+    notice: Option<(&'static str, String)>,
+    error: Option<(&'static str, String)>,
+}
+
+/// "2026-11-21 14:03 UTC"
+pub fn when(t: OffsetDateTime) -> String {
+    let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    t.to_offset(time::UtcOffset::UTC)
+        .format(&f)
+        .unwrap_or_default()
+}
+
+async fn render(
+    state: &AppState,
+    who: &LoggedIn,
+    new_token: Option<String>,
+    notice: Option<(&'static str, String)>,
+    error: Option<(&'static str, String)>,
+) -> AppResult<Response> {
+    let since: OffsetDateTime = sqlx::query_scalar("select created_at from users where id = $1")
+        .bind(who.user.id)
+        .fetch_one(&state.db)
+        .await?;
+    let rows: Vec<(i64, String, OffsetDateTime, Option<OffsetDateTime>)> = sqlx::query_as(
+        "select id, name, created_at, last_used_at from api_tokens where user_id = $1 order by id",
+    )
+    .bind(who.user.id)
+    .fetch_all(&state.db)
+    .await?;
+    let status = if error.is_some() {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    };
+    let page = ProfilePage {
+        layout: who.layout(),
+        since: when(since),
+        tokens: rows
+            .into_iter()
+            .map(|(id, name, created, used)| TokenRow {
+                id,
+                name,
+                created: when(created),
+                last_used: used.map_or_else(|| "never".to_string(), when),
+            })
+            .collect(),
+        new_token,
+        notice,
+        error,
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+async fn profile(State(state): State<AppState>, who: LoggedIn) -> AppResult<Response> {
+    render(&state, &who, None, None, None).await
+}
+
+#[derive(Deserialize)]
+struct PasswordForm {
+    current: String,
+    password: String,
+    password2: String,
+}
+
+async fn stored_hash(state: &AppState, user_id: i64) -> sqlx::Result<String> {
+    sqlx::query_scalar("select password_hash from users where id = $1")
+        .bind(user_id)
+        .fetch_one(&state.db)
+        .await
+}
+
+async fn change_password(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<PasswordForm>,
+) -> AppResult<Response> {
+    let hash = stored_hash(&state, who.user.id).await?;
+    let problem = if !accounts::verify_password(f.current, Some(hash)).await {
+        Some("Your current password is not right.".to_string())
+    } else if f.password != f.password2 {
+        Some("The two new passwords differ.".to_string())
+    } else {
+        accounts::check_password(&f.password).err()
+    };
+    if let Some(p) = problem {
+        return render(&state, &who, None, None, Some(("password", p))).await;
+    }
+    let hash = accounts::hash_password(f.password).await?;
+    sqlx::query("update users set password_hash = $1 where id = $2")
+        .bind(hash)
+        .bind(who.user.id)
+        .execute(&state.db)
+        .await?;
+    tracing::info!(user = %who.user.name, "changed password");
+    render(
+        &state,
+        &who,
+        None,
+        Some(("password", "Your password was changed.".into())),
+        None,
+    )
+    .await
+}
+
+#[derive(Deserialize)]
+struct TokenForm {
+    name: String,
+}
+
+/// Tokens one account may hold.
+const MAX_TOKENS: i64 = 20;
+
+async fn create_token(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<TokenForm>,
+) -> AppResult<Response> {
+    let name = f.name.trim();
+    let count: i64 = sqlx::query_scalar("select count(*) from api_tokens where user_id = $1")
+        .bind(who.user.id)
+        .fetch_one(&state.db)
+        .await?;
+    let problem = if name.is_empty() || name.chars().count() > 64 {
+        Some(
+            "Give the token a name of 1 to 64 characters, e.g. the machine that uses it."
+                .to_string(),
+        )
+    } else if count >= MAX_TOKENS {
+        Some(format!(
+            "You have {MAX_TOKENS} tokens already; revoke one first."
+        ))
+    } else {
+        None
+    };
+    if let Some(p) = problem {
+        return render(&state, &who, None, None, Some(("tokens", p))).await;
+    }
+    let token = accounts::create_token(&state.db, who.user.id, name).await?;
+    render(&state, &who, Some(token), None, None).await
+}
+
+async fn revoke_token(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path(id): Path<i64>,
+) -> AppResult<Response> {
+    let gone = sqlx::query("delete from api_tokens where id = $1 and user_id = $2")
+        .bind(id)
+        .bind(who.user.id)
+        .execute(&state.db)
+        .await?
+        .rows_affected();
+    let notice = if gone == 1 {
+        ("tokens", "The token was revoked.".to_string())
+    } else {
+        ("tokens", "That token was already gone.".to_string())
+    };
+    render(&state, &who, None, Some(notice), None).await
+}
+
+#[derive(Deserialize)]
+struct DeleteForm {
+    password: String,
+    confirm: Option<String>,
+}
+
+async fn delete_account(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<DeleteForm>,
+) -> AppResult<Response> {
+    let hash = stored_hash(&state, who.user.id).await?;
+    if f.confirm.as_deref() != Some("yes") {
+        return render(
+            &state,
+            &who,
+            None,
+            None,
+            Some(("delete", "Tick the box to confirm.".into())),
+        )
+        .await;
+    }
+    if !accounts::verify_password(f.password, Some(hash)).await {
+        return render(
+            &state,
+            &who,
+            None,
+            None,
+            Some(("delete", "That password is not right.".into())),
+        )
+        .await;
+    }
+    sqlx::query("delete from users where id = $1")
+        .bind(who.user.id)
+        .execute(&state.db)
+        .await?;
+    tracing::info!(user = %who.user.name, "deleted the account");
+    let cookie = set_cookie(SESSION_COOKIE, None, 0, state.config.secure_cookies());
+    Ok(([(header::SET_COOKIE, cookie)], Redirect::to("/?deleted=1")).into_response())
+}

@@ -1,0 +1,255 @@
+//! Who is visiting: the session cookie, the CSRF token every form carries, and the
+//! extractors handlers use (`Visitor`, `LoggedIn`).
+//!
+//! CSRF protection is one middleware for the whole site (double-submit): every visitor
+//! gets a random `bb_csrf` cookie, every form carries the same value, and any request
+//! that changes state must present it (form field `csrf`, query parameter `csrf` for
+//! uploads, or header `X-CSRF-Token`), unless it authenticates with an API token.
+
+use axum::body::Body;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use cookie::{Cookie, SameSite};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use super::error::AppError;
+use super::{AppState, Layout};
+
+pub const SESSION_COOKIE: &str = "bb_session";
+pub const CSRF_COOKIE: &str = "bb_csrf";
+/// How long a login lasts.
+pub const SESSION_DAYS: i64 = 30;
+/// Largest form body the CSRF check reads.
+const FORM_LIMIT: usize = 64 * 1024;
+
+/// A random token: 32 bytes, hex.
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// What is stored of a token: its sha256.
+pub fn token_hash(token: &str) -> Vec<u8> {
+    Sha256::digest(token.as_bytes()).to_vec()
+}
+
+/// Constant-time comparison of two tokens.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// The value of a cookie in the request.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == name)
+        .map(|c| c.value().to_string())
+}
+
+/// A `Set-Cookie` header value; `None` removes the cookie.
+pub fn set_cookie(
+    name: &'static str,
+    value: Option<String>,
+    max_age_days: i64,
+    secure: bool,
+) -> HeaderValue {
+    let removing = value.is_none();
+    let mut c = Cookie::build((name, value.unwrap_or_default()))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .build();
+    c.set_max_age(cookie::time::Duration::days(if removing {
+        0
+    } else {
+        max_age_days
+    }));
+    HeaderValue::from_str(&c.to_string()).expect("cookie text is a valid header")
+}
+
+/// The CSRF token of this request (set by [`csrf_layer`]).
+#[derive(Clone, Debug)]
+pub struct CsrfToken(pub String);
+
+fn changes_state(m: &Method) -> bool {
+    !matches!(*m, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+fn has_bearer(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("Bearer "))
+}
+
+fn field(text: &str, name: &str) -> Option<String> {
+    form_urlencoded::parse(text.as_bytes())
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The middleware: gives every visitor a token and checks it on every state change.
+pub async fn csrf_layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let existing = cookie_value(req.headers(), CSRF_COOKIE).filter(|t| t.len() == 64);
+    let token = existing.clone().unwrap_or_else(random_token);
+    let mut req = req;
+    if changes_state(req.method()) && !has_bearer(req.headers()) {
+        let from_header = req
+            .headers()
+            .get("x-csrf-token")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let from_query = req.uri().query().and_then(|q| field(q, "csrf"));
+        let is_form = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+        let mut sent = from_header.or(from_query);
+        if sent.is_none() && is_form {
+            let (parts, body) = req.into_parts();
+            let bytes = match axum::body::to_bytes(body, FORM_LIMIT).await {
+                Ok(b) => b,
+                Err(_) => {
+                    return super::error::error_page(
+                        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                        "That form is larger than this site accepts.".into(),
+                    )
+                }
+            };
+            sent = field(&String::from_utf8_lossy(&bytes), "csrf");
+            req = Request::from_parts(parts, Body::from(bytes));
+        }
+        let ok = matches!((&existing, &sent), (Some(have), Some(got)) if same(have, got));
+        if !ok {
+            return AppError::Forbidden(
+                "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
+                    .into(),
+            )
+            .into_response();
+        }
+    }
+    req.extensions_mut().insert(CsrfToken(token.clone()));
+    let mut resp = next.run(req).await;
+    if existing.is_none() {
+        let secure = state.config.secure_cookies();
+        resp.headers_mut().append(
+            header::SET_COOKIE,
+            set_cookie(CSRF_COOKIE, Some(token), 365, secure),
+        );
+    }
+    resp
+}
+
+/// A logged-in account.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub is_admin: bool,
+}
+
+/// The account of a session cookie, if the session is valid.
+pub async fn session_user(db: &sqlx::PgPool, token: &str) -> Result<Option<User>, sqlx::Error> {
+    sqlx::query_as::<_, User>(
+        "select u.id, u.name, u.is_admin from sessions s join users u on u.id = s.user_id \
+         where s.token_hash = $1 and s.expires_at > now()",
+    )
+    .bind(token_hash(token))
+    .fetch_optional(db)
+    .await
+}
+
+/// Anyone: the account if logged in, and the CSRF token for forms.
+#[derive(Clone, Debug)]
+pub struct Visitor {
+    pub user: Option<User>,
+    pub csrf: String,
+}
+
+impl Visitor {
+    pub fn layout(&self) -> Layout {
+        Layout {
+            user: self.user.clone(),
+            csrf: self.csrf.clone(),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Visitor {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let csrf = parts
+            .extensions
+            .get::<CsrfToken>()
+            .map(|t| t.0.clone())
+            .unwrap_or_default();
+        let user = match cookie_value(&parts.headers, SESSION_COOKIE) {
+            Some(token) => session_user(&state.db, &token).await?,
+            None => None,
+        };
+        Ok(Visitor { user, csrf })
+    }
+}
+
+/// A logged-in visitor; others are sent to the login page and brought back after.
+#[derive(Clone, Debug)]
+pub struct LoggedIn {
+    pub user: User,
+    pub csrf: String,
+}
+
+impl LoggedIn {
+    pub fn layout(&self) -> Layout {
+        Layout {
+            user: Some(self.user.clone()),
+            csrf: self.csrf.clone(),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for LoggedIn {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let v = Visitor::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        match v.user {
+            Some(user) => Ok(LoggedIn { user, csrf: v.csrf }),
+            None => {
+                let next = parts
+                    .uri
+                    .path_and_query()
+                    .map(|p| p.as_str())
+                    .unwrap_or("/");
+                let target = format!(
+                    "/login?next={}",
+                    form_urlencoded::byte_serialize(next.as_bytes()).collect::<String>()
+                );
+                Err(Redirect::to(&target).into_response())
+            }
+        }
+    }
+}
