@@ -56,7 +56,8 @@ fn open_up(dir: &Path) {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     for f in std::fs::read_dir(dir).unwrap() {
         let f = f.unwrap().path();
-        let mode = if f.is_dir() || std::fs::metadata(&f).unwrap().permissions().mode() & 0o100 != 0 {
+        let mode = if f.is_dir() || std::fs::metadata(&f).unwrap().permissions().mode() & 0o100 != 0
+        {
             0o755
         } else {
             0o644
@@ -66,7 +67,11 @@ fn open_up(dir: &Path) {
 }
 
 fn build(dir: &Path, program: &str, args: &[&str]) {
-    let out = Command::new(program).args(args).current_dir(dir).output().unwrap();
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{program} {args:?} failed: {}",
@@ -75,18 +80,60 @@ fn build(dir: &Path, program: &str, args: &[&str]) {
 }
 
 /// (language, programs it needs, how to build it, the bot's command, whether it moves)
-type Case = (&'static str, &'static [&'static str], fn(&Path), &'static str, bool);
+type Case = (
+    &'static str,
+    &'static [&'static str],
+    fn(&Path),
+    &'static str,
+    bool,
+);
 
 const CASES: &[Case] = &[
-    ("python", &["/usr/bin/python3"], |_| {}, "/usr/bin/python3 fixture.py greedy", true),
-    ("c", &["cc"], |d| build(d, "cc", &["-O2", "-o", "bot-c", "bot.c"]), "./bot-c", true),
-    ("cpp", &["c++"], |d| build(d, "c++", &["-O2", "-o", "bot-cpp", "bot.cpp"]), "./bot-cpp", true),
-    ("rust", &["rustc"], |d| build(d, "rustc", &["-O", "-o", "bot-rs", "bot.rs"]), "./bot-rs", true),
-    ("java", &["javac", "java"], |d| build(d, "javac", &["Bot.java"]), "java -cp . Bot", true),
+    (
+        "python",
+        &["/usr/bin/python3"],
+        |_| {},
+        "/usr/bin/python3 fixture.py greedy",
+        true,
+    ),
+    (
+        "c",
+        &["cc"],
+        |d| build(d, "cc", &["-O2", "-o", "bot-c", "bot.c"]),
+        "./bot-c",
+        true,
+    ),
+    (
+        "cpp",
+        &["c++"],
+        |d| build(d, "c++", &["-O2", "-o", "bot-cpp", "bot.cpp"]),
+        "./bot-cpp",
+        true,
+    ),
+    (
+        "rust",
+        &["rustc"],
+        |d| build(d, "rustc", &["-O", "-o", "bot-rs", "bot.rs"]),
+        "./bot-rs",
+        true,
+    ),
+    (
+        "java",
+        &["javac", "java"],
+        |d| build(d, "javac", &["Bot.java"]),
+        "java -cp . Bot",
+        true,
+    ),
     ("node", &["node"], |_| {}, "node bot.js", true),
     ("shell", &["sh"], |_| {}, "sh bot.sh", true),
     // mawk, Debian's default awk, reads its input in blocks unless told otherwise.
-    ("awk", &["awk"], |_| {}, "awk $(awk -W version 2>/dev/null | grep -q mawk && echo -W interactive) -f bot.awk", true),
+    (
+        "awk",
+        &["awk"],
+        |_| {},
+        "awk $(awk -W version 2>/dev/null | grep -q mawk && echo -W interactive) -f bot.awk",
+        true,
+    ),
     ("sed", &["sed"], |_| {}, "sed -nu -f bot.sed -", false),
 ];
 
@@ -130,11 +177,18 @@ fn bots_in_every_language_play_a_game_in_the_sandbox() {
         let r = run_match(map, &specs, &launcher, &config, &mut |_| {}).unwrap();
         println!("{lang}: {:.2} s", started.elapsed().as_secs_f64());
         let alice = &r.players[0];
-        let stderr: String = alice.stderr.iter().map(|(_, b)| String::from_utf8_lossy(b)).collect();
+        let stderr: String = alice
+            .stderr
+            .iter()
+            .map(|(_, b)| String::from_utf8_lossy(b))
+            .collect();
         assert_eq!(alice.error, None, "{lang}: {stderr}");
         assert_eq!(alice.timeouts, 0, "{lang}: {stderr}");
         assert_eq!(alice.warnings, 0, "{lang}: every command was valid");
-        assert!(alice.cpu_measured == sandbox.protections()[4].active, "{lang}");
+        assert!(
+            alice.cpu_measured == sandbox.protections()[4].active,
+            "{lang}"
+        );
         let sent = r
             .replay
             .turns
@@ -147,5 +201,8 @@ fn bots_in_every_language_play_a_game_in_the_sandbox() {
         played.push(lang);
     }
     println!("played in the sandbox: {}", played.join(", "));
-    assert!(played.contains(&"python") && played.contains(&"shell"), "the basics always run");
+    assert!(
+        played.contains(&"python") && played.contains(&"shell"),
+        "the basics always run"
+    );
 }
