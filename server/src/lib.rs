@@ -1,0 +1,11 @@
+//! The Bottle Bats platform: the web app, its database, accounts, and the commands of
+//! the `bottlebats` binary. `main.rs` only calls [`cli::main`].
+
+pub mod accounts;
+pub mod admin;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod play;
+pub mod serve;
+pub mod web;

@@ -1,0 +1,441 @@
+//! Accounts end to end through the web app, against a real PostgreSQL: register, log
+//! in and out, sessions, CSRF, rate limits, tokens, password change, deletion, and bad
+//! input of every kind.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::Client;
+
+const PW: &str = "correct horse battery";
+
+#[tokio::test]
+async fn registering_logs_you_in_and_shows_your_profile() {
+    let mut c = Client::new().await;
+    let r = c.register("alice", PW).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location(), Some("/profile"));
+    let session = r
+        .set_cookies()
+        .into_iter()
+        .find(|c| c.starts_with("bb_session="))
+        .unwrap();
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Lax"),
+        "{session}"
+    );
+    assert!(!session.contains("Secure"), "no Secure flag without https");
+    let page = c.get("/profile").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("<h1>alice</h1>"));
+    assert!(c.get("/").await.body.contains("Log out"));
+}
+
+#[tokio::test]
+async fn cookies_are_secure_when_the_site_is_served_over_https() {
+    let mut config = common::test_config();
+    config.base_url = Some("https://bots.example.org".into());
+    let mut c = Client::with_config(config).await;
+    let r = c.register("alice", PW).await;
+    assert!(
+        r.set_cookies().iter().all(|c| c.contains("Secure")),
+        "{:?}",
+        r.set_cookies()
+    );
+}
+
+#[tokio::test]
+async fn names_are_unique_whatever_their_case() {
+    let mut c = Client::new().await;
+    c.register("Alice", PW).await;
+    let mut other = c.stranger();
+    let r = other.register("aLICE", PW).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body
+            .contains("The name `aLICE` is taken; choose another."),
+        "{}",
+        r.body
+    );
+    assert!(!other.cookies.contains_key("bb_session"));
+}
+
+#[tokio::test]
+async fn bad_registrations_say_what_is_wrong_and_store_nothing() {
+    let mut c = Client::new().await;
+    let long = "x".repeat(10_000);
+    let cases: Vec<(&str, &str, &str, &str)> = vec![
+        ("a", PW, PW, "A name is 2 to 32 letters"),
+        (&long, PW, PW, "A name is 2 to 32 letters"),
+        (
+            "<script>alert(1)</script>",
+            PW,
+            PW,
+            "A name is 2 to 32 letters",
+        ),
+        (
+            "bob'; drop table users; --",
+            PW,
+            PW,
+            "A name is 2 to 32 letters",
+        ),
+        ("bob", "short", "short", "at least 8 characters"),
+        ("bob", &long, &long, "at most 256 characters"),
+        ("bob", PW, "something else", "The two passwords differ."),
+    ];
+    for (name, pw, pw2, message) in cases {
+        let r = c
+            .post(
+                "/register",
+                &[("name", name), ("password", pw), ("password2", pw2)],
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{name}");
+        assert!(r.body.contains(message), "{name}: expected `{message}`");
+        assert!(
+            !r.body.contains("<script>alert"),
+            "the name is escaped when shown back"
+        );
+    }
+    let users: i64 = sqlx::query_scalar("select count(*) from users")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(users, 0);
+}
+
+#[tokio::test]
+async fn logging_out_ends_the_session_even_for_a_replayed_cookie() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let stolen = c.cookies["bb_session"].clone();
+    let r = c.post("/logout", &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert!(
+        !c.cookies.contains_key("bb_session"),
+        "the cookie is removed"
+    );
+    let mut thief = c.stranger();
+    thief.cookies.insert("bb_session".into(), stolen);
+    let r = thief.get("/profile").await;
+    assert_eq!(
+        r.status,
+        StatusCode::SEE_OTHER,
+        "the old cookie opens nothing"
+    );
+    assert_eq!(r.location(), Some("/login?next=%2Fprofile"));
+}
+
+#[tokio::test]
+async fn a_login_gets_a_new_session_id_and_goes_where_it_was_asked() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let first = c.cookies["bb_session"].clone();
+    let r = c
+        .post(
+            "/login",
+            &[
+                ("name", "ALICE"),
+                ("password", PW),
+                ("next", "/profile#tokens"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(r.location(), Some("/profile#tokens"));
+    let second = c.cookies["bb_session"].clone();
+    assert_ne!(first, second);
+    let mut old = c.stranger();
+    old.cookies.insert("bb_session".into(), first);
+    assert_eq!(
+        old.get("/profile").await.status,
+        StatusCode::SEE_OTHER,
+        "the old session ended"
+    );
+    // Only local redirects.
+    let r = c
+        .post(
+            "/login",
+            &[
+                ("name", "alice"),
+                ("password", PW),
+                ("next", "https://evil.example"),
+            ],
+        )
+        .await;
+    assert_eq!(r.location(), Some("/profile"));
+}
+
+#[tokio::test]
+async fn an_unknown_name_and_a_wrong_password_get_the_same_answer() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let mut v = c.stranger();
+    let wrong = v.login("alice", "not the password").await;
+    let unknown = v.login("nobody", "not the password").await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
+    assert!(wrong.body.contains("Wrong name or password."));
+    let strip = |b: &str| b.replace("alice", "").replace("nobody", "");
+    assert_eq!(
+        strip(&wrong.body),
+        strip(&unknown.body),
+        "the pages differ only in the name typed"
+    );
+    let sql = v.login("' or '1'='1", "' or '1'='1").await;
+    assert_eq!(sql.status, StatusCode::UNAUTHORIZED);
+    assert!(!v.cookies.contains_key("bb_session"));
+}
+
+#[tokio::test]
+async fn failed_logins_are_limited_per_account_and_per_address() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let mut v = c.stranger();
+    for _ in 0..5 {
+        assert!(v
+            .login("alice", "wrong")
+            .await
+            .body
+            .contains("Wrong name or password."));
+    }
+    let r = v.login("alice", PW).await;
+    assert!(
+        r.body.contains("Too many login attempts"),
+        "even the right password waits"
+    );
+    // Another account from the same address still works until the address limit.
+    c.stranger().register("bob", PW).await;
+    let r = v.login("bob", PW).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    for i in 0..20 {
+        v.login(&format!("ghost{i}"), "wrong").await;
+    }
+    let r = v.login("bob", PW).await;
+    assert!(
+        r.body.contains("Too many login attempts"),
+        "the address is limited too"
+    );
+}
+
+#[tokio::test]
+async fn every_form_needs_the_csrf_token() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let forms: &[(&str, &[(&str, &str)])] = &[
+        (
+            "/register",
+            &[("name", "bob"), ("password", PW), ("password2", PW)],
+        ),
+        ("/login", &[("name", "alice"), ("password", PW)]),
+        ("/logout", &[]),
+        (
+            "/profile/password",
+            &[
+                ("current", PW),
+                ("password", "another one!"),
+                ("password2", "another one!"),
+            ],
+        ),
+        ("/profile/tokens", &[("name", "laptop")]),
+        ("/profile/tokens/1/revoke", &[]),
+        ("/profile/delete", &[("password", PW), ("confirm", "yes")]),
+    ];
+    for (path, fields) in forms {
+        let r = c.post_raw(path, fields).await;
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{path} without a token");
+        let mut with_wrong: Vec<(&str, &str)> = fields.to_vec();
+        with_wrong.push((
+            "csrf",
+            "0000000000000000000000000000000000000000000000000000000000000000",
+        ));
+        assert_eq!(
+            c.post_raw(path, &with_wrong).await.status,
+            StatusCode::FORBIDDEN,
+            "{path} with a wrong token"
+        );
+    }
+    assert_eq!(
+        c.get("/profile").await.status,
+        StatusCode::OK,
+        "still logged in, nothing changed"
+    );
+}
+
+#[tokio::test]
+async fn tokens_are_made_shown_once_listed_used_and_revoked() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let r = c
+        .post("/profile/tokens", &[("name", "<b>laptop</b>")])
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let token = r
+        .body
+        .split("id=\"new-token\">")
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(token.starts_with("bbt_") && token.len() == 68, "{token}");
+    assert!(
+        r.body.contains("&#60;b&#62;laptop&#60;/b&#62;")
+            || r.body.contains("&lt;b&gt;laptop&lt;/b&gt;")
+    );
+    let stored: Vec<u8> = sqlx::query_scalar("select token_hash from api_tokens")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), 32, "only a hash is stored");
+    assert!(!c.get("/profile").await.body.contains(&token), "shown once");
+
+    let me = |token: &str| {
+        axum::http::Request::get("/api/me")
+            .header("authorization", format!("Bearer {token}"))
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    let mut api = c.stranger();
+    let r = api.send(me(&token)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.contains("\"name\":\"alice\""), "{}", r.body);
+    assert!(
+        !c.get("/profile").await.body.contains(">never<"),
+        "last use is shown"
+    );
+
+    let id: i64 = sqlx::query_scalar("select id from api_tokens")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    let mut thief = c.stranger();
+    thief.register("mallory", PW).await;
+    let r = thief
+        .post(&format!("/profile/tokens/{id}/revoke"), &[])
+        .await;
+    assert!(
+        r.body.contains("That token was already gone."),
+        "another account cannot revoke it"
+    );
+    assert_eq!(api.send(me(&token)).await.status, StatusCode::OK);
+    let r = c.post(&format!("/profile/tokens/{id}/revoke"), &[]).await;
+    assert!(r.body.contains("The token was revoked."));
+    assert_eq!(api.send(me(&token)).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        api.send(me("bbt_nonsense")).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[tokio::test]
+async fn changing_the_password_needs_the_current_one() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let new = "a brand new password";
+    let r = c
+        .post(
+            "/profile/password",
+            &[("current", "wrong"), ("password", new), ("password2", new)],
+        )
+        .await;
+    assert!(r.body.contains("Your current password is not right."));
+    let r = c
+        .post(
+            "/profile/password",
+            &[("current", PW), ("password", new), ("password2", new)],
+        )
+        .await;
+    assert!(r.body.contains("Your password was changed."));
+    let mut v = c.stranger();
+    assert_eq!(v.login("alice", PW).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(v.login("alice", new).await.status, StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn deleting_the_account_removes_it_and_its_sessions() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let r = c.post("/profile/delete", &[("password", PW)]).await;
+    assert!(r.body.contains("Tick the box to confirm."));
+    let r = c
+        .post(
+            "/profile/delete",
+            &[("password", "wrong"), ("confirm", "yes")],
+        )
+        .await;
+    assert!(r.body.contains("That password is not right."));
+    let r = c
+        .post("/profile/delete", &[("password", PW), ("confirm", "yes")])
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let left: i64 =
+        sqlx::query_scalar("select (select count(*) from users) + (select count(*) from sessions)")
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
+    assert_eq!(left, 0);
+    assert_eq!(
+        c.stranger().login("alice", PW).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // The name is free again.
+    assert_eq!(
+        c.stranger().register("alice", PW).await.status,
+        StatusCode::SEE_OTHER
+    );
+}
+
+#[tokio::test]
+async fn over_long_fields_are_refused_cleanly() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let long = "y".repeat(100_000);
+    let r = c.post("/profile/tokens", &[("name", &long)]).await;
+    assert_eq!(
+        r.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "a 100 KB form is refused"
+    );
+    let r = c
+        .post("/profile/tokens", &[("name", &"z".repeat(65))])
+        .await;
+    assert!(r
+        .body
+        .contains("Give the token a name of 1 to 64 characters"));
+    let r = c
+        .post("/login", &[("name", &"n".repeat(5000)), ("password", PW)])
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn pages_anyone_can_read_and_the_error_pages() {
+    let mut c = Client::new().await;
+    for (path, text) in [
+        ("/", "Write a bot"),
+        ("/rules", "Sieges"),
+        ("/getting-started", "config.json"),
+    ] {
+        let r = c.get(path).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert!(r.body.contains(text), "{path}");
+        assert_eq!(r.headers["x-frame-options"], "DENY");
+    }
+    let r = c.get("/no/such/page").await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.body.contains("Page not found"));
+    assert_eq!(
+        c.get("/healthz").await.body,
+        r#"{"status":"ok","database":"ok"}"#
+    );
+    // The database going away: health says so, pages show the 500 page, not a panic.
+    c.state.db.close().await;
+    let r = c.get("/healthz").await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    c.cookies.insert("bb_session".into(), "x".into());
+    let r = c.get("/").await;
+    assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert!(r.body.contains("The server ran into a problem"));
+}

@@ -1,0 +1,293 @@
+//! Test support: a real PostgreSQL and a fresh, migrated database per test.
+//!
+//! With `DATABASE_URL` set, test databases are created on that server. Otherwise the
+//! same embedded cluster the product uses runs in `target/tmp/test-pg`, started by
+//! the first test that needs it and stopped when that test binary exits.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{ConnectOptions, Connection, PgPool};
+
+struct Cluster {
+    admin: PgConnectOptions,
+    embedded: Option<server::db::EmbeddedPg>,
+}
+
+static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+
+extern "C" fn stop_cluster() {
+    if let Some(pg) = CLUSTER.get().and_then(|c| c.embedded.as_ref()) {
+        pg.stop();
+    }
+}
+
+fn cluster() -> &'static Cluster {
+    CLUSTER.get_or_init(|| {
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            return Cluster {
+                admin: PgConnectOptions::from_str(&url).expect("DATABASE_URL is a PostgreSQL URL"),
+                embedded: None,
+            };
+        }
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-pg");
+        std::fs::create_dir_all(&dir).unwrap();
+        // One process at a time starts it; the others find it running.
+        let lock = std::fs::File::create(dir.join("start.lock")).unwrap();
+        // SAFETY: flock on a file we hold open.
+        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+        let pg = server::db::EmbeddedPg::start(&dir).unwrap_or_else(|e| panic!("{e:#}"));
+        drop(lock);
+        // SAFETY: registering a plain extern "C" function.
+        unsafe { libc::atexit(stop_cluster) };
+        Cluster {
+            admin: pg.options("postgres"),
+            embedded: Some(pg),
+        }
+    })
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// Options for a new, empty, migrated database of its own.
+pub async fn fresh_options() -> PgConnectOptions {
+    let c = cluster();
+    let name = format!(
+        "test_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = c
+        .admin
+        .clone()
+        .connect()
+        .await
+        .expect("connect to the test cluster");
+    // Databases of test runs that are over.
+    let old: Vec<String> =
+        sqlx::query_scalar("select datname from pg_database where datname like 'test\\_%'")
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    for db in old {
+        let pid: i32 = db
+            .split('_')
+            .nth(1)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        // SAFETY: signal 0 only checks that the process exists.
+        if pid != 0 && unsafe { libc::kill(pid, 0) } != 0 {
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "drop database if exists \"{db}\" with (force)"
+            )))
+            .execute(&mut admin)
+            .await;
+        }
+    }
+    sqlx::query(sqlx::AssertSqlSafe(format!("create database \"{name}\"")))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    admin.close().await.ok();
+    let opts = c.admin.clone().database(&name);
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .connect_with(opts.clone())
+        .await
+        .unwrap();
+    server::db::MIGRATOR.run(&pool).await.unwrap();
+    pool.close().await;
+    opts
+}
+
+/// A pool on a fresh database.
+pub async fn fresh_db() -> PgPool {
+    PgPoolOptions::new()
+        .max_connections(8)
+        .connect_with(fresh_options().await)
+        .await
+        .unwrap()
+}
+
+/// A PostgreSQL URL for a fresh database, for driving the binary.
+pub async fn fresh_url() -> String {
+    let opts = fresh_options().await;
+    let c = cluster();
+    match &c.embedded {
+        Some(_) => {
+            let (socket, port) = socket_of(&opts);
+            format!(
+                "postgres://bottlebats@localhost:{port}/{}?host={}",
+                opts.get_database().unwrap_or_default(),
+                socket
+            )
+        }
+        None => {
+            let base = std::env::var("DATABASE_URL").unwrap();
+            let (head, _) = base.rsplit_once('/').unwrap();
+            format!("{head}/{}", opts.get_database().unwrap_or_default())
+        }
+    }
+}
+
+fn socket_of(opts: &PgConnectOptions) -> (String, u16) {
+    (
+        opts.get_socket()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        opts.get_port(),
+    )
+}
+
+/// A browser for tests: keeps cookies, sends forms with the CSRF token.
+pub struct Client {
+    pub app: axum::Router,
+    pub state: server::web::AppState,
+    pub cookies: std::collections::BTreeMap<String, String>,
+    pub ip: std::net::SocketAddr,
+}
+
+/// A response with its body read.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: axum::http::StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: String,
+}
+
+impl Resp {
+    pub fn location(&self) -> Option<&str> {
+        self.headers.get("location").and_then(|v| v.to_str().ok())
+    }
+    pub fn set_cookies(&self) -> Vec<String> {
+        self.headers
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok().map(str::to_string))
+            .collect()
+    }
+}
+
+/// A config as tests use it.
+pub fn test_config() -> server::config::Config {
+    server::config::Config::load(server::config::Settings::default(), None).unwrap()
+}
+
+impl Client {
+    pub async fn new() -> Client {
+        Client::with_config(test_config()).await
+    }
+
+    pub async fn with_config(config: server::config::Config) -> Client {
+        let state = server::web::AppState::new(fresh_db().await, config);
+        Client {
+            app: server::web::app(state.clone()),
+            state,
+            cookies: Default::default(),
+            ip: "198.51.100.7:40000".parse().unwrap(),
+        }
+    }
+
+    /// Another visitor of the same site (no cookies).
+    pub fn stranger(&self) -> Client {
+        Client {
+            app: self.app.clone(),
+            state: self.state.clone(),
+            cookies: Default::default(),
+            ip: "198.51.100.8:40000".parse().unwrap(),
+        }
+    }
+
+    pub async fn send(&mut self, req: axum::http::Request<axum::body::Body>) -> Resp {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let mut req = req;
+        if !self.cookies.is_empty() && !req.headers().contains_key("cookie") {
+            let header: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            req.headers_mut()
+                .insert("cookie", header.join("; ").parse().unwrap());
+        }
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(self.ip));
+        let resp = self.app.clone().oneshot(req).await.unwrap();
+        let (parts, body) = resp.into_parts();
+        let bytes = body.collect().await.unwrap().to_bytes();
+        let resp = Resp {
+            status: parts.status,
+            headers: parts.headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        for c in resp.set_cookies() {
+            let c = cookie::Cookie::parse(c).unwrap();
+            if c.max_age() == Some(cookie::time::Duration::ZERO) {
+                self.cookies.remove(c.name());
+            } else {
+                self.cookies
+                    .insert(c.name().to_string(), c.value().to_string());
+            }
+        }
+        resp
+    }
+
+    pub async fn get(&mut self, path: &str) -> Resp {
+        let req = axum::http::Request::get(path)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        self.send(req).await
+    }
+
+    /// The CSRF token, visiting the home page first if there is none yet.
+    pub async fn csrf(&mut self) -> String {
+        if !self.cookies.contains_key("bb_csrf") {
+            self.get("/").await;
+        }
+        self.cookies["bb_csrf"].clone()
+    }
+
+    /// Posts a form with the CSRF token added.
+    pub async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
+        let csrf = self.csrf().await;
+        let mut all: Vec<(&str, &str)> = fields.to_vec();
+        all.push(("csrf", &csrf));
+        self.post_raw(path, &all).await
+    }
+
+    /// Posts exactly these fields.
+    pub async fn post_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
+        let body = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(fields)
+            .finish();
+        let req = axum::http::Request::post(path)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        self.send(req).await
+    }
+
+    /// Registers and stays logged in.
+    pub async fn register(&mut self, name: &str, password: &str) -> Resp {
+        self.post(
+            "/register",
+            &[
+                ("name", name),
+                ("password", password),
+                ("password2", password),
+            ],
+        )
+        .await
+    }
+
+    pub async fn login(&mut self, name: &str, password: &str) -> Resp {
+        self.post("/login", &[("name", name), ("password", password)])
+            .await
+    }
+}
