@@ -40,6 +40,9 @@ pub struct Settings {
     /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info` [default: info]
     #[arg(long, env = "BOTTLEBATS_LOG")]
     pub log: Option<String>,
+    /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
+    #[arg(long, env = "BOTTLEBATS_POSTGRES_BIN")]
+    pub postgres_bin: Option<PathBuf>,
 }
 
 /// One documented setting: (file key, environment variable, flag, default, meaning).
@@ -107,6 +110,7 @@ impl Settings {
             base_url: self.base_url.or(other.base_url),
             sandbox: self.sandbox.or(other.sandbox),
             log: self.log.or(other.log),
+            postgres_bin: self.postgres_bin.or(other.postgres_bin),
         }
     }
 }
@@ -120,6 +124,7 @@ pub struct Config {
     pub base_url: Option<String>,
     pub sandbox: SandboxPolicy,
     pub log: String,
+    pub postgres_bin: Option<PathBuf>,
 }
 
 impl Config {
@@ -149,6 +154,7 @@ impl Config {
             base_url: s.base_url.map(|u| u.trim_end_matches('/').to_string()),
             sandbox: s.sandbox.unwrap_or(SandboxPolicy::Required),
             log: s.log.unwrap_or_else(|| "info".to_string()),
+            postgres_bin: s.postgres_bin,
         })
     }
 

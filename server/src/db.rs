@@ -47,7 +47,10 @@ impl Database {
             ),
             None => {
                 let dir = config.data_dir.clone();
-                let pg = tokio::task::spawn_blocking(move || EmbeddedPg::start(&dir)).await??;
+                let bin = config.postgres_bin.clone();
+                let pg =
+                    tokio::task::spawn_blocking(move || EmbeddedPg::start(&dir, bin.as_deref()))
+                        .await??;
                 pg.create_database("bottlebats").await?;
                 (pg.options("bottlebats"), Some(pg))
             }
@@ -126,9 +129,17 @@ fn free_port() -> anyhow::Result<u16> {
 }
 
 impl EmbeddedPg {
-    /// Uses the cluster of `data_dir` if it is running, else creates (once) and starts it.
-    pub fn start(data_dir: &Path) -> anyhow::Result<EmbeddedPg> {
-        let bin = find_binaries().ok_or_else(|| anyhow!(MISSING))?;
+    /// Uses the cluster of `data_dir` if it is running, else creates (once) and starts
+    /// it, with the binaries in `bin` or else the ones found on this machine.
+    pub fn start(data_dir: &Path, bin: Option<&Path>) -> anyhow::Result<EmbeddedPg> {
+        let bin = match bin {
+            Some(b) if b.join("pg_ctl").is_file() && b.join("initdb").is_file() => b.to_path_buf(),
+            Some(b) => bail!(
+                "{} holds no PostgreSQL server binaries (initdb, pg_ctl). {MISSING}",
+                b.display()
+            ),
+            None => find_binaries().ok_or_else(|| anyhow!(MISSING))?,
+        };
         // SAFETY: geteuid has no preconditions.
         let run_as = if unsafe { libc::geteuid() } == 0 {
             Some(user_ids("postgres").ok_or_else(|| {

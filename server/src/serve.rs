@@ -31,8 +31,37 @@ pub async fn shutdown_signal() {
     tracing::info!("stopping: finishing requests in flight");
 }
 
+/// Says loudly what the sandbox lacks on this machine.
+fn check_sandbox(config: &Config) {
+    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
+    let missing: Vec<_> = sandbox
+        .protections()
+        .into_iter()
+        .filter(|p| !p.active)
+        .collect();
+    for p in &missing {
+        tracing::warn!(
+            "the bot sandbox has no {} protection here: {}",
+            p.name,
+            p.how
+        );
+    }
+    if !missing.is_empty() {
+        let policy = match config.sandbox {
+            crate::config::SandboxPolicy::Required => {
+                "ranked games will not run until it is complete (sandbox = required)"
+            }
+            crate::config::SandboxPolicy::BestEffort => {
+                "ranked games run anyway (sandbox = best-effort)"
+            }
+        };
+        tracing::warn!("{policy}; `bottlebats doctor` shows the details");
+    }
+}
+
 pub async fn run(config: Config) -> anyhow::Result<()> {
     init_logging(&config.log);
+    check_sandbox(&config);
     let db = Database::open(&config).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

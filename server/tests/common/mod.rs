@@ -41,7 +41,7 @@ fn cluster() -> &'static Cluster {
         let lock = std::fs::File::create(dir.join("start.lock")).unwrap();
         // SAFETY: flock on a file we hold open.
         unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
-        let pg = server::db::EmbeddedPg::start(&dir).unwrap_or_else(|e| panic!("{e:#}"));
+        let pg = server::db::EmbeddedPg::start(&dir, None).unwrap_or_else(|e| panic!("{e:#}"));
         drop(lock);
         // SAFETY: registering a plain extern "C" function.
         unsafe { libc::atexit(stop_cluster) };
