@@ -24,6 +24,8 @@ fn start(args: &[&str]) -> Server {
     start_with(args, None)
 }
 
+// The child is waited for by `Server::stop`, or killed by `Drop` if a test fails.
+#[allow(clippy::zombie_processes)]
 fn start_with(args: &[&str], database_url: Option<&str>) -> Server {
     let mut cmd = Command::new(BIN);
     cmd.arg("serve")
@@ -94,6 +96,17 @@ impl Server {
         let status = self.child.wait().unwrap();
         assert!(status.success(), "serve exits cleanly on SIGTERM: {status}");
         self.log.try_iter().collect::<Vec<_>>().join("\n")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Only reached with the server still running when a test failed.
+        if self.child.try_wait().ok().flatten().is_none() {
+            // SAFETY: signalling our own child.
+            unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+            let _ = self.child.wait();
+        }
     }
 }
 
