@@ -1,6 +1,6 @@
 //! The server's configuration: one struct, filled from flags, then the environment,
-//! then an optional TOML file, then the defaults. `Settings::DOCS` describes every
-//! field; the README's configuration table is written from it.
+//! then an optional TOML file, then the defaults. The doc comment of every field is its
+//! `--help` text; the README's configuration table lists them all.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -40,67 +40,18 @@ pub struct Settings {
     /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info` [default: info]
     #[arg(long, env = "BOTTLEBATS_LOG")]
     pub log: Option<String>,
+    /// Largest bot upload in MiB [default: 10]
+    #[arg(long, env = "BOTTLEBATS_MAX_UPLOAD_MIB")]
+    pub max_upload_mib: Option<u64>,
+    /// A languages table (TOML) replacing the built-in one
+    #[arg(long, env = "BOTTLEBATS_LANGUAGES")]
+    pub languages: Option<PathBuf>,
     /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
     #[arg(long, env = "BOTTLEBATS_POSTGRES_BIN")]
     pub postgres_bin: Option<PathBuf>,
 }
 
-/// One documented setting: (file key, environment variable, flag, default, meaning).
-pub type Doc = (
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static str,
-);
-
 impl Settings {
-    /// Every setting, for `--help` and the README.
-    pub const DOCS: &'static [Doc] = &[
-        (
-            "listen",
-            "BOTTLEBATS_LISTEN",
-            "--listen",
-            "127.0.0.1:8000",
-            "address and port to serve on",
-        ),
-        (
-            "data_dir",
-            "BOTTLEBATS_DATA_DIR",
-            "--data-dir",
-            "./data",
-            "embedded database and cached builds",
-        ),
-        (
-            "database_url",
-            "DATABASE_URL",
-            "--database-url",
-            "(embedded)",
-            "PostgreSQL to use instead of the embedded cluster",
-        ),
-        (
-            "base_url",
-            "BOTTLEBATS_BASE_URL",
-            "--base-url",
-            "(none)",
-            "public URL; `https://` makes cookies Secure",
-        ),
-        (
-            "sandbox",
-            "BOTTLEBATS_SANDBOX",
-            "--sandbox",
-            "required",
-            "`required` or `best-effort` for ranked games",
-        ),
-        (
-            "log",
-            "BOTTLEBATS_LOG",
-            "--log",
-            "info",
-            "log filter (tracing EnvFilter syntax)",
-        ),
-    ];
-
     /// Fills what these settings leave open from `other`.
     fn or(self, other: Settings) -> Settings {
         Settings {
@@ -111,6 +62,8 @@ impl Settings {
             sandbox: self.sandbox.or(other.sandbox),
             log: self.log.or(other.log),
             postgres_bin: self.postgres_bin.or(other.postgres_bin),
+            max_upload_mib: self.max_upload_mib.or(other.max_upload_mib),
+            languages: self.languages.or(other.languages),
         }
     }
 }
@@ -125,6 +78,8 @@ pub struct Config {
     pub sandbox: SandboxPolicy,
     pub log: String,
     pub postgres_bin: Option<PathBuf>,
+    pub max_upload_bytes: u64,
+    pub languages: Option<PathBuf>,
 }
 
 impl Config {
@@ -140,6 +95,9 @@ impl Config {
             None => Settings::default(),
         };
         let s = given.or(from_file);
+        if s.max_upload_mib == Some(0) {
+            bail!("max_upload_mib must be at least 1");
+        }
         if let Some(url) = &s.base_url {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 bail!("base_url must start with http:// or https://, got `{url}`");
@@ -155,6 +113,8 @@ impl Config {
             sandbox: s.sandbox.unwrap_or(SandboxPolicy::Required),
             log: s.log.unwrap_or_else(|| "info".to_string()),
             postgres_bin: s.postgres_bin,
+            max_upload_bytes: s.max_upload_mib.unwrap_or(10) * 1024 * 1024,
+            languages: s.languages,
         })
     }
 

@@ -3,9 +3,13 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod archive;
+pub mod builds;
 pub mod cli;
 pub mod config;
 pub mod db;
+pub mod house;
+pub mod languages;
 pub mod play;
 pub mod serve;
 pub mod web;

@@ -57,8 +57,13 @@ struct ErrorPage {
     message: String,
 }
 
-/// Renders an error page; also used for the 404 fallback.
+/// Renders an error page for a visitor who is not known (no request at hand).
 pub fn error_page(status: StatusCode, message: String) -> Response {
+    error_page_for(Layout::bare(), status, message)
+}
+
+/// Renders an error page with the visitor's header (their name, or "Log in").
+pub fn error_page_for(layout: Layout, status: StatusCode, message: String) -> Response {
     let title = match status.as_u16() {
         404 => "Page not found",
         400 => "That request could not be handled",
@@ -69,7 +74,7 @@ pub fn error_page(status: StatusCode, message: String) -> Response {
         _ => "Something went wrong",
     };
     let page = ErrorPage {
-        layout: Layout::bare(),
+        layout,
         status: status.as_u16(),
         title,
         message,

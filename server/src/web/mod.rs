@@ -2,6 +2,7 @@
 //! security-header layers, static files embedded in the binary, and `serve`.
 
 pub mod auth;
+pub mod bots;
 pub mod error;
 pub mod pages;
 pub mod profile;
@@ -21,6 +22,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
+use crate::languages::Languages;
 use session::User;
 
 /// Everything handlers share.
@@ -32,14 +34,17 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Login attempt counters.
     pub limiter: Arc<auth::RateLimiter>,
+    /// The languages bots may be written in.
+    pub languages: Arc<Languages>,
 }
 
 impl AppState {
-    pub fn new(db: PgPool, config: Config) -> AppState {
+    pub fn new(db: PgPool, config: Config, languages: Languages) -> AppState {
         AppState {
             db,
             config: Arc::new(config),
             limiter: Arc::new(auth::RateLimiter::default()),
+            languages: Arc::new(languages),
         }
     }
 }
@@ -92,8 +97,16 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
     }
 }
 
-async fn not_found() -> Response {
-    error::AppError::NotFound.into_response()
+/// The 404 page, with the visitor's own header.
+async fn not_found(visitor: Result<session::Visitor, error::AppError>) -> Response {
+    match visitor {
+        Ok(v) => error::error_page_for(
+            v.layout(),
+            StatusCode::NOT_FOUND,
+            "There is nothing at this address.".into(),
+        ),
+        Err(_) => error::AppError::NotFound.into_response(),
+    }
 }
 
 /// The whole site.
@@ -112,6 +125,7 @@ pub fn app(state: AppState) -> Router {
         .merge(pages::router())
         .merge(auth::router())
         .merge(profile::router())
+        .merge(bots::router(state.config.max_upload_bytes))
         .route("/static/{*path}", get(asset))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(

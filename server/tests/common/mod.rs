@@ -184,7 +184,8 @@ impl Client {
     }
 
     pub async fn with_config(config: server::config::Config) -> Client {
-        let state = server::web::AppState::new(fresh_db().await, config);
+        let languages = server::languages::Languages::load(config.languages.as_deref()).unwrap();
+        let state = server::web::AppState::new(fresh_db().await, config, languages);
         Client {
             app: server::web::app(state.clone()),
             state,
@@ -290,4 +291,95 @@ impl Client {
         self.post("/login", &[("name", name), ("password", password)])
             .await
     }
+}
+
+/// A multipart form body: (field, value) pairs and an optional file.
+pub fn multipart(fields: &[(&str, &str)], file: Option<(&str, &[u8])>) -> (String, Vec<u8>) {
+    let boundary = "----bottlebats-test-boundary-7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    if let Some((name, bytes)) = file {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+impl Client {
+    /// Posts a multipart form as the browser does (CSRF token in the query).
+    pub async fn upload(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        file: Option<(&str, &[u8])>,
+    ) -> Resp {
+        let csrf = self.csrf().await;
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let (ctype, body) = multipart(fields, file);
+        let req = axum::http::Request::post(format!("{path}{sep}csrf={csrf}"))
+            .header("content-type", ctype)
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        self.send(req).await
+    }
+
+    /// Posts a multipart form with an API token.
+    pub async fn api_upload(
+        &mut self,
+        path: &str,
+        token: &str,
+        fields: &[(&str, &str)],
+        file: Option<(&str, &[u8])>,
+    ) -> Resp {
+        let (ctype, body) = multipart(fields, file);
+        let req = axum::http::Request::post(path)
+            .header("content-type", ctype)
+            .header("authorization", format!("Bearer {token}"))
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        self.send(req).await
+    }
+}
+
+/// A zip of (path, contents) entries, made with the `zip` crate.
+pub fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, data) in entries {
+        if name.ends_with('/') {
+            w.add_directory(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+        } else {
+            w.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(data).unwrap();
+        }
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// A .tar.gz of (path, contents) entries.
+pub fn tar_gz_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut t = tar::Builder::new(gz);
+    for (name, data) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        t.append_data(&mut h, name, *data).unwrap();
+    }
+    t.into_inner().unwrap().finish().unwrap()
 }

@@ -1,0 +1,521 @@
+//! Building uploaded versions, off the request path: unpack the archive, compile it in
+//! the sandbox's build mode (no network, time and memory limits), then play a short
+//! smoke-test game against a house bot. A version goes pending → building → testing →
+//! active, or failed with the reason; a failed version never replaces the active one.
+//!
+//! Built folders are cached on each machine's disk under `DATA_DIR/builds/v<ID>`
+//! (with `v<ID>.ok` holding the bot's root inside it once complete), rebuilt from the
+//! archive in the database on a miss, and evicted by age and size.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::Context;
+use engine::process::{shell_quote, BotSpec, Launcher};
+use engine::runner::{run_match, MatchConfig};
+use engine::sandbox::{Limits, Sandbox};
+use sqlx::PgPool;
+
+use crate::archive::{self, Caps};
+use crate::languages::{Languages, Recipe};
+
+/// The map and opponent of smoke tests.
+pub const SMOKE_MAP: &str = include_str!("../../maps/ring-2p.map");
+pub const SMOKE_TURNS: u32 = 50;
+/// How long a build may take on the wall clock.
+pub const BUILD_TIMEOUT: Duration = Duration::from_secs(300);
+/// Build output kept for the owner.
+const LOG_CAP: usize = 256 * 1024;
+/// A version whose build was interrupted this many times fails.
+const MAX_ATTEMPTS: i32 = 3;
+
+/// Everything builds need.
+#[derive(Clone)]
+pub struct Builder {
+    pub db: PgPool,
+    pub sandbox: Arc<Sandbox>,
+    pub languages: Arc<Languages>,
+    /// `DATA_DIR/builds`
+    pub dir: PathBuf,
+    /// The house bot smoke tests play against, ready to run.
+    pub opponent: BotSpec,
+    pub caps: Caps,
+}
+
+/// A version taken from the queue.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Job {
+    pub id: i64,
+    pub bot_name: String,
+    pub language: String,
+    pub entry: String,
+    pub compile_command: Option<String>,
+    pub run_command: Option<String>,
+    pub archive: Vec<u8>,
+    pub archive_name: String,
+    pub attempts: i32,
+}
+
+/// How a build and its smoke test went, for the owner.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    pub failure: Option<String>,
+    pub log: String,
+    pub replay_gz: Option<Vec<u8>>,
+    pub stderr: Option<String>,
+}
+
+/// A version built, or why it could not be, with the build log.
+#[derive(Debug)]
+pub struct Built {
+    /// The bot's root folder and its commands, or the reason for its owner.
+    pub outcome: Result<(PathBuf, Recipe), String>,
+    pub log: String,
+}
+
+/// A finished command: its status, output and whether it ran out of time.
+#[derive(Debug)]
+pub struct Finished {
+    pub code: Option<i32>,
+    pub output: String,
+    pub timed_out: bool,
+}
+
+/// Runs `command` in `dir` in the sandbox with `limits` until it ends or `timeout`;
+/// stdout and stderr are kept together, capped.
+pub fn run_to_end(
+    launcher: &dyn Launcher,
+    dir: &Path,
+    command: &str,
+    timeout: Duration,
+) -> std::io::Result<Finished> {
+    // `sh -c '...' build`: the runner appends a name, which becomes $0 here.
+    let spec = BotSpec {
+        name: "build".into(),
+        command: format!("sh -c {}", shell_quote(command)),
+        dir: dir.to_path_buf(),
+    };
+    let mut p = launcher.launch(&spec)?;
+    let (stdin, stdout, stderr) = p
+        .take_stdio()
+        .ok_or_else(|| std::io::Error::other("no pipes"))?;
+    drop(stdin);
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let readers: Vec<_> = [
+        Box::new(stdout) as Box<dyn Read + Send>,
+        Box::new(stderr) as Box<dyn Read + Send>,
+    ]
+    .into_iter()
+    .map(|mut pipe| {
+        let out = out.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+                let room = LOG_CAP.saturating_sub(o.len());
+                o.extend_from_slice(&buf[..n.min(room)]);
+            }
+        })
+    })
+    .collect();
+    let started = Instant::now();
+    let (code, timed_out) = loop {
+        if let Some(status) = p.try_wait() {
+            break (status.code(), false);
+        }
+        if started.elapsed() > timeout {
+            break (None, true);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    p.kill();
+    for r in readers {
+        let _ = r.join();
+    }
+    let bytes = std::mem::take(&mut *out.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut output = String::from_utf8_lossy(&bytes).into_owned();
+    if bytes.len() >= LOG_CAP {
+        output.push_str("\n[the rest of the output was cut]\n");
+    }
+    Ok(Finished {
+        code,
+        output,
+        timed_out,
+    })
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let _ = gz.write_all(bytes);
+    gz.finish().unwrap_or_default()
+}
+
+impl Builder {
+    fn folder(&self, id: i64) -> PathBuf {
+        self.dir.join(format!("v{id}"))
+    }
+
+    fn marker(&self, id: i64) -> PathBuf {
+        self.dir.join(format!("v{id}.ok"))
+    }
+
+    /// The built root of a version if it is in the cache (and marks it used).
+    pub fn cached(&self, id: i64) -> Option<PathBuf> {
+        let rel = std::fs::read_to_string(self.marker(id)).ok()?;
+        let root = self.folder(id).join(rel.trim());
+        if !root.is_dir() {
+            return None;
+        }
+        let _ = filetime_now(&self.marker(id));
+        Some(root)
+    }
+
+    /// Unpacks and compiles a version into the cache. Errors are the platform's; the
+    /// bot's own problems are in [`Built::outcome`].
+    pub fn build(&self, job: &Job) -> anyhow::Result<Built> {
+        let failed = |reason: String, log: String| {
+            Ok(Built {
+                outcome: Err(reason),
+                log,
+            })
+        };
+        std::fs::create_dir_all(&self.dir)?;
+        let tmp = self.dir.join(format!("v{}.tmp", job.id));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp)?;
+        let root = match archive::unpack(&job.archive, &job.archive_name, &tmp, self.caps) {
+            Ok(r) => r,
+            Err(e) => return failed(format!("the upload cannot be unpacked: {e}"), String::new()),
+        };
+        let rel = root
+            .strip_prefix(&tmp)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        let custom = (job.compile_command.as_deref(), job.run_command.as_deref());
+        let Some(recipe) = self.languages.recipe(&job.language, &job.entry, custom) else {
+            let why = format!(
+                "the language `{}` is not offered here any more",
+                job.language
+            );
+            return failed(why, String::new());
+        };
+        let mut log = String::new();
+        if let Some(compile) = &recipe.compile {
+            log.push_str(&format!("$ {compile}\n"));
+            let launcher = self.sandbox.launcher(Limits::build());
+            let done = run_to_end(&launcher, &root, compile, BUILD_TIMEOUT)
+                .context("the build sandbox failed")?;
+            log.push_str(&done.output);
+            if done.timed_out {
+                return failed(
+                    format!("the build took longer than {} s", BUILD_TIMEOUT.as_secs()),
+                    log,
+                );
+            }
+            match done.code {
+                Some(0) => log.push_str("\nbuild finished\n"),
+                Some(code) => {
+                    return failed(
+                        format!("the build failed (exit status {code}); see the build log"),
+                        log,
+                    )
+                }
+                None => {
+                    return failed(
+                        "the build was killed (a limit of the build sandbox?); see the build log"
+                            .into(),
+                        log,
+                    )
+                }
+            }
+        }
+        let folder = self.folder(job.id);
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::rename(&tmp, &folder)?;
+        std::fs::write(self.marker(job.id), rel.to_string_lossy().as_bytes())?;
+        Ok(Built {
+            outcome: Ok((folder.join(rel), recipe)),
+            log,
+        })
+    }
+
+    /// Builds a version and plays its smoke test.
+    pub fn build_and_test(&self, job: &Job, set_testing: impl FnOnce()) -> anyhow::Result<Verdict> {
+        let Built { outcome, log } = self.build(job)?;
+        let (root, recipe) = match outcome {
+            Ok(b) => b,
+            Err(failure) => {
+                return Ok(Verdict {
+                    failure: Some(failure),
+                    log,
+                    ..Verdict::default()
+                })
+            }
+        };
+        set_testing();
+        let map = Arc::new(engine::Map::parse(SMOKE_MAP).context("the smoke-test map")?);
+        let bot = BotSpec {
+            name: job.bot_name.clone(),
+            command: recipe.run.clone(),
+            dir: root,
+        };
+        let mut opponent = self.opponent.clone();
+        if opponent.name.eq_ignore_ascii_case(&bot.name) {
+            opponent.name = format!("{}-2", opponent.name);
+        }
+        let config = MatchConfig {
+            max_steps: SMOKE_TURNS,
+            ..MatchConfig::default()
+        };
+        let launcher = self.sandbox.launcher(Limits::game());
+        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut |_| {})
+            .context("the smoke-test game could not be played")?;
+        let me = &result.players[0];
+        let stderr: String = me
+            .stderr
+            .iter()
+            .map(|(_, b)| String::from_utf8_lossy(b))
+            .collect();
+        let failure = if let Some(e) = &me.error {
+            Some(format!(
+                "the smoke-test game against a house bot removed it: {e}"
+            ))
+        } else if me.timeouts > 0 {
+            Some(format!(
+                "it timed out {} time(s) in the smoke-test game against a house bot",
+                me.timeouts
+            ))
+        } else {
+            None
+        };
+        Ok(Verdict {
+            failure,
+            log,
+            replay_gz: Some(gzip(result.replay.to_json().as_bytes())),
+            stderr: Some(stderr),
+        })
+    }
+
+    /// The built folder and commands of a version, rebuilt from its archive in the
+    /// database when this machine's cache does not hold it.
+    pub async fn artifact(&self, version_id: i64) -> anyhow::Result<(PathBuf, Recipe)> {
+        let job = sqlx::query_as::<_, Job>(
+            "select v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
+                 v.archive, v.archive_name, v.attempts \
+             from bot_versions v join bots b on b.id = v.bot_id where v.id = $1",
+        )
+        .bind(version_id)
+        .fetch_one(&self.db)
+        .await
+        .with_context(|| format!("version {version_id} is not in the database"))?;
+        let recipe = self
+            .languages
+            .recipe(
+                &job.language,
+                &job.entry,
+                (job.compile_command.as_deref(), job.run_command.as_deref()),
+            )
+            .with_context(|| format!("the language `{}` is not offered here", job.language))?;
+        if let Some(root) = self.cached(version_id) {
+            return Ok((root, recipe));
+        }
+        tracing::info!(
+            version = version_id,
+            "not in this machine's build cache: building it again"
+        );
+        let me = self.clone();
+        let built = tokio::task::spawn_blocking(move || me.build(&job)).await??;
+        match built.outcome {
+            Ok(done) => Ok(done),
+            Err(why) => anyhow::bail!(
+                "version {version_id} no longer builds here: {why}\n{}",
+                built.log
+            ),
+        }
+    }
+
+    /// Takes the next version to build, if any.
+    pub async fn claim(&self) -> sqlx::Result<Option<Job>> {
+        sqlx::query_as::<_, Job>(
+            "update bot_versions v set status = 'building', lease_until = now() + interval '15 minutes', \
+                 attempts = v.attempts + 1 \
+             from bots b \
+             where b.id = v.bot_id and v.id = ( \
+                 select id from bot_versions \
+                 where status = 'pending' or (status in ('building', 'testing') and lease_until < now()) \
+                 order by id for update skip locked limit 1) \
+             returning v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
+                 v.archive, v.archive_name, v.attempts",
+        )
+        .fetch_optional(&self.db)
+        .await
+    }
+
+    /// Builds one version from the queue; false when there was none.
+    pub async fn build_next(&self) -> anyhow::Result<bool> {
+        let Some(job) = self.claim().await? else {
+            return Ok(false);
+        };
+        tracing::info!(version = job.id, bot = %job.bot_name, "building");
+        if job.attempts > MAX_ATTEMPTS {
+            let v = Verdict {
+                failure: Some(format!(
+                    "the build was interrupted {MAX_ATTEMPTS} times by a problem of the platform; upload it again"
+                )),
+                ..Verdict::default()
+            };
+            self.record(job.id, v).await?;
+            return Ok(true);
+        }
+        let me = self.clone();
+        let db = self.db.clone();
+        let id = job.id;
+        let handle = tokio::runtime::Handle::current();
+        let verdict = tokio::task::spawn_blocking(move || {
+            me.build_and_test(&job, || {
+                let _ = handle.block_on(
+                    sqlx::query("update bot_versions set status = 'testing' where id = $1")
+                        .bind(id)
+                        .execute(&db),
+                );
+            })
+        })
+        .await;
+        match verdict {
+            Ok(Ok(v)) => self.record(id, v).await?,
+            Ok(Err(e)) => {
+                // The platform's fault: give the version back to the queue.
+                tracing::error!(version = id, "building failed on our side: {e:#}");
+                sqlx::query(
+                    "update bot_versions set status = 'pending', lease_until = null where id = $1",
+                )
+                .bind(id)
+                .execute(&self.db)
+                .await?;
+            }
+            Err(e) => anyhow::bail!("the build task panicked: {e}"),
+        }
+        Ok(true)
+    }
+
+    /// Writes the outcome; a passing version becomes its bot's active one.
+    async fn record(&self, id: i64, v: Verdict) -> sqlx::Result<()> {
+        let mut tx = self.db.begin().await?;
+        let status = if v.failure.is_some() {
+            "failed"
+        } else {
+            "active"
+        };
+        let bot_id: i64 = sqlx::query_scalar(
+            "update bot_versions set status = $2, failure = $3, build_log = $4, smoke_replay = $5, \
+                 smoke_stderr = $6, lease_until = null, finished_at = now() \
+             where id = $1 returning bot_id",
+        )
+        .bind(id)
+        .bind(status)
+        .bind(&v.failure)
+        .bind(&v.log)
+        .bind(&v.replay_gz)
+        .bind(&v.stderr)
+        .fetch_one(&mut *tx)
+        .await?;
+        if v.failure.is_none() {
+            sqlx::query("update bot_versions set status = 'retired' where bot_id = $1 and status = 'active' and id <> $2")
+                .bind(bot_id)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("update bots set active_version_id = $2 where id = $1")
+                .bind(bot_id)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(
+            version = id,
+            status,
+            failure = v.failure.as_deref().unwrap_or(""),
+            "built"
+        );
+        Ok(())
+    }
+
+    /// Removes cached builds unused for `max_age`, then the least recently used until
+    /// the cache is under `max_bytes`.
+    pub fn evict(&self, max_bytes: u64, max_age: Duration) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut builds: Vec<(SystemTime, u64, i64)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let id: i64 = name.strip_prefix('v')?.strip_suffix(".ok")?.parse().ok()?;
+                let used = e.metadata().ok()?.modified().ok()?;
+                Some((used, dir_size(&self.folder(id)), id))
+            })
+            .collect();
+        builds.sort();
+        let mut total: u64 = builds.iter().map(|b| b.1).sum();
+        let now = SystemTime::now();
+        for (used, size, id) in builds {
+            let old = now.duration_since(used).unwrap_or_default() > max_age;
+            if old || total > max_bytes {
+                let _ = std::fs::remove_file(self.marker(id));
+                let _ = std::fs::remove_dir_all(self.folder(id));
+                total -= size;
+            }
+        }
+    }
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+/// Marks a file as used now.
+fn filetime_now(path: &Path) -> std::io::Result<()> {
+    std::fs::File::options()
+        .write(true)
+        .open(path)?
+        .set_modified(SystemTime::now())
+}
+
+/// Builds queued versions until `stop` resolves; errors are logged and retried.
+pub async fn run(builder: Builder, mut stop: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let idle = match builder.build_next().await {
+            Ok(true) => false,
+            Ok(false) => true,
+            Err(e) => {
+                tracing::warn!("the builder will retry: {e:#}");
+                true
+            }
+        };
+        if idle {
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+                _ = stop.changed() => {}
+            }
+        }
+    }
+}

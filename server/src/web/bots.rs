@@ -1,0 +1,656 @@
+//! Bots and their versions: the "New bot" page, a bot's page with its versions and
+//! the upload of a new one, downloads for the owner, and the same over the API with a
+//! token (`POST /api/bots`, `POST /api/bots/{name}/versions`, `GET /api/bots/{name}`).
+//!
+//! An upload is checked completely (unpacked into a scratch folder with the archive
+//! caps, its language found) before anything is stored; the build itself happens
+//! later, in the builder.
+
+use askama::Template;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use time::OffsetDateTime;
+
+use super::error::{AppError, AppResult};
+use super::pages::bearer_user;
+use super::profile::when;
+use super::session::{LoggedIn, User, Visitor};
+use super::{AppState, Layout};
+use crate::archive;
+use crate::languages::CUSTOM;
+
+pub fn router(max_upload: u64) -> Router<AppState> {
+    let limit = DefaultBodyLimit::max(max_upload as usize + 1024 * 1024);
+    Router::new()
+        .route("/bots/new", get(new_page).post(new_bot).layer(limit))
+        .route("/bots/{name}", get(bot_page))
+        .route("/bots/{name}/versions", post(new_version).layer(limit))
+        .route("/bots/{name}/versions/{number}/source", get(source))
+        .route(
+            "/bots/{name}/versions/{number}/smoke.json",
+            get(smoke_replay),
+        )
+        .route("/api/bots", post(api_new_bot).layer(limit))
+        .route(
+            "/api/bots/{name}/versions",
+            post(api_new_version).layer(limit),
+        )
+        .route("/api/bots/{name}", get(api_bot))
+}
+
+/// What a bot's name may be.
+pub fn check_bot_name(name: &str) -> Result<(), String> {
+    if (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        Ok(())
+    } else {
+        Err("A bot name is 1 to 32 letters, digits, `-` or `_`.".to_string())
+    }
+}
+
+/// The fields of an upload form.
+#[derive(Default)]
+struct Upload {
+    name: String,
+    language: String,
+    compile: String,
+    run: String,
+    file_name: String,
+    file: Vec<u8>,
+}
+
+/// An upload that cannot be taken, with the status to answer.
+struct Refused(StatusCode, String);
+
+impl From<AppError> for Refused {
+    fn from(e: AppError) -> Self {
+        let status = e.status();
+        Refused(status, e.to_string())
+    }
+}
+
+async fn read_upload(state: &AppState, mut form: Multipart) -> Result<Upload, Refused> {
+    let too_big = |max: u64| {
+        Refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The upload is larger than {} MiB.", max / (1024 * 1024)),
+        )
+    };
+    let max = state.config.max_upload_bytes;
+    let mut up = Upload::default();
+    loop {
+        let field = match form.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_big(max)),
+            Err(e) => {
+                return Err(Refused(
+                    StatusCode::BAD_REQUEST,
+                    format!("The form could not be read: {e}"),
+                ))
+            }
+        };
+        let name = field.name().unwrap_or("").to_string();
+        if name == "file" {
+            up.file_name = field.file_name().unwrap_or("").to_string();
+        }
+        let bytes = match field.bytes().await {
+            Ok(b) => b,
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_big(max)),
+            Err(e) => {
+                return Err(Refused(
+                    StatusCode::BAD_REQUEST,
+                    format!("The form could not be read: {e}"),
+                ))
+            }
+        };
+        let text = || String::from_utf8_lossy(&bytes).trim().to_string();
+        match name.as_str() {
+            "file" => up.file = bytes.to_vec(),
+            "name" => up.name = text(),
+            "language" => up.language = text(),
+            "compile_command" => up.compile = text(),
+            "run_command" => up.run = text(),
+            _ => {}
+        }
+    }
+    if up.file.len() as u64 > max {
+        return Err(too_big(max));
+    }
+    Ok(up)
+}
+
+/// Checks an upload through and stores a new version (and the bot, for a new one).
+/// Returns the bot's name and the version's number.
+async fn accept(
+    state: &AppState,
+    owner: &User,
+    existing: Option<&str>,
+    up: Upload,
+) -> Result<(String, i32), Refused> {
+    let bad = |m: String| Refused(StatusCode::BAD_REQUEST, m);
+    let bot_name = match existing {
+        Some(n) => n.to_string(),
+        None => {
+            check_bot_name(&up.name).map_err(bad)?;
+            up.name.clone()
+        }
+    };
+    if up.file.is_empty() {
+        return Err(bad(if up.file_name.is_empty() {
+            "Choose a file to upload.".into()
+        } else {
+            format!("`{}` is empty.", up.file_name)
+        }));
+    }
+    for (what, cmd) in [("build", &up.compile), ("run", &up.run)] {
+        if cmd.len() > 1000 || cmd.contains('\n') {
+            return Err(bad(format!(
+                "The {what} command must be one line of at most 1000 characters."
+            )));
+        }
+    }
+    // Unpack into a scratch folder to check everything before storing anything.
+    let languages = state.languages.clone();
+    let caps = archive::Caps::default();
+    let (file, file_name, choice) = (up.file.clone(), up.file_name.clone(), up.language.clone());
+    let run_given = !up.run.is_empty();
+    let checked = tokio::task::spawn_blocking(move || -> Result<(String, String), String> {
+        let scratch = std::env::temp_dir().join(format!("bottlebats-upload-{}", crate::web::session::random_token()));
+        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        let result = (|| {
+            let root = archive::unpack(&file, &file_name, &scratch, caps).map_err(|e| format!("The upload cannot be used: {e}."))?;
+            match choice.as_str() {
+                CUSTOM => {
+                    if !run_given {
+                        return Err("For \"custom\", give at least the run command.".into());
+                    }
+                    Ok((CUSTOM.to_string(), String::new()))
+                }
+                "" | "auto" if archive::kind_of(&file) == archive::Kind::Single => {
+                    let name = root.read_dir().ok().and_then(|mut d| d.next()).and_then(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).unwrap_or_default();
+                    match languages.by_extension(&name) {
+                        Some(l) => Ok((l.key.clone(), name)),
+                        None => Err(format!("No language offered here uses files like `{name}`; upload an archive with an entry file, or choose \"custom\".")),
+                    }
+                }
+                "" | "auto" => languages.detect(&root, None).map_err(|e| format!("The upload cannot be used: {e}.")),
+                key => languages.detect(&root, Some(key)).map_err(|e| format!("The upload cannot be used: {e}.")),
+            }
+        })();
+        let _ = std::fs::remove_dir_all(&scratch);
+        result
+    })
+    .await
+    .map_err(|e| Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let (language, entry) = checked.map_err(bad)?;
+
+    let sha = Sha256::digest(&up.file).to_vec();
+    let custom = language == CUSTOM;
+    let mut tx = state.db.begin().await.map_err(AppError::from)?;
+    let bot_id: i64 = match existing {
+        Some(name) => sqlx::query_scalar(
+            "select id from bots where lower(name) = lower($1) and owner_id = $2",
+        )
+        .bind(name)
+        .bind(owner.id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(AppError::from)?
+        .ok_or(Refused(
+            StatusCode::FORBIDDEN,
+            "Only its owner can upload versions of this bot.".into(),
+        ))?,
+        None => {
+            let made = sqlx::query_scalar(
+                "insert into bots (owner_id, name) values ($1, $2) returning id",
+            )
+            .bind(owner.id)
+            .bind(&bot_name)
+            .fetch_one(&mut *tx)
+            .await;
+            match made {
+                Ok(id) => id,
+                Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
+                    return Err(bad(format!(
+                        "A bot called `{bot_name}` exists already; choose another name."
+                    )))
+                }
+                Err(e) => return Err(AppError::from(e).into()),
+            }
+        }
+    };
+    let number: i32 = sqlx::query_scalar(
+        "insert into bot_versions (bot_id, number, language, entry, compile_command, run_command, \
+             archive, archive_name, archive_sha256) \
+         select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8 from bot_versions where bot_id = $1 \
+         returning number",
+    )
+    .bind(bot_id)
+    .bind(&language)
+    .bind(&entry)
+    .bind(custom.then_some(up.compile.as_str()).filter(|c| !c.is_empty()))
+    .bind(custom.then_some(up.run.as_str()))
+    .bind(&up.file)
+    .bind(if up.file_name.is_empty() { "upload" } else { up.file_name.as_str() })
+    .bind(sha)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(AppError::from)?;
+    tx.commit().await.map_err(AppError::from)?;
+    tracing::info!(bot = %bot_name, version = number, %language, owner = %owner.name, "uploaded");
+    Ok((bot_name, number))
+}
+
+/// A language as the upload form offers it.
+struct Choice {
+    key: String,
+    name: String,
+    entries: String,
+}
+
+#[derive(Template)]
+#[template(path = "bots/new.html")]
+struct NewPage {
+    layout: Layout,
+    choices: Vec<Choice>,
+    name: String,
+    language: String,
+    compile: String,
+    run: String,
+    max_mib: u64,
+    error: Option<String>,
+}
+
+fn choices(state: &AppState) -> Vec<Choice> {
+    state
+        .languages
+        .available()
+        .map(|e| Choice {
+            key: e.key.clone(),
+            name: e.language.name.clone(),
+            entries: e.language.entries.join(", "),
+        })
+        .collect()
+}
+
+async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Html<String>> {
+    let page = NewPage {
+        layout: who.layout(),
+        choices: choices(&state),
+        name: String::new(),
+        language: "auto".into(),
+        compile: String::new(),
+        run: String::new(),
+        max_mib: state.config.max_upload_bytes / (1024 * 1024),
+        error: None,
+    };
+    Ok(Html(page.render()?))
+}
+
+async fn new_bot(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    form: Multipart,
+) -> AppResult<Response> {
+    let up = match read_upload(&state, form).await {
+        Ok(u) => u,
+        Err(Refused(status, message)) => return Ok(super::error::error_page(status, message)),
+    };
+    let (name, language, compile, run) = (
+        up.name.clone(),
+        up.language.clone(),
+        up.compile.clone(),
+        up.run.clone(),
+    );
+    match accept(&state, &who.user, None, up).await {
+        Ok((bot, _)) => Ok(Redirect::to(&format!("/bots/{bot}")).into_response()),
+        Err(Refused(status, message)) => {
+            let page = NewPage {
+                layout: who.layout(),
+                choices: choices(&state),
+                name: name.chars().take(64).collect(),
+                language,
+                compile,
+                run,
+                max_mib: state.config.max_upload_bytes / (1024 * 1024),
+                error: Some(message),
+            };
+            Ok((status, Html(page.render()?)).into_response())
+        }
+    }
+}
+
+/// A version as the bot page lists it.
+pub struct VersionRow {
+    pub number: i32,
+    pub status: String,
+    pub language: String,
+    pub uploaded: String,
+    pub failure: Option<String>,
+    pub build_log: Option<String>,
+    pub stderr: Option<String>,
+    pub has_replay: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct BotRow {
+    id: i64,
+    name: String,
+    owner_id: i64,
+    owner: String,
+    created_at: OffsetDateTime,
+    active: Option<i32>,
+}
+
+async fn find_bot(state: &AppState, name: &str) -> AppResult<BotRow> {
+    sqlx::query_as::<_, BotRow>(
+        "select b.id, b.name, b.owner_id, u.name as owner, b.created_at, v.number as active \
+         from bots b join users u on u.id = b.owner_id left join bot_versions v on v.id = b.active_version_id \
+         where lower(b.name) = lower($1)",
+    )
+    .bind(name)
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or(AppError::NotFound)
+}
+
+#[derive(sqlx::FromRow)]
+struct VersionDb {
+    number: i32,
+    status: String,
+    language: String,
+    created_at: OffsetDateTime,
+    failure: Option<String>,
+    build_log: Option<String>,
+    smoke_stderr: Option<String>,
+    has_replay: bool,
+}
+
+async fn versions(state: &AppState, bot_id: i64) -> sqlx::Result<Vec<VersionDb>> {
+    sqlx::query_as::<_, VersionDb>(
+        "select number, status, language, created_at, failure, build_log, smoke_stderr, \
+             smoke_replay is not null as has_replay \
+         from bot_versions where bot_id = $1 order by number desc",
+    )
+    .bind(bot_id)
+    .fetch_all(&state.db)
+    .await
+}
+
+#[derive(Template)]
+#[template(path = "bots/bot.html")]
+struct BotPage {
+    layout: Layout,
+    name: String,
+    owner: String,
+    created: String,
+    active: Option<i32>,
+    is_owner: bool,
+    versions: Vec<VersionRow>,
+    choices: Vec<Choice>,
+    max_mib: u64,
+    error: Option<String>,
+    /// Versions still on their way: the page refreshes itself.
+    in_progress: bool,
+}
+
+async fn render_bot(
+    state: &AppState,
+    visitor: &Visitor,
+    name: &str,
+    error: Option<(StatusCode, String)>,
+) -> AppResult<Response> {
+    let bot = find_bot(state, name).await?;
+    let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
+    let rows = versions(state, bot.id).await?;
+    let in_progress = rows
+        .iter()
+        .any(|v| matches!(v.status.as_str(), "pending" | "building" | "testing"));
+    let page = BotPage {
+        layout: visitor.layout(),
+        name: bot.name,
+        owner: bot.owner,
+        created: when(bot.created_at),
+        active: bot.active,
+        is_owner,
+        versions: rows
+            .into_iter()
+            .map(|v| VersionRow {
+                number: v.number,
+                status: v.status,
+                language: state
+                    .languages
+                    .get(&v.language)
+                    .map_or_else(|| v.language.clone(), |l| l.language.name.clone()),
+                uploaded: when(v.created_at),
+                failure: v.failure.filter(|_| is_owner),
+                build_log: v.build_log.filter(|l| is_owner && !l.is_empty()),
+                stderr: v.smoke_stderr.filter(|s| is_owner && !s.is_empty()),
+                has_replay: v.has_replay && is_owner,
+            })
+            .collect(),
+        choices: choices(state),
+        max_mib: state.config.max_upload_bytes / (1024 * 1024),
+        in_progress,
+        error: error.as_ref().map(|e| e.1.clone()),
+    };
+    let status = error.map_or(StatusCode::OK, |e| e.0);
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+async fn bot_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> AppResult<Response> {
+    render_bot(&state, &visitor, &name, None).await
+}
+
+async fn new_version(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path(name): Path<String>,
+    form: Multipart,
+) -> AppResult<Response> {
+    let bot = find_bot(&state, &name).await?;
+    let visitor = Visitor {
+        user: Some(who.user.clone()),
+        csrf: who.csrf.clone(),
+    };
+    if bot.owner_id != who.user.id {
+        return Err(AppError::Forbidden(
+            "Only its owner can upload versions of this bot.".into(),
+        ));
+    }
+    let up = match read_upload(&state, form).await {
+        Ok(u) => u,
+        Err(Refused(status, message)) => return Ok(super::error::error_page(status, message)),
+    };
+    match accept(&state, &who.user, Some(&bot.name), up).await {
+        Ok((bot, _)) => Ok(Redirect::to(&format!("/bots/{bot}")).into_response()),
+        Err(Refused(status, message)) => {
+            render_bot(&state, &visitor, &name, Some((status, message))).await
+        }
+    }
+}
+
+/// The owner's own files of a version.
+async fn owned_version(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    number: i32,
+    what: &str,
+) -> AppResult<(Option<Vec<u8>>, String)> {
+    let row: Option<(i64, Option<Vec<u8>>, String)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select b.owner_id, v.{what}, v.archive_name from bots b join bot_versions v on v.bot_id = b.id \
+         where lower(b.name) = lower($1) and v.number = $2"
+    )))
+    .bind(name)
+    .bind(number)
+    .fetch_optional(&state.db)
+    .await?;
+    let (owner, bytes, file) = row.ok_or(AppError::NotFound)?;
+    if owner != user.id {
+        return Err(AppError::Forbidden(
+            "Only the bot's owner can download this.".into(),
+        ));
+    }
+    Ok((bytes, file))
+}
+
+async fn source(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path((name, number)): Path<(String, i32)>,
+) -> AppResult<Response> {
+    let (bytes, file) = owned_version(&state, &who.user, &name, number, "archive").await?;
+    let file: String = file
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || ".-_".contains(*c))
+        .collect();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}-v{number}-{file}\""),
+            ),
+        ],
+        bytes.unwrap_or_default(),
+    )
+        .into_response())
+}
+
+async fn smoke_replay(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path((name, number)): Path<(String, i32)>,
+) -> AppResult<Response> {
+    let (bytes, _) = owned_version(&state, &who.user, &name, number, "smoke_replay").await?;
+    let bytes = bytes.ok_or(AppError::NotFound)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_ENCODING, "gzip"),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+fn api_error(status: StatusCode, message: String) -> Response {
+    (status, Json(json!({ "error": message }))).into_response()
+}
+
+async fn api_upload(
+    state: AppState,
+    headers: HeaderMap,
+    existing: Option<String>,
+    form: Multipart,
+) -> Response {
+    let user = match bearer_user(&state, &headers).await {
+        Ok(u) => u,
+        Err(e) => {
+            return api_error(
+                e.status(),
+                "Send an API token: `Authorization: Bearer TOKEN`.".into(),
+            )
+        }
+    };
+    let up = match read_upload(&state, form).await {
+        Ok(u) => u,
+        Err(Refused(s, m)) => return api_error(s, m),
+    };
+    if let Some(name) = &existing {
+        match find_bot(&state, name).await {
+            Ok(b) if b.owner_id == user.id => {}
+            Ok(_) => {
+                return api_error(
+                    StatusCode::FORBIDDEN,
+                    "Only its owner can upload versions of this bot.".into(),
+                )
+            }
+            Err(e) => return api_error(e.status(), format!("There is no bot `{name}`.")),
+        }
+    }
+    match accept(&state, &user, existing.as_deref(), up).await {
+        Ok((bot, number)) => (
+            StatusCode::CREATED,
+            Json(json!({
+                "bot": bot,
+                "version": number,
+                "status": "pending",
+                "url": format!("/bots/{bot}"),
+            })),
+        )
+            .into_response(),
+        Err(Refused(s, m)) => api_error(s, m),
+    }
+}
+
+async fn api_new_bot(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Multipart,
+) -> Response {
+    api_upload(state, headers, None, form).await
+}
+
+async fn api_new_version(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+    form: Multipart,
+) -> Response {
+    api_upload(state, headers, Some(name), form).await
+}
+
+async fn api_bot(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response {
+    let bot = match find_bot(&state, &name).await {
+        Ok(b) => b,
+        Err(e) => return api_error(e.status(), format!("There is no bot `{name}`.")),
+    };
+    let viewer = bearer_user(&state, &headers).await.ok();
+    let is_owner = viewer.is_some_and(|u| u.id == bot.owner_id);
+    let rows = match versions(&state, bot.id).await {
+        Ok(r) => r,
+        Err(e) => return AppError::from(e).into_response(),
+    };
+    let versions: Vec<_> = rows
+        .iter()
+        .map(|v| {
+            let mut o = json!({
+                "number": v.number,
+                "status": v.status,
+                "language": v.language,
+                "uploaded": v.created_at.unix_timestamp(),
+            });
+            if is_owner {
+                o["failure"] = json!(v.failure);
+            }
+            o
+        })
+        .collect();
+    Json(json!({
+        "id": bot.id,
+        "name": bot.name,
+        "owner": bot.owner,
+        "active_version": bot.active,
+        "versions": versions,
+    }))
+    .into_response()
+}

@@ -1,0 +1,265 @@
+//! Builds of uploaded versions, end to end: upload, build in the sandbox, smoke test
+//! against a house bot, and what the owner sees when any of it fails.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::Client;
+use server::builds::Builder;
+
+const PW: &str = "correct horse battery";
+
+fn builder(c: &Client, test: &str) -> Builder {
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("builds-{test}"));
+    let _ = std::fs::remove_dir_all(&base);
+    // The default lock folder: slots are shared by every process on the machine.
+    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
+    Builder {
+        db: c.state.db.clone(),
+        sandbox: Arc::new(sandbox),
+        languages: c.state.languages.clone(),
+        dir: base.join("builds"),
+        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
+            .unwrap(),
+        caps: Default::default(),
+    }
+}
+
+async fn status(c: &Client, bot: &str, number: i32) -> (String, Option<String>) {
+    sqlx::query_as(
+        "select v.status, v.failure from bot_versions v join bots b on b.id = v.bot_id \
+         where b.name = $1 and v.number = $2",
+    )
+    .bind(bot)
+    .bind(number)
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap()
+}
+
+async fn active(c: &Client, bot: &str) -> Option<i32> {
+    sqlx::query_scalar(
+        "select v.number from bots b join bot_versions v on v.id = b.active_version_id where b.name = $1",
+    )
+    .bind(bot)
+    .fetch_optional(&c.state.db)
+    .await
+    .unwrap()
+}
+
+fn greedy() -> &'static [u8] {
+    server::house::BOTS
+        .iter()
+        .find(|b| b.0 == "greedy")
+        .unwrap()
+        .2
+        .as_bytes()
+}
+
+#[tokio::test]
+async fn an_upload_is_built_tested_and_becomes_active() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "active");
+    c.upload(
+        "/bots/new",
+        &[("name", "mybot")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    assert!(
+        b.build_next().await.unwrap(),
+        "there was a version to build"
+    );
+    assert!(!b.build_next().await.unwrap(), "and only one");
+    assert_eq!(status(&c, "mybot", 1).await, ("active".into(), None));
+    assert_eq!(active(&c, "mybot").await, Some(1));
+    let page = c.get("/bots/mybot").await;
+    assert!(page.body.contains("version 1 plays"), "{}", page.body);
+    assert!(
+        page.body.contains("test game"),
+        "the owner can download the test game"
+    );
+    let r = c.get("/bots/mybot/versions/1/smoke.json").await;
+    assert_eq!(r.headers["content-encoding"], "gzip");
+    // A second good version replaces it; the first is retired.
+    c.upload("/bots/mybot/versions", &[], Some(("bot.py", greedy())))
+        .await;
+    b.build_next().await.unwrap();
+    assert_eq!(status(&c, "mybot", 1).await.0, "retired");
+    assert_eq!(active(&c, "mybot").await, Some(2));
+    let id: i64 = sqlx::query_scalar("select active_version_id from bots where name = 'mybot'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert!(
+        b.cached(id)
+            .is_some_and(|root| root.join("bot.py").is_file()),
+        "the build is cached"
+    );
+}
+
+#[tokio::test]
+async fn a_compile_error_fails_the_version_with_its_build_log() {
+    if !std::path::Path::new("/usr/bin/cc").exists() {
+        println!("skipping: no C compiler");
+        return;
+    }
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "compile");
+    let r = c
+        .upload(
+            "/bots/new",
+            &[("name", "broken")],
+            Some(("bot.c", b"int main( { oops }")),
+        )
+        .await;
+    assert_eq!(r.status, axum::http::StatusCode::SEE_OTHER, "{}", r.body);
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "broken", 1).await;
+    assert_eq!(st, "failed");
+    assert!(failure
+        .unwrap()
+        .contains("the build failed (exit status 1)"));
+    let page = c.get("/bots/broken").await;
+    assert!(page.body.contains("Build log of version 1"));
+    assert!(
+        page.body.contains("error"),
+        "the compiler's message is shown"
+    );
+    let stranger = c.stranger().get("/bots/broken").await;
+    assert!(
+        !stranger.body.contains("Build log"),
+        "only the owner sees the build log"
+    );
+    assert!(!stranger.body.contains("the build failed"), "or the reason");
+}
+
+#[tokio::test]
+async fn a_bot_that_crashes_in_its_test_game_fails_and_the_active_version_stays() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "crash");
+    c.upload(
+        "/bots/new",
+        &[("name", "shaky")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let crash = b"import sys\nfor turn in range(3):\n    for _ in range(3):\n        n = int(sys.stdin.readline().split()[0])\n        for _ in range(n): sys.stdin.readline()\n    print('0 commands:', flush=True)\nsys.stderr.write('giving up now\\n')\nsys.exit(4)\n";
+    c.upload("/bots/shaky/versions", &[], Some(("bot.py", crash)))
+        .await;
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "shaky", 2).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(
+        failure.contains("removed it") && failure.contains("exited with status 4"),
+        "{failure}"
+    );
+    assert_eq!(
+        active(&c, "shaky").await,
+        Some(1),
+        "the failed version did not replace the active one"
+    );
+    let page = c.get("/bots/shaky").await;
+    assert!(
+        page.body.contains("giving up now"),
+        "its stderr is shown to the owner"
+    );
+    let r = c.get("/bots/shaky/versions/2/smoke.json").await;
+    assert_eq!(
+        r.status,
+        axum::http::StatusCode::OK,
+        "the test game's replay is there"
+    );
+}
+
+#[tokio::test]
+async fn a_bot_that_overruns_its_cpu_time_in_its_test_game_fails() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "timeout");
+    let slow = b"import sys, time\nturn = 0\nwhile True:\n    for _ in range(3):\n        line = sys.stdin.readline()\n        if not line: sys.exit(0)\n        for _ in range(int(line.split()[0])): sys.stdin.readline()\n    if turn == 1:\n        t = time.process_time()\n        while time.process_time() - t < 2.5: pass\n    print('0 commands:', flush=True)\n    turn += 1\n";
+    c.upload("/bots/new", &[("name", "sleepy")], Some(("bot.py", slow)))
+        .await;
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "sleepy", 1).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(failure.contains("timed out 1 time(s)"), "{failure}");
+}
+
+#[tokio::test]
+async fn an_interrupted_build_is_picked_up_again_and_gives_up_after_three_tries() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "lease");
+    c.upload("/bots/new", &[("name", "lost")], Some(("bot.py", greedy())))
+        .await;
+    // A builder took it and died: the lease runs out.
+    sqlx::query("update bot_versions set status = 'building', attempts = 1, lease_until = now() - interval '1 second'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    assert!(b.build_next().await.unwrap());
+    assert_eq!(
+        status(&c, "lost", 1).await.0,
+        "active",
+        "built on the second attempt"
+    );
+
+    c.upload("/bots/lost/versions", &[], Some(("bot.py", greedy())))
+        .await;
+    sqlx::query("update bot_versions set status = 'testing', attempts = 3, lease_until = now() - interval '1 second' where number = 2")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "lost", 2).await;
+    assert_eq!(st, "failed");
+    assert!(failure
+        .unwrap()
+        .contains("interrupted 3 times by a problem of the platform"));
+    assert_eq!(active(&c, "lost").await, Some(1));
+}
+
+#[tokio::test]
+async fn the_build_cache_is_rebuilt_from_the_database_and_evicted_by_age_and_size() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "cache");
+    c.upload(
+        "/bots/new",
+        &[("name", "cached")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let id: i64 = sqlx::query_scalar("select id from bot_versions")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert!(b.cached(id).is_some());
+    b.evict(u64::MAX, Duration::from_secs(3600));
+    assert!(b.cached(id).is_some(), "recent and small: kept");
+    b.evict(0, Duration::from_secs(3600));
+    assert!(b.cached(id).is_none(), "over the size: evicted");
+    let (root, recipe) = b.artifact(id).await.unwrap();
+    assert!(
+        root.join("bot.py").is_file(),
+        "rebuilt from the archive in the database"
+    );
+    assert_eq!(recipe.run, "/usr/bin/python3 bot.py");
+    assert!(b.cached(id).is_some());
+    std::thread::sleep(Duration::from_millis(1100));
+    b.evict(u64::MAX, Duration::from_secs(1));
+    assert!(
+        b.cached(id).is_none(),
+        "unused for longer than the age: evicted"
+    );
+}
