@@ -45,6 +45,12 @@ async fn a_bot_uploaded_in_the_browser_waits_for_its_build() {
             .await
             .unwrap();
     assert_eq!((language.as_str(), entry.as_str()), ("python", "bot.py"));
+    let profile = c.get("/profile").await;
+    assert!(
+        profile.body.contains("href=\"/bots/Pythia\""),
+        "the profile lists the bot"
+    );
+    assert!(profile.body.contains("none yet") && profile.body.contains("status pending"));
 }
 
 #[tokio::test]

@@ -24,6 +24,15 @@ pub fn router() -> Router<AppState> {
         .route("/profile/delete", post(delete_account))
 }
 
+/// A bot as the profile lists it.
+#[derive(sqlx::FromRow)]
+pub struct BotRow {
+    pub name: String,
+    pub active: Option<i32>,
+    pub latest: i32,
+    pub latest_status: String,
+}
+
 /// A token as the profile lists it.
 pub struct TokenRow {
     pub id: i64,
@@ -37,6 +46,7 @@ pub struct TokenRow {
 struct ProfilePage {
     layout: Layout,
     since: String,
+    bots: Vec<BotRow>,
     tokens: Vec<TokenRow>,
     /// A token just made, shown this once.
     new_token: Option<String>,
@@ -70,6 +80,15 @@ async fn render(
     .bind(who.user.id)
     .fetch_all(&state.db)
     .await?;
+    let bots = sqlx::query_as::<_, BotRow>(
+        "select b.name, a.number as active, l.number as latest, l.status as latest_status from bots b \
+         left join bot_versions a on a.id = b.active_version_id \
+         join lateral (select number, status from bot_versions where bot_id = b.id order by number desc limit 1) l on true \
+         where b.owner_id = $1 order by lower(b.name)",
+    )
+    .bind(who.user.id)
+    .fetch_all(&state.db)
+    .await?;
     let status = if error.is_some() {
         StatusCode::BAD_REQUEST
     } else {
@@ -78,6 +97,7 @@ async fn render(
     let page = ProfilePage {
         layout: who.layout(),
         since: when(since),
+        bots,
         tokens: rows
             .into_iter()
             .map(|(id, name, created, used)| TokenRow {
