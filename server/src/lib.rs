@@ -12,4 +12,5 @@ pub mod house;
 pub mod languages;
 pub mod play;
 pub mod serve;
+pub mod starters;
 pub mod web;

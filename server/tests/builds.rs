@@ -263,3 +263,61 @@ async fn the_build_cache_is_rebuilt_from_the_database_and_evicted_by_age_and_siz
         "unused for longer than the age: evicted"
     );
 }
+
+#[tokio::test]
+async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "starters");
+    let page = c.get("/getting-started").await;
+    let mut tried = Vec::new();
+    for (lang, _) in server::starters::kits() {
+        let link = format!("/starters/{lang}.zip");
+        assert!(
+            page.body.contains(&link),
+            "the getting-started page offers {link}"
+        );
+        let r = c
+            .send(
+                axum::http::Request::get(&link)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(r.status, axum::http::StatusCode::OK);
+        assert_eq!(r.headers["content-type"], "application/zip");
+        let key = if lang == "cpp" { "cpp" } else { lang };
+        if !c.state.languages.get(key).is_some_and(|l| l.available) {
+            println!(
+                "skipping the {lang} kit: its toolchain is not installed where the sandbox sees it"
+            );
+            continue;
+        }
+        // The body went through a String; fetch the bytes themselves.
+        let zip = server::starters::zip(lang).unwrap();
+        let name = format!("starter-{lang}");
+        let r = c
+            .upload(
+                "/bots/new",
+                &[("name", &name)],
+                Some((&format!("{lang}.zip"), zip.as_slice())),
+            )
+            .await;
+        assert_eq!(
+            r.status,
+            axum::http::StatusCode::SEE_OTHER,
+            "{lang}: {}",
+            r.body
+        );
+        b.build_next().await.unwrap();
+        let (st, failure) = status(&c, &name, 1).await;
+        assert_eq!(st, "active", "{lang}: {failure:?}");
+        tried.push(lang);
+    }
+    println!("starter kits built and tested: {tried:?}");
+    assert!(tried.contains(&"python"));
+    assert_eq!(
+        c.get("/starters/cobol.zip").await.status,
+        axum::http::StatusCode::NOT_FOUND
+    );
+}

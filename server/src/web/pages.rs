@@ -19,6 +19,7 @@ pub fn router() -> Router<AppState> {
         .route("/", get(home))
         .route("/rules", get(rules))
         .route("/getting-started", get(getting_started))
+        .route("/starters/{file}", get(starter_kit))
         .route("/healthz", get(healthz))
         .route("/api/me", get(api_me))
 }
@@ -39,6 +40,10 @@ struct RulesPage {
 #[template(path = "pages/getting_started.html")]
 struct GettingStartedPage {
     layout: Layout,
+    /// (language key, name) of every starter kit.
+    kits: Vec<(&'static str, &'static str)>,
+    /// Languages uploads may use here.
+    languages: Vec<String>,
 }
 
 async fn home(visitor: Visitor) -> AppResult<Html<String>> {
@@ -59,13 +64,39 @@ async fn rules(visitor: Visitor) -> AppResult<Html<String>> {
     ))
 }
 
-async fn getting_started(visitor: Visitor) -> AppResult<Html<String>> {
-    Ok(Html(
-        GettingStartedPage {
-            layout: visitor.layout(),
-        }
-        .render()?,
-    ))
+async fn getting_started(
+    State(state): State<AppState>,
+    visitor: Visitor,
+) -> AppResult<Html<String>> {
+    let page = GettingStartedPage {
+        layout: visitor.layout(),
+        kits: crate::starters::kits(),
+        languages: state
+            .languages
+            .available()
+            .map(|l| l.language.name.clone())
+            .collect(),
+    };
+    Ok(Html(page.render()?))
+}
+
+/// `/starters/LANG.zip`
+async fn starter_kit(
+    axum::extract::Path(file): axum::extract::Path<String>,
+) -> AppResult<Response> {
+    let lang = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
+    let bytes = crate::starters::zip(lang).ok_or(AppError::NotFound)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/zip".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"bottlebats-{lang}.zip\""),
+            ),
+        ],
+        bytes.as_ref().clone(),
+    )
+        .into_response())
 }
 
 /// `200 {"status":"ok","database":"ok"}`, or `503` when the database does not answer.

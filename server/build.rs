@@ -1,0 +1,68 @@
+//! Embeds the starter kits of `bots/starters/` in the binary, so the site can offer
+//! them as zips without reading the repository at run time.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Files of a kit, relative to it, skipping build outputs.
+fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if matches!(
+            name.as_str(),
+            "target" | "node_modules" | "__pycache__" | "bot" | "game.log" | "logs"
+        ) || name.ends_with(".class")
+            || name.ends_with(".json.gz")
+        {
+            continue;
+        }
+        let path = e.path();
+        if path.is_dir() {
+            files(&path, &rel.join(&name), out);
+        } else {
+            out.push(rel.join(&name));
+        }
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots/starters");
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut code = String::from(
+        "/// (path in the kit, contents)\npub type KitFile = (&'static str, &'static [u8]);\n\
+         /// (language, its files)\npub const STARTERS: &[(&str, &[KitFile])] = &[\n",
+    );
+    let mut kits: Vec<_> = std::fs::read_dir(&root)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    kits.sort_by_key(|e| e.file_name());
+    for kit in kits {
+        let lang = kit.file_name().to_string_lossy().into_owned();
+        let mut list = Vec::new();
+        files(&kit.path(), Path::new(""), &mut list);
+        let _ = writeln!(code, "    ({lang:?}, &[");
+        for f in list {
+            let abs = kit.path().join(&f).canonicalize().expect("a starter file");
+            let _ = writeln!(
+                code,
+                "        ({:?}, include_bytes!({:?})),",
+                f.display().to_string(),
+                abs.display().to_string()
+            );
+        }
+        code.push_str("    ]),\n");
+    }
+    code.push_str("];\n");
+    let out =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("starters.rs");
+    std::fs::write(out, code).expect("OUT_DIR is writable");
+}
