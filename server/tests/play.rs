@@ -115,7 +115,11 @@ fn our_keys_write_a_replay_and_each_players_stderr() {
         "{}",
         bob.len()
     );
-    assert!(bob.iter().all(|&c| c == b'e' || c == b'\n'), "{}", String::from_utf8_lossy(&bob).replace('e', ""));
+    assert!(
+        bob.iter().all(|&c| c == b'e' || c == b'\n'),
+        "{}",
+        String::from_utf8_lossy(&bob).replace('e', "")
+    );
     assert_eq!(std::fs::read(dir.join("errs/alice.stderr")).unwrap(), b"");
     let dropped = 3 * 200_001 - bob.len();
     let line = format!("bob: {dropped} bytes of stderr over the caps were dropped");
