@@ -150,6 +150,7 @@ fn runner_overhead() {
                 first = Some(now);
             }
             last = now;
+            true
         })
         .unwrap();
         assert_eq!(result.replay.turns.len(), 501);

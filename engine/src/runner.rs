@@ -80,6 +80,9 @@ pub enum RunError {
     Setup(#[from] SetupError),
     #[error("player `{name}` could not be started: {error}")]
     Launch { name: String, error: std::io::Error },
+    /// `progress` asked to stop; every bot has been ended.
+    #[error("the match was stopped before its end")]
+    Cancelled,
 }
 
 /// How one player did.
@@ -212,25 +215,40 @@ impl Bot {
         fresh
     }
 
-    fn kill_now(&mut self) {
-        if !self.killed {
-            self.new_incidents();
-            self.killed = true;
-            self.stdin = None;
-            self.report.exit_status = self.process.try_wait();
-            self.process.kill();
-            self.credit.close();
+    /// Kills the bot's processes; returns the incidents not reported before.
+    fn kill_now(&mut self) -> Vec<String> {
+        if self.killed {
+            return Vec::new();
         }
+        let fresh = self.new_incidents();
+        self.killed = true;
+        self.stdin = None;
+        self.report.exit_status = self.process.try_wait();
+        self.process.kill();
+        self.credit.close();
+        fresh
     }
 }
 
-/// Plays one match. `progress` is called with the turn number before each turn.
+/// Adds limits a bot ran into after its turn's events were taken (while it was ended,
+/// or in the last turn) to the last turn played.
+fn note_late_limits(replay: &mut Replay, player: usize, fresh: Vec<String>) {
+    let played = replay.turns.len().saturating_sub(2);
+    if let Some(turn) = replay.turns.get_mut(played) {
+        turn.events
+            .limits
+            .extend(fresh.into_iter().map(|text| (player, text)));
+    }
+}
+
+/// Plays one match. `progress` is called with the turn number before each turn and
+/// returns false to stop the match there ([`RunError::Cancelled`]).
 pub fn run_match(
     map: Arc<Map>,
     specs: &[BotSpec],
     launcher: &dyn Launcher,
     config: &MatchConfig,
-    progress: &mut dyn FnMut(u32),
+    progress: &mut dyn FnMut(u32) -> bool,
 ) -> Result<MatchResult, RunError> {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let mut game = Game::new(map, &names, config.max_steps)?;
@@ -255,7 +273,12 @@ pub fn run_match(
     let mut replay = Replay::start(&game);
     while !game.is_over() {
         let turn = game.turn();
-        progress(turn);
+        if !progress(turn) {
+            for b in &mut bots {
+                b.kill_now();
+            }
+            return Err(RunError::Cancelled);
+        }
         let (orders, mut events) = collect_replies(&game, &mut bots, &rx, config);
         for b in bots.iter_mut() {
             let text = std::mem::take(&mut b.stderr.lock().unwrap_or_else(|e| e.into_inner()).turn);
@@ -283,9 +306,9 @@ pub fn run_match(
         }
         replay.push(events, &game);
         let now = Instant::now();
-        for b in &mut bots {
+        for (p, b) in bots.iter_mut().enumerate() {
             if b.kill_at.is_some_and(|t| t <= now) {
-                b.kill_now();
+                note_late_limits(&mut replay, p, b.kill_now());
             }
         }
     }
@@ -298,8 +321,8 @@ pub fn run_match(
     while Instant::now() < deadline && bots.iter_mut().any(|b| b.process.try_wait().is_none()) {
         thread::sleep(Duration::from_millis(5));
     }
-    for b in &mut bots {
-        b.kill_now();
+    for (p, b) in bots.iter_mut().enumerate() {
+        note_late_limits(&mut replay, p, b.kill_now());
     }
     // Let the stderr readers take in what was still in the pipes.
     let deadline = Instant::now() + Duration::from_millis(500);

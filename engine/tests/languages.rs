@@ -174,7 +174,7 @@ fn bots_in_every_language_play_a_game_in_the_sandbox() {
         ];
         let map = Arc::new(Map::parse(MAP).unwrap());
         let started = std::time::Instant::now();
-        let r = run_match(map, &specs, &launcher, &config, &mut |_| {}).unwrap();
+        let r = run_match(map, &specs, &launcher, &config, &mut |_| true).unwrap();
         println!("{lang}: {:.2} s", started.elapsed().as_secs_f64());
         let alice = &r.players[0];
         let stderr: String = alice

@@ -56,7 +56,7 @@ fn play_with(test: &str, map: &str, a: &str, b: &str, config: &MatchConfig) -> M
         dir: dir.clone(),
     });
     let map = Arc::new(Map::parse(map).unwrap());
-    run_match(map, &specs, &LocalLauncher, config, &mut |_| {}).unwrap()
+    run_match(map, &specs, &LocalLauncher, config, &mut |_| true).unwrap()
 }
 
 fn play(test: &str, a: &str, b: &str, config: &MatchConfig) -> MatchResult {
@@ -343,7 +343,7 @@ fn a_command_behind_sh_c_is_ended_with_its_whole_tree() {
         },
     ];
     let map = Arc::new(Map::parse(MAP).unwrap());
-    run_match(map, &specs, &LocalLauncher, &config(3), &mut |_| {}).unwrap();
+    run_match(map, &specs, &LocalLauncher, &config(3), &mut |_| true).unwrap();
     let left: Vec<i32> = engine::process::all_processes()
         .into_iter()
         .filter(|p| {

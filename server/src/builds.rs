@@ -274,7 +274,7 @@ impl Builder {
             ..MatchConfig::default()
         };
         let launcher = self.sandbox.launcher(Limits::game());
-        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut |_| {})
+        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut |_| true)
             .context("the smoke-test game could not be played")?;
         let me = &result.players[0];
         let stderr: String = me

@@ -37,6 +37,8 @@ impl ServerArgs {
 enum Cmd {
     /// Serve the site (the default).
     Serve(ServerArgs),
+    /// Build uploads and play ranked matches for a shared database, without the site.
+    Worker(ServerArgs),
     /// Organizer commands, on the same database as `serve`.
     Admin {
         #[command(flatten)]
@@ -115,6 +117,11 @@ pub fn main() -> ExitCode {
         Cmd::Serve(args) => args.load().and_then(|c| {
             runtime()?
                 .block_on(crate::serve::run(c))
+                .map(|()| ExitCode::SUCCESS)
+        }),
+        Cmd::Worker(args) => args.load().and_then(|c| {
+            runtime()?
+                .block_on(crate::serve::run_worker(c))
                 .map(|()| ExitCode::SUCCESS)
         }),
         Cmd::Admin { server, command } => server.load().and_then(|c| {

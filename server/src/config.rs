@@ -46,6 +46,12 @@ pub struct Settings {
     /// A languages table (TOML) replacing the built-in one
     #[arg(long, env = "BOTTLEBATS_LANGUAGES")]
     pub languages: Option<PathBuf>,
+    /// Matches played at once by this process [default: half the CPU cores, at least 1]
+    #[arg(long, env = "BOTTLEBATS_WORKERS")]
+    pub workers: Option<usize>,
+    /// Share of ranked matches on maps for more than two players, 0 to 1 [default: 0.25]
+    #[arg(long, env = "BOTTLEBATS_MULTI_PLAYER_SHARE")]
+    pub multi_player_share: Option<f64>,
     /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
     #[arg(long, env = "BOTTLEBATS_POSTGRES_BIN")]
     pub postgres_bin: Option<PathBuf>,
@@ -64,6 +70,8 @@ impl Settings {
             postgres_bin: self.postgres_bin.or(other.postgres_bin),
             max_upload_mib: self.max_upload_mib.or(other.max_upload_mib),
             languages: self.languages.or(other.languages),
+            workers: self.workers.or(other.workers),
+            multi_player_share: self.multi_player_share.or(other.multi_player_share),
         }
     }
 }
@@ -80,6 +88,8 @@ pub struct Config {
     pub postgres_bin: Option<PathBuf>,
     pub max_upload_bytes: u64,
     pub languages: Option<PathBuf>,
+    pub workers: usize,
+    pub multi_player_share: f64,
 }
 
 impl Config {
@@ -95,6 +105,11 @@ impl Config {
             None => Settings::default(),
         };
         let s = given.or(from_file);
+        if s.multi_player_share
+            .is_some_and(|x| !(0.0..=1.0).contains(&x))
+        {
+            bail!("multi_player_share must be between 0 and 1");
+        }
         if s.max_upload_mib == Some(0) {
             bail!("max_upload_mib must be at least 1");
         }
@@ -115,6 +130,10 @@ impl Config {
             postgres_bin: s.postgres_bin,
             max_upload_bytes: s.max_upload_mib.unwrap_or(10) * 1024 * 1024,
             languages: s.languages,
+            workers: s.workers.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+            }),
+            multi_player_share: s.multi_player_share.unwrap_or(0.25),
         })
     }
 

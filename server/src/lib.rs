@@ -11,6 +11,8 @@ pub mod db;
 pub mod house;
 pub mod languages;
 pub mod play;
+pub mod ranker;
 pub mod serve;
 pub mod starters;
 pub mod web;
+pub mod worker;

@@ -133,6 +133,7 @@ pub fn run(
             eprint!("\rturn {turn}/{max}");
             let _ = std::io::stderr().flush();
         }
+        true
     };
     let launcher: Box<dyn Launcher> = if sandboxed {
         let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));

@@ -3,8 +3,10 @@
 
 use anyhow::Context;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use engine::runner::MatchConfig;
 use engine::sandbox::{Sandbox, SandboxConfig};
 
 use crate::builds::{self, Builder};
@@ -12,7 +14,9 @@ use crate::config::Config;
 use crate::db::Database;
 use crate::house;
 use crate::languages::Languages;
+use crate::ranker::{self, matchmaking::Settings};
 use crate::web::{self, AppState};
+use crate::worker::{self, Worker};
 
 /// Sets up structured logs for a long-running command.
 pub fn init_logging(filter: &str) {
@@ -86,8 +90,68 @@ pub fn builder(
     })
 }
 
-pub async fn run(config: Config) -> anyhow::Result<()> {
-    init_logging(&config.log);
+/// The background work of a machine: the builder and the match workers.
+pub struct BotWork {
+    stop_builds: tokio::sync::watch::Sender<bool>,
+    stop_matches: Arc<AtomicBool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl BotWork {
+    /// Starts the builder and `config.workers` workers, if the sandbox policy lets
+    /// untrusted code run here.
+    pub async fn start(
+        config: &Config,
+        db: &sqlx::PgPool,
+        languages: Arc<Languages>,
+    ) -> anyhow::Result<BotWork> {
+        let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
+        let (stop_builds, stop_rx) = tokio::sync::watch::channel(false);
+        let stop_matches = Arc::new(AtomicBool::new(false));
+        let mut tasks = Vec::new();
+        if check_sandbox(config, &sandbox) {
+            let b = builder(config, db, sandbox, languages)?;
+            tasks.push(tokio::spawn(builds::run(b.clone(), stop_rx)));
+            let settings = Settings {
+                multi_share: config.multi_player_share,
+                ..Settings::default()
+            };
+            let buffer = 2 * config.workers as i64;
+            let host = worker::hostname();
+            for i in 0..config.workers {
+                let w = Worker {
+                    name: format!("{host}-{}-{i}", std::process::id()),
+                    db: db.clone(),
+                    builder: b.clone(),
+                    match_config: MatchConfig::default(),
+                    stop: stop_matches.clone(),
+                };
+                tasks.push(tokio::spawn(w.run(buffer, settings)));
+            }
+            tracing::info!(
+                workers = config.workers,
+                "building uploads and playing ranked matches"
+            );
+        }
+        Ok(BotWork {
+            stop_builds,
+            stop_matches,
+            tasks,
+        })
+    }
+
+    /// Stops: a match being played goes back to the queue; a build finishes.
+    pub async fn stop(self) {
+        let _ = self.stop_builds.send(true);
+        self.stop_matches.store(true, Ordering::Relaxed);
+        for t in self.tasks {
+            let _ = t.await;
+        }
+    }
+}
+
+/// Languages, with a warning for each one whose toolchain is missing.
+fn languages(config: &Config) -> anyhow::Result<Languages> {
     let languages = Languages::load(config.languages.as_deref())?;
     for l in languages.list.iter().filter(|l| !l.available) {
         tracing::warn!(
@@ -96,38 +160,67 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             l.missing.as_deref().unwrap_or("?")
         );
     }
+    Ok(languages)
+}
+
+/// Opens the database and makes sure the house bots and shipped maps are in it.
+async fn open_ladder(config: &Config) -> anyhow::Result<Database> {
     std::fs::create_dir_all(&config.data_dir).with_context(|| {
         format!(
             "cannot create the data folder {}",
             config.data_dir.display()
         )
     })?;
-    let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
-    let may_run_bots = check_sandbox(&config, &sandbox);
-    let db = Database::open(&config).await?;
+    let db = Database::open(config).await?;
     house::register(&db.pool)
         .await
         .context("cannot register the house bots")?;
+    ranker::load_shipped_maps(&db.pool)
+        .await
+        .context("cannot load the shipped maps")?;
+    Ok(db)
+}
+
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    init_logging(&config.log);
+    let languages = languages(&config)?;
+    let db = open_ladder(&config).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
     let url = format!("http://{}", listener.local_addr()?);
     let state = AppState::new(db.pool.clone(), config.clone(), languages);
-
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let mut background = Vec::new();
-    if may_run_bots {
-        let b = builder(&config, &db.pool, sandbox.clone(), state.languages.clone())?;
-        background.push(tokio::spawn(builds::run(b, stop_rx.clone())));
-    }
+    let work = BotWork::start(&config, &db.pool, state.languages.clone()).await?;
     tracing::info!("serving Bottle Bats on {url}");
     let served = web::serve(state, listener, shutdown_signal()).await;
-    let _ = stop_tx.send(true);
-    for task in background {
-        let _ = task.await;
-    }
+    work.stop().await;
     db.close().await;
     served.context("the web server failed")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// `bottlebats worker`: builds and plays for the ladder of a shared database, without
+/// the web site (another machine's serve has it).
+pub async fn run_worker(config: Config) -> anyhow::Result<()> {
+    init_logging(&config.log);
+    if config.database_url.is_none() {
+        tracing::warn!(
+            "no DATABASE_URL: this worker uses the embedded database of {}",
+            config.data_dir.display()
+        );
+    }
+    let languages = Arc::new(languages(&config)?);
+    let db = open_ladder(&config).await?;
+    let work = BotWork::start(&config, &db.pool, languages).await?;
+    if work.tasks.is_empty() {
+        anyhow::bail!(
+            "the sandbox is not complete here and sandbox = required: this worker cannot run bots"
+        );
+    }
+    shutdown_signal().await;
+    work.stop().await;
+    db.close().await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -339,7 +339,13 @@ pub struct VersionRow {
     pub build_log: Option<String>,
     pub stderr: Option<String>,
     pub has_replay: bool,
+    /// Its logs start unfolded: the newest version, when it failed.
+    pub open: bool,
 }
+
+/// How long after its upload the page of a version on its way keeps refreshing itself;
+/// past that the builder is busy or stopped, and the page says so instead.
+const REFRESH_FOR: time::Duration = time::Duration::minutes(10);
 
 #[derive(sqlx::FromRow)]
 struct BotRow {
@@ -352,13 +358,17 @@ struct BotRow {
 }
 
 async fn find_bot(state: &AppState, name: &str) -> AppResult<BotRow> {
+    find_bot_in(&state.db, name).await
+}
+
+async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
     sqlx::query_as::<_, BotRow>(
         "select b.id, b.name, b.owner_id, u.name as owner, b.created_at, v.number as active \
          from bots b join users u on u.id = b.owner_id left join bot_versions v on v.id = b.active_version_id \
          where lower(b.name) = lower($1)",
     )
     .bind(name)
-    .fetch_optional(&state.db)
+    .fetch_optional(db)
     .await?
     .ok_or(AppError::NotFound)
 }
@@ -375,15 +385,24 @@ struct VersionDb {
     has_replay: bool,
 }
 
-async fn versions(state: &AppState, bot_id: i64) -> sqlx::Result<Vec<VersionDb>> {
-    sqlx::query_as::<_, VersionDb>(
+/// A bot and its versions as one moment saw them: a build finishing between the two
+/// reads would otherwise show a version active while no version plays.
+async fn bot_with_versions(state: &AppState, name: &str) -> AppResult<(BotRow, Vec<VersionDb>)> {
+    let mut tx = state.db.begin().await?;
+    sqlx::query("set transaction isolation level repeatable read read only")
+        .execute(&mut *tx)
+        .await?;
+    let bot = find_bot_in(&mut *tx, name).await?;
+    let versions = sqlx::query_as::<_, VersionDb>(
         "select number, status, language, created_at, failure, build_log, smoke_stderr, \
              smoke_replay is not null as has_replay \
          from bot_versions where bot_id = $1 order by number desc",
     )
-    .bind(bot_id)
-    .fetch_all(&state.db)
-    .await
+    .bind(bot.id)
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok((bot, versions))
 }
 
 #[derive(Template)]
@@ -399,8 +418,11 @@ struct BotPage {
     choices: Vec<Choice>,
     max_mib: u64,
     error: Option<String>,
-    /// Versions still on their way: the page refreshes itself.
-    in_progress: bool,
+    /// The newest version still on its way (pending, building or testing), if any.
+    on_its_way: Option<(i32, String)>,
+    /// The page refreshes itself every few seconds: a version is on its way and was
+    /// uploaded recently.
+    refresh: bool,
 }
 
 async fn render_bot(
@@ -409,12 +431,13 @@ async fn render_bot(
     name: &str,
     error: Option<(StatusCode, String)>,
 ) -> AppResult<Response> {
-    let bot = find_bot(state, name).await?;
+    let (bot, rows) = bot_with_versions(state, name).await?;
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
-    let rows = versions(state, bot.id).await?;
-    let in_progress = rows
+    let waiting = rows
         .iter()
-        .any(|v| matches!(v.status.as_str(), "pending" | "building" | "testing"));
+        .find(|v| matches!(v.status.as_str(), "pending" | "building" | "testing"));
+    let on_its_way = waiting.map(|v| (v.number, v.status.clone()));
+    let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
     let page = BotPage {
         layout: visitor.layout(),
         name: bot.name,
@@ -424,7 +447,9 @@ async fn render_bot(
         is_owner,
         versions: rows
             .into_iter()
-            .map(|v| VersionRow {
+            .enumerate()
+            .map(|(i, v)| VersionRow {
+                open: i == 0 && v.status == "failed",
                 number: v.number,
                 status: v.status,
                 language: state
@@ -440,7 +465,8 @@ async fn render_bot(
             .collect(),
         choices: choices(state),
         max_mib: state.config.max_upload_bytes / (1024 * 1024),
-        in_progress,
+        on_its_way,
+        refresh,
         error: error.as_ref().map(|e| e.1.clone()),
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
@@ -620,16 +646,15 @@ async fn api_bot(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Response {
-    let bot = match find_bot(&state, &name).await {
+    let (bot, rows) = match bot_with_versions(&state, &name).await {
         Ok(b) => b,
-        Err(e) => return api_error(e.status(), format!("There is no bot `{name}`.")),
+        Err(AppError::NotFound) => {
+            return api_error(StatusCode::NOT_FOUND, format!("There is no bot `{name}`."))
+        }
+        Err(e) => return e.into_response(),
     };
     let viewer = bearer_user(&state, &headers).await.ok();
     let is_owner = viewer.is_some_and(|u| u.id == bot.owner_id);
-    let rows = match versions(&state, bot.id).await {
-        Ok(r) => r,
-        Err(e) => return AppError::from(e).into_response(),
-    };
     let versions: Vec<_> = rows
         .iter()
         .map(|v| {

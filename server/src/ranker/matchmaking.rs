@@ -1,0 +1,297 @@
+//! Matchmaking: who plays whom on which map. A pure function of the ladder's state
+//! and a random source, so simulations run the same code as the server.
+//!
+//! 1. The seed is the bot whose active version has played least (counting matches
+//!    already queued), so new versions play first; ties go to the one that waited
+//!    longest, then at random.
+//! 2. The number of players: 2, or with probability `multi_share` the seat count of a
+//!    multi-player map, if enough owners are available.
+//! 3. Opponents come from the bots nearest the seed in rating, within a window whose
+//!    size is random, so everyone meets slightly stronger and weaker bots; never two
+//!    bots of the same owner in one match.
+//! 4. The map is one with exactly that many seats that these bots played least.
+//! 5. Seats are shuffled.
+
+use std::collections::HashMap;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// A bot that can play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub bot_id: i64,
+    pub version_id: i64,
+    pub owner_id: i64,
+    pub mu: f64,
+    pub sigma: f64,
+    /// Games played by its active version, plus matches queued for it.
+    pub load: u32,
+    /// When it last played (unix seconds), if ever.
+    pub last_game: Option<i64>,
+}
+
+/// A map that can be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapChoice {
+    pub id: i64,
+    pub seats: usize,
+}
+
+/// Knobs of matchmaking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Share of matches on multi-player maps, when there are any.
+    pub multi_share: f64,
+    /// The opponents are drawn from the `players - 1 + window` bots nearest in rating,
+    /// with `window` drawn from `0..=max_window`.
+    pub max_window: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            multi_share: 0.25,
+            max_window: 6,
+        }
+    }
+}
+
+/// A planned match: the map and the candidates (indexes) by seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub map_id: i64,
+    pub seats: Vec<usize>,
+}
+
+/// Plans one match, or `None` when no match can be made (fewer than two owners, no
+/// map). `plays` counts games per (bot, map).
+pub fn plan(
+    cands: &[Candidate],
+    maps: &[MapChoice],
+    plays: &HashMap<(i64, i64), u32>,
+    settings: &Settings,
+    rng: &mut impl Rng,
+) -> Option<Plan> {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.shuffle(rng);
+    let seed = *order
+        .iter()
+        .min_by_key(|&&i| (cands[i].load, cands[i].last_game.unwrap_or(i64::MIN)))?;
+    let owners = {
+        let mut o: Vec<i64> = cands.iter().map(|c| c.owner_id).collect();
+        o.sort_unstable();
+        o.dedup();
+        o.len()
+    };
+    let mut sizes: Vec<usize> = maps
+        .iter()
+        .map(|m| m.seats)
+        .filter(|&s| s > 2 && s <= owners)
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let two = maps.iter().any(|m| m.seats == 2) && owners >= 2;
+    let players = if !sizes.is_empty() && (!two || rng.gen_bool(settings.multi_share)) {
+        sizes[rng.gen_range(0..sizes.len())]
+    } else if two {
+        2
+    } else {
+        return None;
+    };
+
+    // Opponents near the seed in rating, from other owners.
+    let me = &cands[seed];
+    let mut others: Vec<usize> = order
+        .into_iter()
+        .filter(|&i| cands[i].owner_id != me.owner_id)
+        .collect();
+    others.sort_by(|&a, &b| {
+        let da = (cands[a].mu - me.mu).abs();
+        let db = (cands[b].mu - me.mu).abs();
+        da.total_cmp(&db)
+    });
+    let window = players - 1 + rng.gen_range(0..=settings.max_window);
+    let mut pool: Vec<usize> = others.iter().copied().take(window).collect();
+    pool.shuffle(rng);
+    // Farther bots fill in when the window holds too few distinct owners.
+    pool.extend(others.iter().copied().skip(window));
+    let mut chosen = vec![seed];
+    for i in pool {
+        if chosen.len() == players {
+            break;
+        }
+        if chosen
+            .iter()
+            .all(|&c| cands[c].owner_id != cands[i].owner_id)
+        {
+            chosen.push(i);
+        }
+    }
+    if chosen.len() < players {
+        return None;
+    }
+
+    // The map with that many seats these bots played least.
+    let mut fitting: Vec<&MapChoice> = maps.iter().filter(|m| m.seats == players).collect();
+    fitting.shuffle(rng);
+    let map = fitting.into_iter().min_by_key(|m| {
+        chosen
+            .iter()
+            .map(|&c| plays.get(&(cands[c].bot_id, m.id)).copied().unwrap_or(0))
+            .sum::<u32>()
+    })?;
+    chosen.shuffle(rng);
+    Some(Plan {
+        map_id: map.id,
+        seats: chosen,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn bot(id: i64, owner: i64, mu: f64, load: u32) -> Candidate {
+        Candidate {
+            bot_id: id,
+            version_id: id * 10,
+            owner_id: owner,
+            mu,
+            sigma: 3.0,
+            load,
+            last_game: Some(0),
+        }
+    }
+
+    fn maps() -> Vec<MapChoice> {
+        vec![
+            MapChoice { id: 1, seats: 2 },
+            MapChoice { id: 2, seats: 2 },
+            MapChoice { id: 3, seats: 4 },
+        ]
+    }
+
+    #[test]
+    fn the_bot_that_played_least_is_always_in_the_match() {
+        let cands: Vec<Candidate> = (0..10)
+            .map(|i| bot(i, i, 20.0 + i as f64, 5 + i as u32))
+            .collect();
+        let mut fresh = cands.clone();
+        fresh[7].load = 0;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..50 {
+            let p = plan(
+                &fresh,
+                &maps(),
+                &HashMap::new(),
+                &Settings::default(),
+                &mut rng,
+            )
+            .unwrap();
+            assert!(p.seats.contains(&7));
+        }
+    }
+
+    #[test]
+    fn no_two_bots_of_one_owner_meet_and_opponents_are_near_in_rating() {
+        let cands: Vec<Candidate> = (0..40).map(|i| bot(i, i / 2, i as f64, 10)).collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        let mut far = 0;
+        for _ in 0..300 {
+            let p = plan(
+                &cands,
+                &maps(),
+                &HashMap::new(),
+                &Settings::default(),
+                &mut rng,
+            )
+            .unwrap();
+            let owners: Vec<i64> = p.seats.iter().map(|&i| cands[i].owner_id).collect();
+            let mut unique = owners.clone();
+            unique.dedup();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), owners.len(), "{owners:?}");
+            let mus: Vec<f64> = p.seats.iter().map(|&i| cands[i].mu).collect();
+            let spread = mus.iter().cloned().fold(f64::MIN, f64::max)
+                - mus.iter().cloned().fold(f64::MAX, f64::min);
+            if spread > 16.0 {
+                far += 1;
+            }
+        }
+        assert!(
+            far < 10,
+            "opponents come from near the seed: {far} far matches"
+        );
+    }
+
+    #[test]
+    fn player_counts_follow_the_maps_and_the_mix() {
+        let cands: Vec<Candidate> = (0..20).map(|i| bot(i, i, 25.0, 0)).collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut multi = 0;
+        for _ in 0..400 {
+            let p = plan(
+                &cands,
+                &maps(),
+                &HashMap::new(),
+                &Settings::default(),
+                &mut rng,
+            )
+            .unwrap();
+            let seats = maps().iter().find(|m| m.id == p.map_id).unwrap().seats;
+            assert_eq!(p.seats.len(), seats);
+            multi += usize::from(seats == 4);
+        }
+        assert!(
+            (60..140).contains(&multi),
+            "about a quarter multi-player: {multi}"
+        );
+        // Three owners cannot fill a four-seat map: only duels.
+        let few: Vec<Candidate> = (0..3).map(|i| bot(i, i, 25.0, 0)).collect();
+        for _ in 0..50 {
+            assert_eq!(
+                plan(
+                    &few,
+                    &maps(),
+                    &HashMap::new(),
+                    &Settings::default(),
+                    &mut rng
+                )
+                .unwrap()
+                .seats
+                .len(),
+                2
+            );
+        }
+        let alone: Vec<Candidate> = (0..3).map(|i| bot(i, 9, 25.0, 0)).collect();
+        assert_eq!(
+            plan(
+                &alone,
+                &maps(),
+                &HashMap::new(),
+                &Settings::default(),
+                &mut rng
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn the_map_these_bots_played_least_is_chosen() {
+        let cands = vec![bot(1, 1, 25.0, 0), bot(2, 2, 25.0, 1)];
+        let plays = HashMap::from([((1, 1), 3), ((2, 1), 2), ((1, 2), 1)]);
+        let two = vec![MapChoice { id: 1, seats: 2 }, MapChoice { id: 2, seats: 2 }];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..20 {
+            assert_eq!(
+                plan(&cands, &two, &plays, &Settings::default(), &mut rng)
+                    .unwrap()
+                    .map_id,
+                2
+            );
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The ladder's heart: the match queue in PostgreSQL, the scheduler that keeps a
+//! small buffer of queued matches, and the organizer's controls.
+//!
+//! A match goes `queued → running → finished`, or `void` with a reason. Workers
+//! claim with `FOR UPDATE SKIP LOCKED` and hold a lease they renew while playing; an
+//! expired lease puts the match back in the queue, and after [`MAX_ATTEMPTS`] it is
+//! voided. A result is recorded in one transaction, only by the worker that holds the
+//! lease, so it is applied exactly once.
+
+pub mod matchmaking;
+pub mod rating;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use sqlx::{PgConnection, PgPool};
+
+use matchmaking::{Candidate, MapChoice, Settings};
+
+/// How long a claimed match is held without renewal.
+pub const LEASE: Duration = Duration::from_secs(60);
+/// Tries before a match is voided.
+pub const MAX_ATTEMPTS: i32 = 3;
+
+/// The shipped maps, loaded into a fresh ladder.
+pub const SHIPPED_MAPS: &[(&str, &str)] = &[
+    ("duel-2p", include_str!("../../../maps/duel-2p.map")),
+    ("ring-2p", include_str!("../../../maps/ring-2p.map")),
+    ("vast-2p", include_str!("../../../maps/vast-2p.map")),
+    ("triad-3p", include_str!("../../../maps/triad-3p.map")),
+    ("spiral-3p", include_str!("../../../maps/spiral-3p.map")),
+    ("cross-4p", include_str!("../../../maps/cross-4p.map")),
+    ("quad-4p", include_str!("../../../maps/quad-4p.map")),
+    ("star-5p", include_str!("../../../maps/star-5p.map")),
+    ("hex-6p", include_str!("../../../maps/hex-6p.map")),
+    ("web-6p", include_str!("../../../maps/web-6p.map")),
+    ("octo-8p", include_str!("../../../maps/octo-8p.map")),
+];
+
+/// Adds a map to the ladder (checked first); false when one of that name exists.
+pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool> {
+    let map = engine::Map::parse(text).map_err(|e| anyhow::anyhow!("map `{name}`: {e}"))?;
+    let added = sqlx::query(
+        "insert into maps (name, text, seats, forts) values ($1, $2, $3, $4) on conflict (name) do nothing",
+    )
+    .bind(name)
+    .bind(text)
+    .bind(map.seats.len() as i32)
+    .bind(map.forts.len() as i32)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(added == 1)
+}
+
+/// Loads the shipped maps that the ladder does not have yet.
+pub async fn load_shipped_maps(db: &PgPool) -> anyhow::Result<()> {
+    for (name, text) in SHIPPED_MAPS {
+        if add_map(db, name, text).await? {
+            tracing::info!("map `{name}` added to the ladder");
+        }
+    }
+    Ok(())
+}
+
+pub async fn is_paused(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select paused from ranker")
+        .fetch_one(db)
+        .await
+}
+
+pub async fn set_paused(db: &PgPool, paused: bool) -> sqlx::Result<()> {
+    sqlx::query("update ranker set paused = $1")
+        .bind(paused)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+#[derive(sqlx::FromRow)]
+struct CandidateRow {
+    bot_id: i64,
+    version_id: i64,
+    owner_id: i64,
+    mu: f64,
+    sigma: f64,
+    version_games: i32,
+    queued: i64,
+    last_game_at: Option<time::OffsetDateTime>,
+}
+
+/// The ladder's state as matchmaking sees it.
+async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
+    let rows: Vec<CandidateRow> = sqlx::query_as(
+        // House bots are reference players: they may meet each other.
+        "select b.id as bot_id, b.active_version_id as version_id, \
+             case when u.name = 'house' then -b.id else b.owner_id end as owner_id, \
+             b.mu, b.sigma, b.version_games, b.last_game_at, \
+             (select count(*) from match_players p join matches m on m.id = p.match_id \
+              where p.bot_id = b.id and m.status in ('queued', 'running')) as queued \
+         from bots b join users u on u.id = b.owner_id where b.active_version_id is not null and not b.disabled",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| Candidate {
+            bot_id: r.bot_id,
+            version_id: r.version_id,
+            owner_id: r.owner_id,
+            mu: r.mu,
+            sigma: r.sigma,
+            load: (r.version_games.max(0) as u32).saturating_add(r.queued as u32),
+            last_game: r.last_game_at.map(|t| t.unix_timestamp()),
+        })
+        .collect())
+}
+
+/// Tops the queue up to `buffer` matches; returns how many were made. Only one
+/// process schedules at a time (an advisory lock), so any number may call this.
+pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::Result<usize> {
+    let mut tx = db.begin().await?;
+    let locked: bool = sqlx::query_scalar("select pg_try_advisory_xact_lock(7331)")
+        .fetch_one(&mut *tx)
+        .await?;
+    if !locked || is_paused(&mut *tx).await? {
+        return Ok(0);
+    }
+    let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
+        .fetch_one(&mut *tx)
+        .await?;
+    if queued >= buffer {
+        return Ok(0);
+    }
+    let mut cands = candidates(&mut tx).await?;
+    let maps: Vec<MapChoice> =
+        sqlx::query_as::<_, (i64, i32)>("select id, seats from maps where enabled")
+            .fetch_all(&mut *tx)
+            .await?
+            .into_iter()
+            .map(|(id, seats)| MapChoice {
+                id,
+                seats: seats as usize,
+            })
+            .collect();
+    let mut plays: HashMap<(i64, i64), u32> = sqlx::query_as::<_, (i64, i64, i64)>(
+        "select p.bot_id, m.map_id, count(*) from match_players p join matches m on m.id = p.match_id \
+         where m.status <> 'void' group by p.bot_id, m.map_id",
+    )
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|(b, m, n)| ((b, m), n as u32))
+    .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::from_entropy();
+    let mut made = 0;
+    for _ in queued..buffer {
+        let Some(p) = matchmaking::plan(&cands, &maps, &plays, settings, &mut rng) else {
+            break;
+        };
+        let id: i64 = sqlx::query_scalar("insert into matches (map_id) values ($1) returning id")
+            .bind(p.map_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        for (seat, &i) in p.seats.iter().enumerate() {
+            sqlx::query("insert into match_players (match_id, seat, bot_id, version_id) values ($1, $2, $3, $4)")
+                .bind(id)
+                .bind(seat as i32)
+                .bind(cands[i].bot_id)
+                .bind(cands[i].version_id)
+                .execute(&mut *tx)
+                .await?;
+            cands[i].load += 1;
+            *plays.entry((cands[i].bot_id, p.map_id)).or_default() += 1;
+        }
+        made += 1;
+    }
+    tx.commit().await?;
+    Ok(made)
+}
+
+/// Puts a match back in the queue (a running one's worker loses it).
+pub async fn requeue(db: &PgPool, match_id: i64) -> sqlx::Result<bool> {
+    let n = sqlx::query(
+        "update matches set status = 'queued', void_reason = null, lease_owner = null, lease_until = null, attempts = 0 \
+         where id = $1 and status in ('queued', 'running', 'void') \
+           and not exists (select 1 from match_players p where p.match_id = $1 and p.mu_after is not null)",
+    )
+    .bind(match_id)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}
+
+/// Voids a match that has not finished; its result will never count.
+pub async fn void(db: &PgPool, match_id: i64, reason: &str) -> sqlx::Result<bool> {
+    let n = sqlx::query(
+        "update matches set status = 'void', void_reason = $2, lease_owner = null, lease_until = null \
+         where id = $1 and status in ('queued', 'running')",
+    )
+    .bind(match_id)
+    .bind(reason)
+    .execute(db)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}

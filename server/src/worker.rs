@@ -1,0 +1,358 @@
+//! Workers: claim a queued match, fetch the bots' builds (from this machine's cache,
+//! or rebuilt from the database), play it through `engine::runner` in the sandbox,
+//! and record the result and the rating updates in one transaction.
+//!
+//! Who is at fault: a failure of the platform (sandbox set-up, a build that cannot be
+//! fetched, a worker dying) gives the match back to the queue and never counts
+//! against a bot; a bot's own crash, timeout or bad output is part of the game.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use engine::process::BotSpec;
+use engine::runner::{run_match, MatchConfig, MatchResult, RunError};
+use engine::sandbox::Limits;
+use sqlx::PgPool;
+
+use crate::builds::Builder;
+use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
+
+/// One worker of this process.
+#[derive(Clone)]
+pub struct Worker {
+    /// Unique among all workers: host, process and index.
+    pub name: String,
+    pub db: PgPool,
+    pub builder: Builder,
+    /// Runner policy of ranked games.
+    pub match_config: MatchConfig,
+    /// Set to stop: the match being played is given back to the queue.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// A match taken from the queue.
+#[derive(Debug)]
+struct Claimed {
+    id: i64,
+    attempts: i32,
+    map_text: String,
+    /// (seat, bot id, bot name, version id), by seat.
+    players: Vec<(i32, i64, String, i64)>,
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let _ = gz.write_all(bytes);
+    gz.finish().unwrap_or_default()
+}
+
+/// The name of this host, for worker names.
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "host".into())
+}
+
+impl Worker {
+    /// Says this worker is alive (and what it plays).
+    pub async fn heartbeat(&self, match_id: Option<i64>) -> sqlx::Result<()> {
+        sqlx::query(
+            "insert into workers (name, match_id) values ($1, $2) \
+             on conflict (name) do update set heartbeat_at = now(), match_id = $2",
+        )
+        .bind(&self.name)
+        .bind(match_id)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
+        let mut tx = self.db.begin().await?;
+        if ranker::is_paused(&mut *tx).await? {
+            return Ok(None);
+        }
+        let row: Option<(i64, i32, String)> = sqlx::query_as(
+            "update matches m set status = 'running', lease_owner = $1, \
+                 lease_until = now() + make_interval(secs => $2), attempts = m.attempts + 1, started_at = now() \
+             from maps where maps.id = m.map_id and m.id = ( \
+                 select id from matches \
+                 where status = 'queued' or (status = 'running' and lease_until < now()) \
+                 order by id for update skip locked limit 1) \
+             returning m.id, m.attempts, maps.text",
+        )
+        .bind(&self.name)
+        .bind(LEASE.as_secs_f64())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((id, attempts, map_text)) = row else {
+            return Ok(None);
+        };
+        let players = sqlx::query_as(
+            "select p.seat, p.bot_id, b.name, p.version_id from match_players p join bots b on b.id = p.bot_id \
+             where p.match_id = $1 order by p.seat",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(Some(Claimed {
+            id,
+            attempts,
+            map_text,
+            players,
+        }))
+    }
+
+    /// Extends the lease; false when the match is no longer ours.
+    async fn renew(&self, id: i64) -> sqlx::Result<bool> {
+        let n = sqlx::query(
+            "update matches set lease_until = now() + make_interval(secs => $3) \
+             where id = $1 and status = 'running' and lease_owner = $2",
+        )
+        .bind(id)
+        .bind(&self.name)
+        .bind(LEASE.as_secs_f64())
+        .execute(&self.db)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+
+    /// Gives a match back to the queue (the platform's fault, or we are stopping).
+    async fn release(&self, id: i64, why: &str) -> sqlx::Result<()> {
+        tracing::warn!(match_id = id, "giving the match back to the queue: {why}");
+        sqlx::query(
+            "update matches set status = 'queued', lease_owner = null, lease_until = null \
+             where id = $1 and status = 'running' and lease_owner = $2",
+        )
+        .bind(id)
+        .bind(&self.name)
+        .execute(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// Plays one match from the queue; false when there was none.
+    pub async fn run_one(&self) -> anyhow::Result<bool> {
+        let Some(m) = self.claim().await? else {
+            return Ok(false);
+        };
+        self.heartbeat(Some(m.id)).await?;
+        if m.attempts > MAX_ATTEMPTS {
+            ranker::void(
+                &self.db,
+                m.id,
+                &format!(
+                    "could not be played in {MAX_ATTEMPTS} attempts (a problem of the platform)"
+                ),
+            )
+            .await?;
+            return Ok(true);
+        }
+        tracing::info!(match_id = m.id, attempt = m.attempts, "playing");
+        match self.play(&m).await {
+            Ok(Some(result)) => {
+                if !self.record(&m, &result).await? {
+                    tracing::warn!(
+                        match_id = m.id,
+                        "the lease was lost before recording; the result is dropped"
+                    );
+                }
+            }
+            Ok(None) => self.release(m.id, "the worker is stopping").await?,
+            Err(e) => self.release(m.id, &format!("{e:#}")).await?,
+        }
+        self.heartbeat(None).await?;
+        Ok(true)
+    }
+
+    /// Fetches the builds and plays the match, renewing the lease meanwhile. `None`
+    /// when stopped; an error is the platform's.
+    async fn play(&self, m: &Claimed) -> anyhow::Result<Option<MatchResult>> {
+        let mut specs = Vec::new();
+        for (_, _, name, version) in &m.players {
+            let (root, recipe) = self
+                .builder
+                .artifact(*version)
+                .await
+                .with_context(|| format!("the build of `{name}` could not be fetched"))?;
+            specs.push(BotSpec {
+                name: name.clone(),
+                command: recipe.run,
+                dir: root,
+            });
+        }
+        let map = Arc::new(
+            engine::Map::parse(&m.map_text).map_err(|e| anyhow::anyhow!("the match's map: {e}"))?,
+        );
+        let launcher = self.builder.sandbox.launcher(Limits::game());
+        let config = self.match_config.clone();
+        let stop = self.stop.clone();
+        let lost = Arc::new(AtomicBool::new(false));
+        let lost_flag = lost.clone();
+        let mut game = tokio::task::spawn_blocking(move || {
+            run_match(map, &specs, &launcher, &config, &mut |_| {
+                !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
+            })
+        });
+        let mut renew = tokio::time::interval(LEASE / 3);
+        renew.tick().await;
+        let result = loop {
+            tokio::select! {
+                done = &mut game => break done?,
+                _ = renew.tick() => {
+                    if !self.renew(m.id).await.unwrap_or(true) {
+                        lost.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        };
+        match result {
+            Ok(r) => Ok(Some(r)),
+            Err(RunError::Cancelled) if lost.load(Ordering::Relaxed) => {
+                anyhow::bail!("the lease was lost")
+            }
+            Err(RunError::Cancelled) => Ok(None),
+            Err(e) => Err(anyhow::Error::from(e).context("the match could not be run")),
+        }
+    }
+
+    /// Writes the result, every seat and the rating updates in one transaction, only
+    /// if this worker still holds the match. False when it did not.
+    async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let replay = gzip(r.replay.to_json().as_bytes());
+        let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
+        let winner = r.outcome.winner.map(|s| s.0 as i32);
+        let n = sqlx::query(
+            "update matches set status = 'finished', finished_at = now(), turns = $3, winner_seat = $4, \
+                 replay = $5, lease_owner = null, lease_until = null \
+             where id = $1 and status = 'running' and lease_owner = $2",
+        )
+        .bind(m.id)
+        .bind(&self.name)
+        .bind(turns)
+        .bind(winner)
+        .bind(&replay)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if n != 1 {
+            return Ok(false);
+        }
+        // Lock the bots in id order (no deadlock with other recorders), then rate.
+        let mut ids: Vec<i64> = m.players.iter().map(|p| p.1).collect();
+        ids.sort_unstable();
+        let rows: Vec<(i64, f64, f64)> = sqlx::query_as(
+            "select id, mu, sigma from bots where id = any($1) order by id for update",
+        )
+        .bind(&ids)
+        .fetch_all(&mut *tx)
+        .await?;
+        let before: Vec<(f64, f64)> = m
+            .players
+            .iter()
+            .map(|p| {
+                rows.iter()
+                    .find(|r| r.0 == p.1)
+                    .map_or((rating::MU, rating::SIGMA), |r| (r.1, r.2))
+            })
+            .collect();
+        let ranks: Vec<u32> = r.players.iter().map(|p| p.rank).collect();
+        let after = rating::rate(&before, &ranks);
+        for (i, (seat, bot_id, _, _)) in m.players.iter().enumerate() {
+            let p = &r.players[i];
+            let outcome = match (winner, p.rank) {
+                (Some(w), _) if w == *seat => "win",
+                (None, 1) => "draw",
+                _ => "loss",
+            };
+            let stderr: Vec<(u32, String)> = p
+                .stderr
+                .iter()
+                .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
+                .collect();
+            let stderr = gzip(
+                serde_json::to_string(&stderr)
+                    .unwrap_or_default()
+                    .as_bytes(),
+            );
+            sqlx::query(
+                "update match_players set rank = $3, outcome = $4, forts = $5, soldiers = $6, warnings = $7, \
+                     timeouts = $8, error = $9, cpu_ms = $10, stderr = $11, mu_before = $12, sigma_before = $13, \
+                     mu_after = $14, sigma_after = $15 \
+                 where match_id = $1 and seat = $2",
+            )
+            .bind(m.id)
+            .bind(seat)
+            .bind(p.rank as i32)
+            .bind(outcome)
+            .bind(p.forts as i32)
+            .bind(p.soldiers as i64)
+            .bind(p.warnings as i32)
+            .bind(p.timeouts as i32)
+            .bind(&p.error)
+            .bind(p.time_used.as_millis() as i64)
+            .bind(&stderr)
+            .bind(before[i].0)
+            .bind(before[i].1)
+            .bind(after[i].0)
+            .bind(after[i].1)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "update bots set mu = $2, sigma = $3, games = games + 1, version_games = version_games + 1, \
+                     wins = wins + ($4 = 'win')::int, losses = losses + ($4 = 'loss')::int, \
+                     draws = draws + ($4 = 'draw')::int, last_game_at = now() \
+                 where id = $1",
+            )
+            .bind(bot_id)
+            .bind(after[i].0)
+            .bind(after[i].1)
+            .bind(outcome)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "insert into rating_history (bot_id, match_id, mu, sigma) values ($1, $2, $3, $4)",
+            )
+            .bind(bot_id)
+            .bind(m.id)
+            .bind(after[i].0)
+            .bind(after[i].1)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(match_id = m.id, turns, "recorded");
+        Ok(true)
+    }
+
+    /// Plays matches until stopped; database trouble is logged and waited out.
+    pub async fn run(self, buffer: i64, settings: ranker::matchmaking::Settings) {
+        let mut backoff = Duration::from_millis(500);
+        while !self.stop.load(Ordering::Relaxed) {
+            let step = async {
+                self.heartbeat(None).await?;
+                ranker::schedule(&self.db, buffer, &settings).await?;
+                self.run_one().await
+            };
+            match step.await {
+                Ok(true) => backoff = Duration::from_millis(500),
+                Ok(false) => tokio::time::sleep(Duration::from_millis(500)).await,
+                Err(e) => {
+                    tracing::warn!(worker = %self.name, "the worker will retry in {:?}: {e:#}", backoff);
+                    tokio::time::sleep(backoff).await;
+                    backoff = (backoff * 2).min(Duration::from_secs(30));
+                }
+            }
+        }
+        let _ = sqlx::query("delete from workers where name = $1")
+            .bind(&self.name)
+            .execute(&self.db)
+            .await;
+    }
+}
