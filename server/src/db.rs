@@ -207,31 +207,7 @@ impl EmbeddedPg {
             }
         }
         pg.port = free_port()?;
-        let log = pg.dir.join("postgres.log");
-        let out = pg
-            .command("pg_ctl")
-            .arg("-D")
-            .arg(&pg.dir)
-            .arg("-l")
-            .arg(&log)
-            .arg("-o")
-            .arg(format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1",
-                pg.port,
-                pg.socket_dir.display()
-            ))
-            .args(["-w", "-t", "60", "start"])
-            .output()
-            .context("cannot run pg_ctl")?;
-        if !out.status.success() {
-            let tail = std::fs::read_to_string(&log).unwrap_or_default();
-            let last: Vec<&str> = tail.lines().rev().take(5).collect();
-            bail!(
-                "the embedded PostgreSQL did not start: {}\n{}",
-                String::from_utf8_lossy(&out.stderr).trim(),
-                last.into_iter().rev().collect::<Vec<_>>().join("\n")
-            );
-        }
+        pg.launch()?;
         pg.owned = true;
         tracing::info!(
             port = pg.port,
@@ -289,6 +265,52 @@ impl EmbeddedPg {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Starts the postmaster on our port and socket and waits until it answers.
+    fn launch(&self) -> anyhow::Result<()> {
+        let log = self.dir.join("postgres.log");
+        let out = self
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&self.dir)
+            .arg("-l")
+            .arg(&log)
+            .arg("-o")
+            .arg(format!(
+                "-p {} -k {} -c listen_addresses=127.0.0.1",
+                self.port,
+                self.socket_dir.display()
+            ))
+            .args(["-w", "-t", "60", "start"])
+            .output()
+            .context("cannot run pg_ctl")?;
+        if !out.status.success() {
+            let tail = std::fs::read_to_string(&log).unwrap_or_default();
+            let last: Vec<&str> = tail.lines().rev().take(5).collect();
+            bail!(
+                "the embedded PostgreSQL did not start: {}\n{}",
+                String::from_utf8_lossy(&out.stderr).trim(),
+                last.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+        }
+        Ok(())
+    }
+
+    /// Starts the cluster again on the same port and socket after it stopped (an
+    /// operator restarting the database; tests of the loops that must survive it).
+    pub fn start_again(&self) -> anyhow::Result<()> {
+        self.launch()
+    }
+
+    /// Stops the cluster, whoever started it.
+    pub fn stop_now(&self) {
+        let _ = self
+            .command("pg_ctl")
+            .arg("-D")
+            .arg(&self.dir)
+            .args(["-m", "fast", "-w", "stop"])
+            .output();
     }
 
     /// Stops the cluster if this process started it.

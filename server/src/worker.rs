@@ -35,12 +35,12 @@ pub struct Worker {
 
 /// A match taken from the queue.
 #[derive(Debug)]
-struct Claimed {
-    id: i64,
-    attempts: i32,
-    map_text: String,
+pub struct Claimed {
+    pub id: i64,
+    pub attempts: i32,
+    pub map_text: String,
     /// (seat, bot id, bot name, version id), by seat.
-    players: Vec<(i32, i64, String, i64)>,
+    pub players: Vec<(i32, i64, String, i64)>,
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -70,7 +70,8 @@ impl Worker {
         Ok(())
     }
 
-    async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
+    /// Takes the next match of the queue (or one whose lease ran out).
+    pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
         if ranker::is_paused(&mut *tx).await? {
             return Ok(None);
@@ -172,7 +173,7 @@ impl Worker {
 
     /// Fetches the builds and plays the match, renewing the lease meanwhile. `None`
     /// when stopped; an error is the platform's.
-    async fn play(&self, m: &Claimed) -> anyhow::Result<Option<MatchResult>> {
+    pub async fn play(&self, m: &Claimed) -> anyhow::Result<Option<MatchResult>> {
         let mut specs = Vec::new();
         for (_, _, name, version) in &m.players {
             let (root, recipe) = self
@@ -223,7 +224,7 @@ impl Worker {
 
     /// Writes the result, every seat and the rating updates in one transaction, only
     /// if this worker still holds the match. False when it did not.
-    async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
+    pub async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
         let mut tx = self.db.begin().await?;
         let replay = gzip(r.replay.to_json().as_bytes());
         let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;

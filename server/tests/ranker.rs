@@ -1,0 +1,264 @@
+//! The ladder under failure: a worker that dies mid-match, two workers on one queue,
+//! the database going away, voided matches, and the organizer's pause.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::runner::MatchConfig;
+use server::builds::Builder;
+use server::ranker::{self, matchmaking::Settings};
+use server::worker::Worker;
+use sqlx::PgPool;
+
+/// A ladder with the four house bots built and active.
+async fn ladder(db: &PgPool, test: &str) -> Builder {
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ranker-{test}"));
+    let _ = std::fs::remove_dir_all(&base);
+    let b = Builder {
+        db: db.clone(),
+        sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+        languages: Arc::new(server::languages::Languages::load(None).unwrap()),
+        dir: base.join("builds"),
+        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
+            .unwrap(),
+        caps: Default::default(),
+    };
+    server::house::register(db).await.unwrap();
+    ranker::load_shipped_maps(db).await.unwrap();
+    while b.build_next().await.unwrap() {}
+    let active: i64 =
+        sqlx::query_scalar("select count(*) from bots where active_version_id is not null")
+            .fetch_one(db)
+            .await
+            .unwrap();
+    assert_eq!(active, 4, "the house bots are built");
+    // Short games keep the tests quick.
+    sqlx::query("update maps set enabled = (name in ('ring-2p', 'triad-3p'))")
+        .execute(db)
+        .await
+        .unwrap();
+    b
+}
+
+fn worker(b: &Builder, name: &str) -> Worker {
+    Worker {
+        name: name.into(),
+        db: b.db.clone(),
+        builder: b.clone(),
+        match_config: MatchConfig {
+            max_steps: 60,
+            ..MatchConfig::default()
+        },
+        stop: Arc::new(AtomicBool::new(false)),
+    }
+}
+
+async fn games_total(db: &PgPool) -> i64 {
+    sqlx::query_scalar("select sum(games)::bigint from bots")
+        .fetch_one(db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_worker_that_dies_mid_match_is_replaced_and_the_match_counts_once() {
+    let db = common::fresh_db().await;
+    let b = ladder(&db, "dies").await;
+    assert_eq!(
+        ranker::schedule(&db, 1, &Settings::default())
+            .await
+            .unwrap(),
+        1
+    );
+    let dead = worker(&b, "dead");
+    let claimed = dead.claim().await.unwrap().expect("a queued match");
+    let players = claimed.players.len() as i64;
+    // It played, but died before recording: its lease runs out.
+    let result = dead.play(&claimed).await.unwrap().unwrap();
+    sqlx::query("update matches set lease_until = now() - interval '1 second'")
+        .execute(&db)
+        .await
+        .unwrap();
+
+    let alive = worker(&b, "alive");
+    assert!(alive.run_one().await.unwrap(), "the match is taken again");
+    let (status, attempts): (String, i32) = sqlx::query_as("select status, attempts from matches")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!((status.as_str(), attempts), ("finished", 2));
+    assert_eq!(games_total(&db).await, players);
+    // The dead worker wakes up and tries to record its game: refused.
+    assert!(!dead.record(&claimed, &result).await.unwrap());
+    assert_eq!(games_total(&db).await, players, "counted once");
+    let history: i64 = sqlx::query_scalar("select count(*) from rating_history")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(history, players);
+}
+
+#[tokio::test]
+async fn two_workers_never_play_the_same_match() {
+    let db = common::fresh_db().await;
+    let b = ladder(&db, "two").await;
+    ranker::schedule(&db, 6, &Settings::default())
+        .await
+        .unwrap();
+    let (w1, w2) = (worker(&b, "one"), worker(&b, "two"));
+    let drain = |w: Worker| async move {
+        let mut played = 0;
+        while w.run_one().await.unwrap() {
+            played += 1;
+        }
+        played
+    };
+    let (a, c) = tokio::join!(drain(w1), drain(w2));
+    assert_eq!(a + c, 6, "every match played once: {a} + {c}");
+    let twice: i64 = sqlx::query_scalar(
+        "select count(*) from (select match_id from rating_history group by match_id, bot_id having count(*) > 1) x",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(twice, 0);
+    let finished: i64 = sqlx::query_scalar(
+        "select count(*) from matches where status = 'finished' and attempts = 1",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(finished, 6, "no match was claimed by both");
+}
+
+#[tokio::test]
+async fn a_voided_match_leaves_ratings_untouched() {
+    let db = common::fresh_db().await;
+    let b = ladder(&db, "void").await;
+    ranker::schedule(&db, 2, &Settings::default())
+        .await
+        .unwrap();
+    let before: Vec<(f64, f64, i32)> =
+        sqlx::query_as("select mu, sigma, games from bots order by id")
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    let ids: Vec<i64> = sqlx::query_scalar("select id from matches order by id")
+        .fetch_all(&db)
+        .await
+        .unwrap();
+    assert!(ranker::void(&db, ids[0], "voided by the organizer")
+        .await
+        .unwrap());
+    // The other is voided while a worker plays it: its result is refused.
+    let w = worker(&b, "w");
+    let claimed = w.claim().await.unwrap().unwrap();
+    assert_eq!(claimed.id, ids[1]);
+    let result = w.play(&claimed).await.unwrap().unwrap();
+    assert!(ranker::void(&db, ids[1], "voided by the organizer")
+        .await
+        .unwrap());
+    assert!(!w.record(&claimed, &result).await.unwrap());
+    let after: Vec<(f64, f64, i32)> =
+        sqlx::query_as("select mu, sigma, games from bots order by id")
+            .fetch_all(&db)
+            .await
+            .unwrap();
+    assert_eq!(before, after);
+    assert!(!w.run_one().await.unwrap(), "voided matches are not played");
+    // Requeued, it plays and counts.
+    assert!(ranker::requeue(&db, ids[0]).await.unwrap());
+    assert!(w.run_one().await.unwrap());
+    assert!(games_total(&db).await > 0);
+}
+
+#[tokio::test]
+async fn a_paused_ranker_schedules_and_plays_nothing() {
+    let db = common::fresh_db().await;
+    let b = ladder(&db, "pause").await;
+    ranker::schedule(&db, 1, &Settings::default())
+        .await
+        .unwrap();
+    ranker::set_paused(&db, true).await.unwrap();
+    assert_eq!(
+        ranker::schedule(&db, 5, &Settings::default())
+            .await
+            .unwrap(),
+        0
+    );
+    assert!(!worker(&b, "w").run_one().await.unwrap());
+    ranker::set_paused(&db, false).await.unwrap();
+    assert!(worker(&b, "w").run_one().await.unwrap());
+}
+
+#[tokio::test]
+async fn the_worker_loop_waits_out_the_database_going_away_and_continues() {
+    // Its own cluster, so stopping it disturbs no other test.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ranker-db-away");
+    let _ = std::fs::remove_dir_all(&dir);
+    let pg = tokio::task::spawn_blocking({
+        let dir = dir.clone();
+        move || server::db::EmbeddedPg::start(&dir, None)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    pg.create_database("bottlebats").await.unwrap();
+    let db = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(4)
+        .acquire_timeout(Duration::from_secs(2))
+        .connect_with(pg.options("bottlebats"))
+        .await
+        .unwrap();
+    server::db::MIGRATOR.run(&db).await.unwrap();
+    let b = ladder(&db, "away").await;
+    let w = worker(&b, "steady");
+    let stop = w.stop.clone();
+    let task = tokio::spawn(w.run(2, Settings::default()));
+    let finished = || async {
+        sqlx::query_scalar::<_, i64>("select count(*) from matches where status = 'finished'")
+            .fetch_one(&db)
+            .await
+    };
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let pg = Arc::new(pg);
+    let stopper = pg.clone();
+    tokio::task::spawn_blocking(move || stopper.stop_now())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(!task.is_finished(), "the loop did not give up or panic");
+    let starter = pg.clone();
+    tokio::task::spawn_blocking(move || starter.start_again())
+        .await
+        .unwrap()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut before = None;
+    loop {
+        if let Ok(n) = finished().await {
+            match before {
+                None => before = Some(n),
+                Some(b) if n > b => break,
+                _ => {}
+            }
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "matches are played again after the database returns"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    tokio::time::timeout(Duration::from_secs(60), task)
+        .await
+        .unwrap()
+        .unwrap();
+    db.close().await;
+    tokio::task::spawn_blocking(move || pg.stop_now())
+        .await
+        .unwrap();
+}
