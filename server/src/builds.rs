@@ -431,11 +431,16 @@ impl Builder {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("update bots set active_version_id = $2 where id = $1")
-                .bind(bot_id)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            // A new version keeps its bot's mu but is not known yet: its sigma starts
+            // over, and it is scheduled first.
+            sqlx::query(
+                "update bots set active_version_id = $2, sigma = $3, version_games = 0 where id = $1",
+            )
+            .bind(bot_id)
+            .bind(id)
+            .bind(crate::ranker::rating::SIGMA)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         tracing::info!(

@@ -84,12 +84,23 @@ async fn an_upload_is_built_tested_and_becomes_active() {
     );
     let r = c.get("/bots/mybot/versions/1/smoke.json").await;
     assert_eq!(r.headers["content-encoding"], "gzip");
-    // A second good version replaces it; the first is retired.
+    // A second good version replaces it; the first is retired; the rating keeps its
+    // mu and its sigma starts over.
+    sqlx::query("update bots set mu = 31.5, sigma = 2.0, version_games = 40 where name = 'mybot'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
     c.upload("/bots/mybot/versions", &[], Some(("bot.py", greedy())))
         .await;
     b.build_next().await.unwrap();
     assert_eq!(status(&c, "mybot", 1).await.0, "retired");
     assert_eq!(active(&c, "mybot").await, Some(2));
+    let (mu, sigma, games): (f64, f64, i32) =
+        sqlx::query_as("select mu, sigma, version_games from bots where name = 'mybot'")
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
+    assert_eq!((mu, sigma, games), (31.5, 25.0 / 3.0, 0));
     let id: i64 = sqlx::query_scalar("select active_version_id from bots where name = 'mybot'")
         .fetch_one(&c.state.db)
         .await
