@@ -139,11 +139,9 @@ const CASES: &[Case] = &[
 
 #[test]
 fn bots_in_every_language_play_a_game_in_the_sandbox() {
-    let lock_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lang-slots");
-    let sandbox = Arc::new(Sandbox::new(SandboxConfig {
-        lock_dir,
-        ..SandboxConfig::default()
-    }));
+    // The machine's own slot pool (default lock folder): a private lock folder over
+    // the same uids would let this test and a running server kill each other's bots.
+    let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
     let launcher = sandbox.launcher(Limits::game());
     let config = MatchConfig {
         max_steps: 30,

@@ -10,10 +10,10 @@
 mod cgroup;
 mod slots;
 
-use std::ffi::OsString;
+use std::ffi::{CString, OsString};
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::Arc;
@@ -22,7 +22,9 @@ use std::time::Duration;
 pub use cgroup::{BotCgroup, Cgroups};
 pub use slots::{kill_uid, Slot, SlotPool};
 
-use crate::process::{shell_line, BotProcess, BotSpec, Confinement, Launcher, LocalProcess};
+use crate::process::{
+    shell_line, BotProcess, BotSpec, Confinement, Launcher, LocalProcess, MOVED_STDIN, MOVED_STDOUT,
+};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -36,7 +38,7 @@ pub struct Limits {
     pub open_files: u64,
     /// Largest file the bot may write, bytes.
     pub file_size: u64,
-    /// Size of the writable scratch at `/tmp`, bytes.
+    /// Size of the writable scratch at `/tmp`, bytes; `/dev/shm` gets as much again.
     pub scratch: u64,
     /// CPU seconds per process, a backstop behind the per-turn timing.
     pub cpu_seconds: u64,
@@ -115,6 +117,12 @@ pub struct Sandbox {
     root: bool,
     slots: Arc<SlotPool>,
 }
+
+/// Where the bot's folder is staged for bwrap when bots run as slot uids: a folder
+/// that always exists and any uid may walk. It is covered in the bot's own mount
+/// namespace only. (bwrap mounts its new root over `/tmp` too; the staged folder is
+/// then at `/oldroot/tmp`, where bwrap looks for it.)
+const STAGE: &str = "/tmp";
 
 /// Host folders a bot's language may need, read-only.
 const SYSTEM_DIRS: &[&str] = &[
@@ -273,8 +281,17 @@ impl Sandbox {
         }
     }
 
-    /// The bwrap arguments that build the bot's view of the world.
-    fn bwrap_args(&self, dir: &Path, dir_fd: i32, limits: &Limits, line: &str) -> Vec<OsString> {
+    /// The bwrap arguments that build the bot's view of the world. `staged` says the
+    /// bot's folder is bind-mounted at [`STAGE`] (see [`Confinement::stage_cwd_at`]);
+    /// otherwise bwrap binds it from `dir_fd`.
+    fn bwrap_args(
+        &self,
+        dir: &Path,
+        dir_fd: i32,
+        staged: bool,
+        limits: &Limits,
+        line: &str,
+    ) -> Vec<OsString> {
         let mut a: Vec<OsString> = Vec::new();
         let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
         push(&[
@@ -315,20 +332,25 @@ impl Sandbox {
                 Err(_) => {}
             }
         }
-        let scratch = limits.scratch.to_string();
-        a.extend([
-            "--size".into(),
-            scratch.into(),
-            "--tmpfs".into(),
-            "/tmp".into(),
-        ]);
-        let fd = dir_fd.to_string();
-        let bind = if limits.writable_dir {
-            "--bind-fd"
-        } else {
-            "--ro-bind-fd"
+        // The scratch, and a second one of the same size at /dev/shm for POSIX shared
+        // memory and semaphores (Python's multiprocessing): the rest of /dev, a tmpfs
+        // of bwrap's, is made read-only below.
+        for at in ["/tmp", "/dev/shm"] {
+            let scratch = limits.scratch.to_string();
+            a.extend(["--size".into(), scratch.into(), "--tmpfs".into(), at.into()]);
+        }
+        let (bind, source) = match (staged, limits.writable_dir) {
+            (true, true) => ("--bind", STAGE.to_string()),
+            (true, false) => ("--ro-bind", STAGE.to_string()),
+            (false, true) => ("--bind-fd", dir_fd.to_string()),
+            (false, false) => ("--ro-bind-fd", dir_fd.to_string()),
         };
-        a.extend([bind.into(), fd.into(), dir.as_os_str().to_owned()]);
+        a.extend([bind.into(), source.into(), dir.as_os_str().to_owned()]);
+        // The root that bwrap built the view on and its /dev are tmpfs: read-only, so
+        // that only the scratch (and the folder of a build) can be written.
+        for at in ["/dev", "/"] {
+            a.extend(["--remount-ro".into(), at.into()]);
+        }
         a.extend(["--chdir".into(), dir.as_os_str().to_owned()]);
         a.push("--clearenv".into());
         for (k, v) in [
@@ -355,14 +377,12 @@ impl Launcher for SandboxLauncher {
         let sb = &self.sandbox;
         let limits = &self.limits;
         let slot = sb.slot()?;
-        let dir: OwnedFd = File::open(&bot.dir)
-            .map_err(|e| {
-                io::Error::new(
-                    e.kind(),
-                    format!("cannot open the bot folder {}: {e}", bot.dir.display()),
-                )
-            })?
-            .into();
+        let dir = open_dir(&bot.dir).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot open the bot folder {}: {e}", bot.dir.display()),
+            )
+        })?;
         let cgroup = match &sb.cgroups {
             Ok(c) => {
                 let name = match &slot {
@@ -384,8 +404,14 @@ impl Launcher for SandboxLauncher {
             (libc::RLIMIT_CORE as i32, 0),
         ];
         if slot.is_some() {
-            // Counts every process of the slot's uid: exactly this bot's.
-            rlimits.push((libc::RLIMIT_NPROC as i32, limits.processes));
+            // Counts every process of the slot's uid: exactly this bot's. Behind a pids
+            // cgroup it is only a backstop, set above the cgroup's limit: the kernel
+            // checks it first, and a fork it refuses is not counted as an incident.
+            let nproc = match cgroup {
+                Some(_) => limits.processes * 2,
+                None => limits.processes,
+            };
+            rlimits.push((libc::RLIMIT_NPROC as i32, nproc));
         }
         if cgroup.is_none() {
             // Without a memory cgroup, committed memory is the best rlimit there is
@@ -393,11 +419,35 @@ impl Launcher for SandboxLauncher {
             rlimits.push((libc::RLIMIT_DATA as i32, limits.memory));
         }
         let line = shell_line(&bot.command, &bot.name);
+        // bwrap runs as the slot uid and resolves even `--bind-fd` sources by path: a
+        // folder behind a path that uid cannot walk is staged where it can.
+        let stage_cwd_at = match (&sb.bwrap, &slot) {
+            (Ok(_), Some(_)) => Some(CString::new(STAGE)?),
+            _ => None,
+        };
         let (cmd, keep) = match &sb.bwrap {
             Ok(bwrap) => {
+                // bwrap keeps its stdio open until the bot ends: the pipes reach the bot
+                // at other descriptors (see `Confinement::move_stdio`), and it moves
+                // them back, so that it alone holds them.
+                let line = format!(
+                    "exec <&{MOVED_STDIN} >&{MOVED_STDOUT} {MOVED_STDIN}<&- {MOVED_STDOUT}>&-; {line}"
+                );
                 let mut cmd = Command::new(bwrap);
-                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), limits, &line));
-                (cmd, vec![dir.as_raw_fd()])
+                let staged = stage_cwd_at.is_some();
+                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), staged, limits, &line));
+                // Nothing of the runner's environment, which holds its secrets, may
+                // reach bwrap: its processes in the sandbox (pid 1) show it in
+                // /proc/PID/environ.
+                cmd.env_clear();
+                // Only bwrap's `--bind-fd` needs the folder's descriptor (and closes
+                // it). Had the bot one, `openat(fd, "..")` would lead out of its view.
+                let keep = if staged {
+                    Vec::new()
+                } else {
+                    vec![dir.as_raw_fd()]
+                };
+                (cmd, keep)
             }
             Err(_) => {
                 let mut cmd = Command::new("/bin/sh");
@@ -412,6 +462,9 @@ impl Launcher for SandboxLauncher {
             cgroup_procs: cgroup.as_ref().map(|c| c.join_paths()).unwrap_or_default(),
             rlimits,
             cwd_fd: Some(dir.as_raw_fd()),
+            stage_cwd_at,
+            move_stdio: sb.bwrap.is_ok(),
+            seal_fds: true,
             keep_fds: keep,
             uid: slot.as_ref().map(|s| s.uid),
         };
@@ -429,6 +482,19 @@ impl Launcher for SandboxLauncher {
             slot,
         }))
     }
+}
+
+/// Opens a folder at a descriptor of 10 or more, clear of the bot's pipes at
+/// [`MOVED_STDIN`] and [`MOVED_STDOUT`].
+fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    let file = File::open(path)?;
+    // SAFETY: F_DUPFD_CLOEXEC on a descriptor we own; the new one is ours alone.
+    let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by fcntl and nothing else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 fn next_id() -> u64 {

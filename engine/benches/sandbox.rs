@@ -1,0 +1,211 @@
+//! `cargo bench -p engine --bench sandbox`: what the sandbox costs, printed as a small
+//! report. Needs root, bwrap and cgroups (`bottlebats doctor`); without them only the
+//! bare numbers are printed.
+//!
+//! 1. Start and stop: launch a tiny compiled C bot, send it one state, read its reply,
+//!    end it (and everything the launcher set up for it); median of 30, sandboxed and
+//!    bare (`LocalLauncher`).
+//! 2. The round trip per turn: a 500-turn match of two such bots through `run_match`,
+//!    the runner's time per turn as in `benches/engine.rs`; median of 5, sandboxed and
+//!    bare.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::map::Map;
+use engine::process::{BotSpec, Launcher, LocalLauncher};
+use engine::runner::{run_match, MatchConfig};
+use engine::sandbox::{Limits, Sandbox, SandboxConfig};
+
+const C_BOT: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+/* Reads a state (three counted sections) and replies with no commands. */
+int main(void) {
+    char line[65536];
+    for (;;) {
+        for (int s = 0; s < 3; s++) {
+            if (!fgets(line, sizeof line, stdin)) return 0;
+            long n = strtol(line, NULL, 10);
+            for (long i = 0; i < n; i++)
+                if (!fgets(line, sizeof line, stdin)) return 0;
+        }
+        fputs("0 commands:\n", stdout);
+        fflush(stdout);
+    }
+}
+"#;
+
+/// The compiled bot in a folder the sandbox's uids can read.
+fn bot_folder() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-sandbox-bot");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let src = dir.join("idle.c");
+    std::fs::write(&src, C_BOT).unwrap();
+    let ok = std::process::Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(dir.join("idle"))
+        .arg(&src)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "cc is needed to build the benchmark's bot");
+    dir
+}
+
+fn spec(dir: &Path, name: &str) -> BotSpec {
+    BotSpec {
+        name: name.to_string(),
+        command: "./idle".to_string(),
+        dir: dir.to_path_buf(),
+    }
+}
+
+const STATE: &str = "2 forts:\na 0 0 p1 10\nb 3 4 p2 10\n1 roads:\na b\n0 marches:\n";
+
+/// Launch, one state, one reply, end: the whole life of a bot.
+fn start_stop(launcher: &dyn Launcher, bot: &BotSpec) -> Duration {
+    let started = Instant::now();
+    let mut process = launcher.launch(bot).unwrap();
+    let (mut stdin, stdout, stderr) = process.take_stdio().unwrap();
+    stdin.write_all(STATE.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let mut reply = String::new();
+    BufReader::new(stdout).read_line(&mut reply).unwrap();
+    assert_eq!(reply, "0 commands:\n");
+    process.prepare_end();
+    drop((stdin, stderr));
+    process.kill();
+    drop(process);
+    started.elapsed()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn start_stop_report(what: &str, launcher: &dyn Launcher, bot: &BotSpec) {
+    start_stop(launcher, bot); // warm-up
+    let times: Vec<Duration> = (0..30).map(|_| start_stop(launcher, bot)).collect();
+    let (min, max) = (*times.iter().min().unwrap(), *times.iter().max().unwrap());
+    println!(
+        "start, one state and reply, stop, {what}: median {:.2} ms (min {:.2}, max {:.2}; 30 runs)",
+        ms(median(times)),
+        ms(min),
+        ms(max)
+    );
+}
+
+/// The 2-player 24-fort map the engine benchmark uses.
+fn duel_map() -> (String, Map) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
+    let mut shipped: Vec<(String, Map)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let text = std::fs::read_to_string(e.path()).ok()?;
+            let map = Map::parse(&text).ok()?;
+            Some((e.file_name().to_string_lossy().into_owned(), map))
+        })
+        .filter(|(_, m)| m.seats.len() == 2 && m.forts.len() == 24)
+        .collect();
+    shipped.sort_by(|a, b| a.0.cmp(&b.0));
+    shipped.into_iter().next().unwrap_or_else(|| {
+        let opts = engine::generate::GenerateOptions {
+            players: 2,
+            seed: 1,
+            forts: Some(24),
+        };
+        (
+            "generated 24-fort map".into(),
+            engine::generate::generate(&opts).unwrap(),
+        )
+    })
+}
+
+fn per_turn_report(what: &str, launcher: &dyn Launcher, dir: &Path) {
+    let (name, map) = duel_map();
+    let map = Arc::new(map);
+    let specs = [spec(dir, "p1"), spec(dir, "p2")];
+    let config = MatchConfig::default();
+    let mut per_turn = Vec::new();
+    let mut whole = Vec::new();
+    for _ in 0..5 {
+        let mut first: Option<Instant> = None;
+        let mut last = Instant::now();
+        let started = Instant::now();
+        let result = run_match(map.clone(), &specs, launcher, &config, &mut |turn| {
+            let now = Instant::now();
+            if turn == 1 {
+                first = Some(now);
+            }
+            last = now;
+            true
+        })
+        .unwrap();
+        assert_eq!(result.replay.turns.len(), 501);
+        assert!(result
+            .players
+            .iter()
+            .all(|p| p.error.is_none() && p.timeouts == 0));
+        let turns = result.replay.turns.len() as u32 - 3;
+        per_turn.push((last - first.unwrap()) / turns);
+        whole.push(started.elapsed());
+    }
+    let (min, max) = (
+        *per_turn.iter().min().unwrap(),
+        *per_turn.iter().max().unwrap(),
+    );
+    println!(
+        "500-turn match, 2 compiled idle bots, {what}, {name}: median {:.1} µs per turn \
+         (min {:.1}, max {:.1}); {:.0} ms per match",
+        median(per_turn).as_secs_f64() * 1e6,
+        min.as_secs_f64() * 1e6,
+        max.as_secs_f64() * 1e6,
+        ms(median(whole)),
+    );
+}
+
+fn main() {
+    // `cargo test --benches` runs this with `--bench` absent; keep that quick.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("sandbox benchmarks: run with `cargo bench -p engine --bench sandbox`");
+        return;
+    }
+    let dir = bot_folder();
+    let bot = spec(&dir, "p1");
+    // Its own uids and lock folder, apart from a server's default pool.
+    let sandbox = Sandbox::new(SandboxConfig {
+        uid_base: 61_920,
+        slots: 8,
+        lock_dir: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-slots"),
+        ..SandboxConfig::default()
+    });
+    let sandboxed = if sandbox.is_complete() {
+        Some(Arc::new(sandbox).launcher(Limits::game()))
+    } else {
+        println!("the sandbox is incomplete here; only bare numbers follow:");
+        for p in sandbox.protections().iter().filter(|p| !p.active) {
+            println!("  {}: {}", p.name, p.how);
+        }
+        None
+    };
+
+    start_stop_report("bare (LocalLauncher)", &LocalLauncher, &bot);
+    if let Some(launcher) = &sandboxed {
+        start_stop_report("sandboxed", launcher, &bot);
+    }
+    per_turn_report("bare (LocalLauncher)", &LocalLauncher, &dir);
+    if let Some(launcher) = &sandboxed {
+        per_turn_report("sandboxed", launcher, &dir);
+    }
+}
