@@ -72,3 +72,144 @@ pub async fn create_token(config: Config, name: String, label: String) -> anyhow
     println!("{token}");
     Ok(())
 }
+
+/// Organizer commands on the ladder.
+#[derive(Debug)]
+pub enum LadderCmd {
+    Status,
+    /// true: pause; false: resume.
+    Pause(bool),
+    Requeue(i64),
+    Void(i64, String),
+    /// (bot, disabled)
+    Bot(String, bool),
+    /// (map, enabled)
+    Map(String, bool),
+    AddMap(String, std::path::PathBuf),
+}
+
+pub async fn ladder(config: Config, cmd: LadderCmd) -> anyhow::Result<()> {
+    let db = Database::open(&config).await?;
+    let result = run_ladder(&db.pool, cmd).await;
+    db.close().await;
+    result
+}
+
+async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
+    use crate::ranker;
+    match cmd {
+        LadderCmd::Status => print_status(&ranker::status(db).await?),
+        LadderCmd::Pause(p) => {
+            ranker::set_paused(db, p).await?;
+            println!(
+                "{}",
+                if p {
+                    "the ranker is paused"
+                } else {
+                    "the ranker runs"
+                }
+            );
+        }
+        LadderCmd::Requeue(id) => {
+            if !ranker::requeue(db, id).await? {
+                bail!(
+                    "match {id} cannot be requeued (no such match, or it has finished and counted)"
+                );
+            }
+            println!("match {id} is back in the queue");
+        }
+        LadderCmd::Void(id, reason) => {
+            if !ranker::void(db, id, &reason).await? {
+                bail!("match {id} cannot be voided (no such match, or it has finished or is void already)");
+            }
+            println!("match {id} is void");
+        }
+        LadderCmd::Bot(name, disabled) => {
+            if !ranker::set_bot_disabled(db, &name, disabled).await? {
+                bail!("there is no bot `{name}`");
+            }
+            println!(
+                "bot `{name}` is {}",
+                if disabled {
+                    "out of the ladder"
+                } else {
+                    "back in the ladder"
+                }
+            );
+        }
+        LadderCmd::Map(name, enabled) => {
+            if !ranker::set_map_enabled(db, &name, enabled).await? {
+                bail!("there is no map `{name}`");
+            }
+            println!(
+                "map `{name}` is {}",
+                if enabled {
+                    "in matchmaking"
+                } else {
+                    "out of matchmaking"
+                }
+            );
+        }
+        LadderCmd::AddMap(name, file) => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            if !ranker::add_map(db, &name, &text).await? {
+                bail!("a map called `{name}` exists already");
+            }
+            println!("map `{name}` added");
+        }
+    }
+    Ok(())
+}
+
+fn print_status(s: &crate::ranker::Status) {
+    println!(
+        "ranker: {}; {} queued, {} finished, {} void",
+        if s.paused { "PAUSED" } else { "running" },
+        s.queued,
+        s.finished,
+        s.voided
+    );
+    println!("\nworkers:");
+    if s.workers.is_empty() {
+        println!("  none");
+    }
+    for w in &s.workers {
+        let playing = w
+            .match_id
+            .map_or_else(|| "idle".to_string(), |m| format!("playing match {m}"));
+        println!(
+            "  {}  last heard {:.0} s ago, {playing}",
+            w.name, w.seconds_ago
+        );
+    }
+    println!("\nmatches:");
+    if s.matches.is_empty() {
+        println!("  none queued or running");
+    }
+    for m in &s.matches {
+        let extra = match (&m.lease_owner, m.lease_left, &m.void_reason) {
+            (_, _, Some(r)) => format!("({r})"),
+            (Some(o), Some(left), _) => format!("on {o}, lease {left:.0} s left"),
+            _ => String::new(),
+        };
+        println!(
+            "  #{:<6} {:<8} {:<10} attempt {}  {}  {extra}",
+            m.id, m.status, m.map, m.attempts, m.players
+        );
+    }
+    println!("\nmaps:");
+    for m in &s.maps {
+        println!(
+            "  {:<12} {} seats, {:>3} forts, {:>6} matches{}",
+            m.name,
+            m.seats,
+            m.forts,
+            m.matches,
+            if m.enabled { "" } else { "  (disabled)" }
+        );
+    }
+    if !s.disabled.is_empty() {
+        println!("\ndisabled bots: {}", s.disabled.join(", "));
+    }
+}

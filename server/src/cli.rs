@@ -88,6 +88,30 @@ enum AdminCmd {
         #[arg(long, default_value = "command line")]
         name: String,
     },
+    /// Show the ranker: paused or not, the queue, running matches, workers, maps.
+    Status,
+    /// Stop scheduling and playing ranked matches (running ones finish).
+    Pause,
+    /// Schedule and play ranked matches again.
+    Resume,
+    /// Put a match back in the queue (also a voided one that never counted).
+    Requeue { match_id: i64 },
+    /// Void a match that has not finished: it will never count.
+    Void {
+        match_id: i64,
+        #[arg(long, default_value = "voided by an organizer")]
+        reason: String,
+    },
+    /// Take a bot out of the ladder.
+    DisableBot { name: String },
+    /// Bring a bot back into the ladder.
+    EnableBot { name: String },
+    /// Take a map out of matchmaking.
+    DisableMap { name: String },
+    /// Bring a map back into matchmaking.
+    EnableMap { name: String },
+    /// Add a map file to the ladder (checked first).
+    AddMap { name: String, file: PathBuf },
 }
 
 #[derive(Subcommand, Debug)]
@@ -125,6 +149,7 @@ pub fn main() -> ExitCode {
                 .map(|()| ExitCode::SUCCESS)
         }),
         Cmd::Admin { server, command } => server.load().and_then(|c| {
+            use crate::admin::LadderCmd as L;
             runtime()?.block_on(async move {
                 match command {
                     AdminCmd::CreateUser {
@@ -134,6 +159,30 @@ pub fn main() -> ExitCode {
                     } => crate::admin::create_user(c, name, admin, password).await,
                     AdminCmd::CreateToken { user, name } => {
                         crate::admin::create_token(c, user, name).await
+                    }
+                    AdminCmd::Status => crate::admin::ladder(c, L::Status).await,
+                    AdminCmd::Pause => crate::admin::ladder(c, L::Pause(true)).await,
+                    AdminCmd::Resume => crate::admin::ladder(c, L::Pause(false)).await,
+                    AdminCmd::Requeue { match_id } => {
+                        crate::admin::ladder(c, L::Requeue(match_id)).await
+                    }
+                    AdminCmd::Void { match_id, reason } => {
+                        crate::admin::ladder(c, L::Void(match_id, reason)).await
+                    }
+                    AdminCmd::DisableBot { name } => {
+                        crate::admin::ladder(c, L::Bot(name, true)).await
+                    }
+                    AdminCmd::EnableBot { name } => {
+                        crate::admin::ladder(c, L::Bot(name, false)).await
+                    }
+                    AdminCmd::DisableMap { name } => {
+                        crate::admin::ladder(c, L::Map(name, false)).await
+                    }
+                    AdminCmd::EnableMap { name } => {
+                        crate::admin::ladder(c, L::Map(name, true)).await
+                    }
+                    AdminCmd::AddMap { name, file } => {
+                        crate::admin::ladder(c, L::AddMap(name, file)).await
                     }
                 }
             })?;

@@ -4,36 +4,39 @@
 Strategy, every turn:
   1. Memory. It remembers every fort (position, last owner and garrison, turn seen) and
      every road it has ever seen; a state only shows what touches its own forts.
-  2. Roads. It replays every visible road half-step by half-step, battles included,
-     to know exactly which march reaches which fort, with how many soldiers, at the
-     siege of which turn (a march showing `r` steps left arrives at the siege r-1
-     turns from now).
-  3. Defence. Each fort it owns keeps a reserve: enough soldiers that, counting its
-     +1 a turn and its own reinforcements on the road, it survives every enemy march
-     heading to it and the whole garrison of every neighbouring enemy fort sent at it
-     now, each at its exact arrival turn. A fort short of its reserve is reinforced by
-     neighbours that arrive in time; one that cannot be saved spends its soldiers on
-     a counter-attack instead.
-  4. Attacks. A fort it does not own is attacked only when the soldiers that arrive
-     beat the defender at the siege they arrive in: its garrison then (+1 a turn for a
-     player, none for neutral), the marches already heading there (its reinforcements,
-     our earlier waves), the enemy marches our march will meet on the same road, and a
-     margin for enemy forts next to it that could reinforce it. Several of our forts
-     may join one attack. Attacks are chosen by value for cost: an enemy fort counts
-     double (it stops the enemy's growth too), cheap and near neutral forts come first,
-     which makes the opening a fast grab of cheap neutrals.
-  5. Logistics. Soldiers beyond the reserve in forts that have no target of their own
-     walk, one road at a time through its own forts, toward the front (forts facing the
-     enemy first, then forts facing neutrals), along shortest paths.
-Standard library only, and a few milliseconds a turn on a 96-fort map.
+  2. Roads. It replays every visible road half-step by half-step, battles included, to
+     know which march reaches which fort, with how many soldiers, at the siege of
+     which turn (a march showing `r` steps left joins the siege r-1 turns from now).
+  3. Defence. Each fort keeps a reserve: enough soldiers that, counting its +1 a turn
+     and our reinforcements on the road, it survives every enemy march heading to it
+     and the whole garrison of every neighbouring enemy fort sent at it now, each at
+     its exact arrival turn. A fort short of its reserve is reinforced by neighbours
+     that arrive in time; one that cannot be saved from the marches already on the
+     way spends its soldiers on attacks instead.
+  4. Attacks. A fort is attacked only when the soldiers that arrive beat the defender
+     at the siege they join: its garrison then (+1 a turn for a player, none for a
+     neutral), the marches already heading there (its reinforcements, our earlier
+     waves), the enemy marches our march meets on the same road, a margin for the
+     enemy forts next to it, and what it learned: soldiers that reached a fort from
+     roads it cannot see (its prediction was too low) are expected again there.
+     Several forts may join one attack; the sources add what they can spare, up to
+     the cost again, so a captured fort is not left empty. Targets are chosen by value
+     for cost: an enemy fort counts double (it also stops the enemy's growth), cheap
+     and near neutral forts come first, so the opening grabs the cheap neutrals.
+  5. Logistics. Forts facing the enemy always want soldiers, forts facing neutrals
+     want what their targets still cost; every other spare soldier walks there through
+     our own forts along shortest paths.
+Standard library only; a few milliseconds a turn on a 96-fort map. Set STRONG_DEBUG=1
+to have it explain its attacks and time on stderr.
 """
 import heapq
 import math
+import os
 import sys
 import time
 
 NEUTRAL = "neutral"
-DEBUG = bool(__import__("os").environ.get("BB_DEBUG"))
+DEBUG = bool(os.environ.get("STRONG_DEBUG"))
 # How far ahead (in turns) the fort projections look.
 HORIZON = 64
 # Share of the soldiers of enemy forts next to a target that we add as a margin
@@ -42,6 +45,9 @@ REINFORCE_SHARE = 0.5
 # Extra distance that makes forts facing only neutrals less attractive than forts
 # facing the enemy when moving soldiers to the front.
 NEUTRAL_FRONT_BIAS = 12
+# A fort facing only neutral forts sends what it does not need for them on to the
+# front when no enemy fort we know of is closer than this many roads.
+QUIET_HOPS = 3
 
 
 # ---------------------------------------------------------------------------- input
@@ -168,7 +174,6 @@ class Strong:
                 continue
             self.forts[row[0]] = [x, y, row[3], max(g, 0), self.turn]
             visible.add(row[0])
-        roads = []
         for row in road_rows:
             if len(row) < 2 or row[0] == row[1]:
                 continue
@@ -179,7 +184,6 @@ class Strong:
             length = max(1, road_length(fa[0], fa[1], fb[0], fb[1]))
             self.adj.setdefault(a, {})[b] = length
             self.adj.setdefault(b, {})[a] = length
-            roads.append((a, b))
         # Marches, grouped by road: key (a, b) with a < b.
         on_road = {}
         for row in march_rows:
@@ -284,7 +288,10 @@ class Strong:
 
         # ---------------------------------------------------- reinforce forts in danger
         doomed = set()
-        for n in sorted(mine, key=lambda n: base[n][1] if base[n][1] is not None else HORIZON):
+        def first_danger(n):
+            return HORIZON if base[n][1] is None else base[n][1]
+
+        for n in sorted(mine, key=first_danger):
             need, danger = base[n]
             short = need - garrison[n]
             if short <= 0:
@@ -367,7 +374,8 @@ class Strong:
         }
 
         def plan(t):
-            """The cheapest way to take t now: (score, need, [(source, size)]) or None."""
+            """The cheapest way to take t now: (score, cost, [(source, size)]), or
+            None."""
             srcs = []
             for s, length in adj[t].items():
                 if s not in visible or owner[s] != me:
@@ -428,11 +436,9 @@ class Strong:
             open_targets.discard(t)
             attacked.append((t, need, orders))
 
-        # Contested targets get what their sources can spare on top (up to the need
-        # again): a failed attack is costly, and what is left holds the fort.
+        # Every attack gets what its sources can spare on top, up to its cost again: a
+        # failed attack is costly, and what is left holds the captured fort.
         for t, need, orders in attacked:
-            if not contested[t]:
-                continue
             extra = need
             for s, _size in orders:
                 give = min(extra, free(s, t))
@@ -440,20 +446,44 @@ class Strong:
                     send(s, t, give)
                     extra -= give
 
-        # ---------------------------------------------------- move soldiers to the front
-        # Multi-source Dijkstra over our own forts from the forts that face others.
-        dist, step = {}, {}
-        heap = []
+        # ---------------------------------------------------- soldiers to the front
+        # Forts facing the enemy always want soldiers; forts facing only neutral forts
+        # want what their targets still cost; every other spare soldier walks there,
+        # through our own forts, along shortest paths (a multi-source Dijkstra).
+        spare = {}
+        dist, step, heap = {}, {}, []
+        # Hops from the nearest enemy fort we know of, over the roads we know.
+        near_enemy = {n: 0 for n, f in forts.items() if f[2] not in (me, NEUTRAL)}
+        ring = list(near_enemy)
+        for hops in range(1, QUIET_HOPS):
+            nxt = []
+            for n in ring:
+                for m in adj.get(n, {}):
+                    if m not in near_enemy:
+                        near_enemy[m] = hops
+                        nxt.append(m)
+            ring = nxt
         for n in mine:
+            if n in doomed:
+                continue
+            f = max(free(n), 0)
             faces = [m for m in adj[n] if m in visible and owner[m] != me]
             if not faces:
+                spare[n] = f
                 continue
             if any(owner[m] != NEUTRAL for m in faces):
                 d = 0
             else:
+                cost = 0
+                for t in faces:
+                    k = min(adj[n][t] - 1, HORIZON)
+                    o, other, ours = proj[t][k][:3]
+                    if o != me:
+                        cost += max(0, other - ours + 1)
+                if f >= cost and n not in near_enemy:
+                    spare[n] = f - cost
+                    continue
                 d = NEUTRAL_FRONT_BIAS
-            if n in doomed:
-                continue
             short = base[n][0] - garrison[n]
             if short > 0:
                 d -= min(short, 10)
@@ -464,26 +494,26 @@ class Strong:
             if d > dist[n]:
                 continue
             for m, length in adj[n].items():
-                if m in visible and owner[m] == me and d + length < dist.get(m, math.inf):
+                if m not in visible or owner[m] != me:
+                    continue
+                if d + length < dist.get(m, math.inf):
                     dist[m] = d + length
                     step[m] = n
                     heapq.heappush(heap, (d + length, m))
-        for n in mine:
-            if n not in step or n in doomed:
-                continue
-            if any(m in visible and owner[m] != me for m in adj[n]):
-                continue  # a frontier fort keeps its soldiers for its own targets
-            f = free(n)
-            if f > 0:
+        for n, f in spare.items():
+            if f > 0 and n in step:
                 send(n, step[n], f)
 
         # What we expect next turn where we do not own the fort.
         self.predicted = {}
         for t in targets:
-            ours = [(0, me, size) for (a, b), size in commands.items()
-                    if b == t and adj[a][b] == 1]
+            ours = [
+                (0, me, size)
+                for (a, b), size in commands.items()
+                if b == t and adj[a][b] == 1
+            ]
             self.predicted[t] = projection(t, 0, ours)[0][3:]
-        return ["%s %s %d" % (a, b, s) for (a, b), s in sorted(commands.items()) if s > 0]
+        return ["%s %s %d" % (a, b, s) for (a, b), s in sorted(commands.items())]
 
     def learn(self, visible):
         """Compares what we see with what we predicted last turn: soldiers that came
@@ -522,7 +552,8 @@ def main():
             sys.stderr.write("strong: turn %d: %r\n" % (bot.turn, e))
             commands = []
         if DEBUG:
-            sys.stderr.write("t%d cpu %.1f ms\n" % (bot.turn, 1000 * (time.process_time() - started)))
+            used = 1000 * (time.process_time() - started)
+            sys.stderr.write("t%d cpu %.1f ms\n" % (bot.turn, used))
         sys.stdout.write("%d commands:\n" % len(commands))
         for c in commands:
             sys.stdout.write(c + "\n")

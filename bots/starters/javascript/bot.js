@@ -196,4 +196,4 @@ input.on('line', (raw) => {
     bot.turn += 1;
   });
 });
-input.on('close', () => process.exit(0)); // end of input: the game is over
+// At the end of input (the game is over) Node has nothing left to do and exits.

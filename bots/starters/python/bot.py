@@ -74,7 +74,8 @@ class Bot:
         self.turn = 0
         self.forts = {}  # name -> Fort, everything we have ever seen
         self.roads = set()  # (a, b) with a < b, every road we have ever seen
-        self.marches = []  # this turn's marches: (origin, destination, owner, size, steps)
+        # This turn's marches: (origin, destination, owner, size, steps).
+        self.marches = []
 
     def neighbours(self, name):
         for a, b in self.roads:

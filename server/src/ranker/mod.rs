@@ -207,3 +207,135 @@ pub async fn void(db: &PgPool, match_id: i64, reason: &str) -> sqlx::Result<bool
     .rows_affected();
     Ok(n == 1)
 }
+
+/// Takes a bot out of the ladder or brings it back; false when there is no such bot.
+pub async fn set_bot_disabled(db: &PgPool, name: &str, disabled: bool) -> sqlx::Result<bool> {
+    let n = sqlx::query("update bots set disabled = $2 where lower(name) = lower($1)")
+        .bind(name)
+        .bind(disabled)
+        .execute(db)
+        .await?
+        .rows_affected();
+    if n == 1 && disabled {
+        // Its queued matches would only wait for it.
+        sqlx::query(
+            "update matches m set status = 'void', void_reason = 'a bot was disabled by an organizer' \
+             where m.status = 'queued' and exists (select 1 from match_players p join bots b on b.id = p.bot_id \
+                 where p.match_id = m.id and lower(b.name) = lower($1))",
+        )
+        .bind(name)
+        .execute(db)
+        .await?;
+    }
+    Ok(n == 1)
+}
+
+/// Takes a map out of matchmaking or brings it back; false when there is no such map.
+pub async fn set_map_enabled(db: &PgPool, name: &str, enabled: bool) -> sqlx::Result<bool> {
+    let n = sqlx::query("update maps set enabled = $2 where name = $1")
+        .bind(name)
+        .bind(enabled)
+        .execute(db)
+        .await?
+        .rows_affected();
+    Ok(n == 1)
+}
+
+/// A match in the queue, as the organizer sees it.
+#[derive(Debug, sqlx::FromRow)]
+pub struct QueuedMatch {
+    pub id: i64,
+    pub status: String,
+    pub map: String,
+    pub players: String,
+    pub attempts: i32,
+    pub lease_owner: Option<String>,
+    /// Seconds until the lease runs out (negative: expired).
+    pub lease_left: Option<f64>,
+    pub void_reason: Option<String>,
+}
+
+/// A worker and when it was last heard of.
+#[derive(Debug, sqlx::FromRow)]
+pub struct WorkerRow {
+    pub name: String,
+    pub seconds_ago: f64,
+    pub match_id: Option<i64>,
+}
+
+/// A map and how often it was played.
+#[derive(Debug, sqlx::FromRow)]
+pub struct MapRow {
+    pub name: String,
+    pub seats: i32,
+    pub forts: i32,
+    pub enabled: bool,
+    pub matches: i64,
+}
+
+/// Everything the organizer's page and `admin status` show.
+#[derive(Debug)]
+pub struct Status {
+    pub paused: bool,
+    pub queued: i64,
+    pub finished: i64,
+    pub voided: i64,
+    /// Running and queued matches, then the latest voided ones.
+    pub matches: Vec<QueuedMatch>,
+    pub workers: Vec<WorkerRow>,
+    pub maps: Vec<MapRow>,
+    /// Disabled bots.
+    pub disabled: Vec<String>,
+}
+
+pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
+    let (queued, finished, voided): (i64, i64, i64) = sqlx::query_as(
+        "select count(*) filter (where status = 'queued'), count(*) filter (where status = 'finished'), \
+             count(*) filter (where status = 'void') from matches",
+    )
+    .fetch_one(db)
+    .await?;
+    let matches = sqlx::query_as::<_, QueuedMatch>(
+        "select * from ( \
+             select m.id, m.status, maps.name as map, \
+                 (select string_agg(b.name, ', ' order by p.seat) from match_players p join bots b on b.id = p.bot_id \
+                  where p.match_id = m.id) as players, \
+                 m.attempts, m.lease_owner, extract(epoch from m.lease_until - now())::float8 as lease_left, m.void_reason \
+             from matches m join maps on maps.id = m.map_id \
+             where m.status in ('running', 'queued') \
+             union all \
+             select * from (select m.id, m.status, maps.name, \
+                 (select string_agg(b.name, ', ' order by p.seat) from match_players p join bots b on b.id = p.bot_id \
+                  where p.match_id = m.id), m.attempts, m.lease_owner, null::float8, m.void_reason \
+             from matches m join maps on maps.id = m.map_id where m.status = 'void' order by m.id desc limit 20) v \
+         ) x order by status = 'void', status = 'queued', id",
+    )
+    .fetch_all(db)
+    .await?;
+    let workers = sqlx::query_as::<_, WorkerRow>(
+        "select name, extract(epoch from now() - heartbeat_at)::float8 as seconds_ago, match_id \
+         from workers order by name",
+    )
+    .fetch_all(db)
+    .await?;
+    let maps = sqlx::query_as::<_, MapRow>(
+        "select maps.name, maps.seats, maps.forts, maps.enabled, \
+             (select count(*) from matches m where m.map_id = maps.id and m.status = 'finished') as matches \
+         from maps order by maps.seats, maps.name",
+    )
+    .fetch_all(db)
+    .await?;
+    let disabled = sqlx::query_scalar("select name from bots where disabled order by lower(name)")
+        .fetch_all(db)
+        .await?;
+    Ok(Status {
+        paused: is_paused(db).await?,
+        queued,
+        finished,
+        voided,
+        matches,
+        workers,
+        maps,
+        disabled,
+    })
+}
