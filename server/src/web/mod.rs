@@ -1,6 +1,7 @@
 //! The web app: one state, one router built from each area's `router()`, the CSRF and
 //! security-header layers, static files embedded in the binary, and `serve`.
 
+pub mod admin;
 pub mod auth;
 pub mod bots;
 pub mod error;
@@ -125,6 +126,7 @@ pub fn app(state: AppState) -> Router {
         .merge(pages::router())
         .merge(auth::router())
         .merge(profile::router())
+        .merge(admin::router())
         .merge(bots::router(state.config.max_upload_bytes))
         .route("/static/{*path}", get(asset))
         .fallback(not_found)

@@ -21,9 +21,34 @@ struct Cluster {
 
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
 
+/// Held shared by every test process using the embedded cluster.
+static USERS: OnceLock<std::fs::File> = OnceLock::new();
+
+fn lock_file(path: &std::path::Path) -> std::fs::File {
+    std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .unwrap()
+}
+
+fn flock(file: &std::fs::File, how: i32) -> bool {
+    // SAFETY: flock on a file we hold open.
+    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(file), how) == 0 }
+}
+
+/// At exit: stops the cluster unless another test process still uses it.
 extern "C" fn stop_cluster() {
-    if let Some(pg) = CLUSTER.get().and_then(|c| c.embedded.as_ref()) {
-        pg.stop();
+    let (Some(pg), Some(users)) = (CLUSTER.get().and_then(|c| c.embedded.as_ref()), USERS.get())
+    else {
+        return;
+    };
+    flock(users, libc::LOCK_UN);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-pg");
+    let last = lock_file(&dir.join("users.lock"));
+    if flock(&last, libc::LOCK_EX | libc::LOCK_NB) {
+        pg.stop_now();
     }
 }
 
@@ -37,12 +62,16 @@ fn cluster() -> &'static Cluster {
         }
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-pg");
         std::fs::create_dir_all(&dir).unwrap();
+        // Every test process using the cluster holds this shared; the last one out
+        // stops it (see `stop_cluster`).
+        let users = lock_file(&dir.join("users.lock"));
+        flock(&users, libc::LOCK_SH);
+        let _ = USERS.set(users);
         // One process at a time starts it; the others find it running.
-        let lock = std::fs::File::create(dir.join("start.lock")).unwrap();
-        // SAFETY: flock on a file we hold open.
-        unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+        let start = lock_file(&dir.join("start.lock"));
+        flock(&start, libc::LOCK_EX);
         let pg = server::db::EmbeddedPg::start(&dir, None).unwrap_or_else(|e| panic!("{e:#}"));
-        drop(lock);
+        drop(start);
         // SAFETY: registering a plain extern "C" function.
         unsafe { libc::atexit(stop_cluster) };
         Cluster {

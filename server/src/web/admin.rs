@@ -1,0 +1,201 @@
+//! The organizer's page (`/admin`, admins only): the ranker paused or running, the
+//! queue and running matches, each worker's last heartbeat, the maps, and the controls
+//! that change them. The same controls are `bottlebats admin` commands.
+
+use askama::Template;
+use axum::extract::State;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use serde::Deserialize;
+
+use super::error::{AppError, AppResult};
+use super::session::LoggedIn;
+use super::{AppState, Layout};
+use crate::ranker::{self, Status};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin", get(page))
+        .route("/admin/ranker", post(ranker_control))
+        .route("/admin/matches", post(match_control))
+        .route("/admin/bots", post(bot_control))
+        .route("/admin/maps", post(map_control))
+}
+
+#[derive(Template)]
+#[template(path = "admin.html")]
+struct AdminPage {
+    layout: Layout,
+    status: Status,
+    notice: Option<String>,
+    error: Option<String>,
+}
+
+fn organizer(who: &LoggedIn) -> AppResult<()> {
+    if who.user.is_admin {
+        Ok(())
+    } else {
+        Err(AppError::Forbidden(
+            "This page is for the competition's organizers.".into(),
+        ))
+    }
+}
+
+async fn render(
+    state: &AppState,
+    who: &LoggedIn,
+    notice: Option<String>,
+    error: Option<String>,
+) -> AppResult<Response> {
+    let page = AdminPage {
+        layout: who.layout(),
+        status: ranker::status(&state.db).await?,
+        notice,
+        error,
+    };
+    let code = if page.error.is_some() {
+        axum::http::StatusCode::BAD_REQUEST
+    } else {
+        axum::http::StatusCode::OK
+    };
+    Ok((code, Html(page.render()?)).into_response())
+}
+
+async fn page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Response> {
+    organizer(&who)?;
+    render(&state, &who, None, None).await
+}
+
+/// The outcome of a control: back to the page with a notice or an error.
+async fn done(
+    state: &AppState,
+    who: &LoggedIn,
+    outcome: Result<String, String>,
+) -> AppResult<Response> {
+    match outcome {
+        Ok(n) => {
+            tracing::info!(organizer = %who.user.name, "{n}");
+            render(state, who, Some(n), None).await
+        }
+        Err(e) => render(state, who, None, Some(e)).await,
+    }
+}
+
+#[derive(Deserialize)]
+struct RankerForm {
+    action: String,
+}
+
+async fn ranker_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<RankerForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let paused = match f.action.as_str() {
+        "pause" => true,
+        "resume" => false,
+        _ => return Ok(Redirect::to("/admin").into_response()),
+    };
+    ranker::set_paused(&state.db, paused).await?;
+    let n = if paused {
+        "The ranker is paused: no new matches start; running ones finish."
+    } else {
+        "The ranker runs again."
+    };
+    done(&state, &who, Ok(n.into())).await
+}
+
+#[derive(Deserialize)]
+struct MatchForm {
+    action: String,
+    id: String,
+    reason: Option<String>,
+}
+
+async fn match_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<MatchForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let Ok(id) = f.id.trim().trim_start_matches('#').parse::<i64>() else {
+        return done(
+            &state,
+            &who,
+            Err(format!("`{}` is not a match number.", f.id)),
+        )
+        .await;
+    };
+    let outcome = match f.action.as_str() {
+        "requeue" => {
+            if ranker::requeue(&state.db, id).await? {
+                Ok(format!("Match {id} is back in the queue."))
+            } else {
+                Err(format!("Match {id} cannot be requeued: there is no such match, or it finished and counted."))
+            }
+        }
+        "void" => {
+            let reason = f
+                .reason
+                .as_deref()
+                .map(str::trim)
+                .filter(|r| !r.is_empty())
+                .unwrap_or("voided by an organizer");
+            let reason: String = reason.chars().take(200).collect();
+            if ranker::void(&state.db, id, &reason).await? {
+                Ok(format!("Match {id} is void; it will never count."))
+            } else {
+                Err(format!("Match {id} cannot be voided: there is no such match, or it finished or is void already."))
+            }
+        }
+        _ => Err("Unknown action.".into()),
+    };
+    done(&state, &who, outcome).await
+}
+
+#[derive(Deserialize)]
+struct NameForm {
+    action: String,
+    name: String,
+}
+
+async fn bot_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<NameForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let name = f.name.trim();
+    let disable = f.action == "disable";
+    let outcome = if ranker::set_bot_disabled(&state.db, name, disable).await? {
+        Ok(if disable {
+            format!("Bot `{name}` is out of the ladder; its queued matches are void.")
+        } else {
+            format!("Bot `{name}` is back in the ladder.")
+        })
+    } else {
+        Err(format!("There is no bot `{name}`."))
+    };
+    done(&state, &who, outcome).await
+}
+
+async fn map_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<NameForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let enable = f.action == "enable";
+    let outcome = if ranker::set_map_enabled(&state.db, &f.name, enable).await? {
+        Ok(format!(
+            "Map `{}` is {} matchmaking.",
+            f.name,
+            if enable { "back in" } else { "out of" }
+        ))
+    } else {
+        Err(format!("There is no map `{}`.", f.name))
+    };
+    done(&state, &who, outcome).await
+}

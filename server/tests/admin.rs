@@ -1,0 +1,225 @@
+//! The organizer's controls, on the /admin page and as `bottlebats admin` commands.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::Client;
+
+const PW: &str = "organizer password";
+
+/// A client logged in as an organizer, and a ladder with two queued matches.
+async fn organizer() -> Client {
+    let mut c = Client::new().await;
+    c.register("olga", PW).await;
+    sqlx::query("update users set is_admin = true where name = 'olga'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    server::ranker::load_shipped_maps(&c.state.db)
+        .await
+        .unwrap();
+    // Two bots with active versions, without building them: the queue is what matters.
+    for name in ["ann", "ben"] {
+        sqlx::query(
+            "with u as (insert into users (name, password_hash) values ($1, '!') returning id), \
+                  b as (insert into bots (owner_id, name) select id, $1 from u returning id) \
+             insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256, status) \
+                 select id, 1, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'active' from b",
+        )
+        .bind(name)
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "update bots b set active_version_id = v.id from bot_versions v where v.bot_id = b.id",
+    )
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    let made = server::ranker::schedule(&c.state.db, 2, &Default::default())
+        .await
+        .unwrap();
+    let bots: Vec<(String, Option<i64>)> =
+        sqlx::query_as("select name, active_version_id from bots")
+            .fetch_all(&c.state.db)
+            .await
+            .unwrap();
+    assert_eq!(made, 2, "two matches queued between {bots:?}");
+    c
+}
+
+async fn paused(c: &Client) -> bool {
+    server::ranker::is_paused(&c.state.db).await.unwrap()
+}
+
+#[tokio::test]
+async fn only_organizers_see_the_organizer_page() {
+    let mut c = organizer().await;
+    let r = c.get("/admin").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.contains("The ranker is <strong>running</strong>"));
+    assert!(r.body.contains("2 queued"));
+    assert!(r.body.contains("ring-2p") || r.body.contains("duel-2p"));
+    assert!(
+        c.get("/").await.body.contains("href=\"/admin\""),
+        "organizers get a link"
+    );
+    let mut other = c.stranger();
+    other.register("carl", "a normal password").await;
+    assert_eq!(other.get("/admin").await.status, StatusCode::FORBIDDEN);
+    assert!(!other.get("/").await.body.contains("href=\"/admin\""));
+    assert_eq!(
+        other
+            .post("/admin/ranker", &[("action", "pause")])
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(!paused(&c).await);
+    let mut anon = c.stranger();
+    assert_eq!(anon.get("/admin").await.status, StatusCode::SEE_OTHER);
+}
+
+#[tokio::test]
+async fn organizers_pause_void_requeue_and_disable() {
+    let mut c = organizer().await;
+    let r = c.post("/admin/ranker", &[("action", "pause")]).await;
+    assert!(r.body.contains("The ranker is paused"));
+    assert!(paused(&c).await);
+    c.post("/admin/ranker", &[("action", "resume")]).await;
+    assert!(!paused(&c).await);
+
+    let ids: Vec<i64> = sqlx::query_scalar("select id from matches order by id")
+        .fetch_all(&c.state.db)
+        .await
+        .unwrap();
+    let r = c
+        .post(
+            "/admin/matches",
+            &[
+                ("action", "void"),
+                ("id", &ids[0].to_string()),
+                ("reason", "<b>bad map</b>"),
+            ],
+        )
+        .await;
+    assert!(
+        r.body.contains(&format!("Match {} is void", ids[0])),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("&#60;b&#62;bad map") || r.body.contains("&lt;b&gt;bad map"),
+        "escaped"
+    );
+    let r = c
+        .post(
+            "/admin/matches",
+            &[("action", "void"), ("id", &ids[0].to_string())],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("cannot be voided"));
+    let r = c
+        .post(
+            "/admin/matches",
+            &[("action", "requeue"), ("id", &ids[0].to_string())],
+        )
+        .await;
+    assert!(r.body.contains("is back in the queue"));
+    let r = c
+        .post("/admin/matches", &[("action", "requeue"), ("id", "nope")])
+        .await;
+    assert!(r.body.contains("is not a match number"));
+
+    let r = c
+        .post("/admin/bots", &[("action", "disable"), ("name", "ann")])
+        .await;
+    assert!(r.body.contains("Bot `ann` is out of the ladder"));
+    let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(queued, 0, "its queued matches are void");
+    assert_eq!(
+        server::ranker::schedule(&c.state.db, 2, &Default::default())
+            .await
+            .unwrap(),
+        0,
+        "ben has nobody left"
+    );
+    let r = c
+        .post("/admin/bots", &[("action", "disable"), ("name", "nobody")])
+        .await;
+    assert!(r.body.contains("There is no bot `nobody`."));
+    c.post("/admin/bots", &[("action", "enable"), ("name", "ann")])
+        .await;
+
+    let r = c
+        .post("/admin/maps", &[("action", "disable"), ("name", "duel-2p")])
+        .await;
+    assert!(r.body.contains("Map `duel-2p` is out of matchmaking."));
+    for _ in 0..5 {
+        server::ranker::schedule(&c.state.db, 10, &Default::default())
+            .await
+            .unwrap();
+    }
+    let on_disabled: i64 = sqlx::query_scalar(
+        "select count(*) from matches m join maps on maps.id = m.map_id where maps.name = 'duel-2p' and m.status = 'queued'",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(on_disabled, 0);
+}
+
+#[tokio::test]
+async fn the_admin_commands_reach_the_same_database() {
+    let url = common::fresh_url().await;
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bottlebats"))
+            .arg("admin")
+            .args(args)
+            .env("DATABASE_URL", &url)
+            .output()
+            .unwrap()
+    };
+    let text = |o: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    };
+    let map = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("admin-map.txt");
+    std::fs::write(
+        &map,
+        "2 forts:\na 0 0 p1 10\nb 3 4 p2 10\n1 roads:\na b\n0 marches:\n",
+    )
+    .unwrap();
+    let o = run(&["add-map", "tiny", map.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run(&["add-map", "tiny", map.to_str().unwrap()]);
+    assert!(text(&o).contains("a map called `tiny` exists already"));
+    std::fs::write(&map, "1 forts:\na 0 0 p1 10\n1 roads:\na zz\n0 marches:\n").unwrap();
+    let o = run(&["add-map", "broken", map.to_str().unwrap()]);
+    assert!(
+        text(&o).contains("line 4: road names unknown fort `zz`"),
+        "{}",
+        text(&o)
+    );
+    assert!(run(&["pause"]).status.success());
+    let o = run(&["status"]);
+    assert!(text(&o).contains("ranker: PAUSED"), "{}", text(&o));
+    assert!(text(&o).contains("tiny"));
+    assert!(run(&["resume"]).status.success());
+    assert!(text(&run(&["status"])).contains("ranker: running"));
+    assert!(run(&["disable-map", "tiny"]).status.success());
+    assert!(text(&run(&["status"])).contains("(disabled)"));
+    let o = run(&["void", "12345"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("match 12345 cannot be voided"));
+    let o = run(&["disable-bot", "ghost"]);
+    assert!(text(&o).contains("there is no bot `ghost`"));
+}
