@@ -49,6 +49,22 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     gz.finish().unwrap_or_default()
 }
 
+/// The first turn where player `p` was removed, timed out, ran into a limit or got a
+/// warning: where its owner should look in the replay.
+pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
+    replay
+        .turns
+        .iter()
+        .position(|t| {
+            let e = &t.events;
+            e.removed.iter().any(|r| r.0 == p && r.1 != "defeated")
+                || e.timeouts.contains(&p)
+                || e.limits.iter().any(|l| l.0 == p)
+                || e.warnings.iter().any(|w| w.0 == p)
+        })
+        .map(|t| t as i32)
+}
+
 /// The name of this host, for worker names.
 pub fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -285,7 +301,7 @@ impl Worker {
             sqlx::query(
                 "update match_players set rank = $3, outcome = $4, forts = $5, soldiers = $6, warnings = $7, \
                      timeouts = $8, error = $9, cpu_ms = $10, stderr = $11, mu_before = $12, sigma_before = $13, \
-                     mu_after = $14, sigma_after = $15 \
+                     mu_after = $14, sigma_after = $15, problem_turn = $16 \
                  where match_id = $1 and seat = $2",
             )
             .bind(m.id)
@@ -303,6 +319,7 @@ impl Worker {
             .bind(before[i].1)
             .bind(after[i].0)
             .bind(after[i].1)
+            .bind(problem_turn(&r.replay, i))
             .execute(&mut *tx)
             .await?;
             sqlx::query(

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod bots;
 pub mod error;
+pub mod ladder;
 pub mod pages;
 pub mod profile;
 pub mod session;
@@ -78,6 +79,26 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../../static/style.css"),
     },
     Asset {
+        path: "match.js",
+        mime: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../../static/match.js"),
+    },
+    Asset {
+        path: "live.js",
+        mime: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../../static/live.js"),
+    },
+    Asset {
+        path: "viewer.js",
+        mime: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../../static/viewer.js"),
+    },
+    Asset {
+        path: "viewer.css",
+        mime: "text/css; charset=utf-8",
+        body: include_bytes!("../../../static/viewer.css"),
+    },
+    Asset {
         path: "favicon.svg",
         mime: "image/svg+xml",
         body: include_bytes!("../../../static/favicon.svg"),
@@ -127,6 +148,7 @@ pub fn app(state: AppState) -> Router {
         .merge(auth::router())
         .merge(profile::router())
         .merge(admin::router())
+        .merge(ladder::router())
         .merge(bots::router(state.config.max_upload_bytes))
         .route("/static/{*path}", get(asset))
         .fallback(not_found)

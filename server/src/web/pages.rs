@@ -1,5 +1,5 @@
-//! The pages anyone can read: home, the rules, getting started; `/healthz` for
-//! monitors and `/api/me` to check an API token.
+//! The pages anyone can read: home, the rules, getting started, the replay viewer;
+//! `/healthz` for monitors and `/api/me` to check an API token.
 
 use askama::Template;
 use axum::extract::State;
@@ -20,6 +20,7 @@ pub fn router() -> Router<AppState> {
         .route("/rules", get(rules))
         .route("/getting-started", get(getting_started))
         .route("/starters/{file}", get(starter_kit))
+        .route("/viewer", get(viewer))
         .route("/healthz", get(healthz))
         .route("/api/me", get(api_me))
 }
@@ -33,6 +34,12 @@ struct HomePage {
 #[derive(Template)]
 #[template(path = "pages/rules.html")]
 struct RulesPage {
+    layout: Layout,
+}
+
+#[derive(Template)]
+#[template(path = "viewer.html")]
+struct ViewerPage {
     layout: Layout,
 }
 
@@ -58,6 +65,17 @@ async fn home(visitor: Visitor) -> AppResult<Html<String>> {
 async fn rules(visitor: Visitor) -> AppResult<Html<String>> {
     Ok(Html(
         RulesPage {
+            layout: visitor.layout(),
+        }
+        .render()?,
+    ))
+}
+
+/// The replay viewer for a local file, or `?replay=URL` on this site (read by the
+/// page's script).
+async fn viewer(visitor: Visitor) -> AppResult<Html<String>> {
+    Ok(Html(
+        ViewerPage {
             layout: visitor.layout(),
         }
         .render()?,

@@ -1,0 +1,663 @@
+//! What spectators read: the leaderboard, the list of matches, a match with its
+//! replay and downloads, a user's page, and the same as JSON under `/api` (readable
+//! from other origins).
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+use time::OffsetDateTime;
+
+use super::error::{AppError, AppResult};
+use super::profile::when;
+use super::session::{User, Visitor};
+use super::{AppState, Layout};
+use crate::ranker::rating::conservative;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/leaderboard", get(leaderboard_page))
+        .route("/matches", get(matches_page))
+        .route("/matches/{id}", get(match_page))
+        .route("/matches/{id}/replay.json", get(replay_file))
+        .route("/matches/{id}/log.txt", get(classic_log))
+        .route("/matches/{id}/stderr/{seat}", get(stderr))
+        .route("/users/{name}", get(user_page))
+        .route("/api", get(api_page))
+        .route("/api/leaderboard", get(api_leaderboard))
+        .route("/api/matches", get(api_matches))
+        .route("/api/matches/{id}", get(api_match))
+        .route("/api/matches/{id}/replay", get(replay_file))
+}
+
+/// Read endpoints may be used from any origin.
+fn open_json(value: serde_json::Value) -> Response {
+    let mut r = Json(value).into_response();
+    r.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    r
+}
+
+fn api_error(e: AppError) -> Response {
+    let mut r = (e.status(), Json(json!({ "error": e.to_string() }))).into_response();
+    r.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    r
+}
+
+// ---------------------------------------------------------------- leaderboard
+
+/// A leaderboard row.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Standing {
+    pub name: String,
+    pub owner: String,
+    pub language: String,
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i32,
+    pub wins: i32,
+    pub losses: i32,
+    pub draws: i32,
+    pub last_game_at: Option<OffsetDateTime>,
+}
+
+impl Standing {
+    pub fn rating(&self) -> f64 {
+        conservative(self.mu, self.sigma)
+    }
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        }
+    }
+    fn json(&self, rank: usize, languages: &crate::languages::Languages) -> serde_json::Value {
+        json!({
+            "rank": rank,
+            "bot": self.name,
+            "owner": self.owner,
+            "language": language_name(languages, &self.language),
+            "rating": round2(self.rating()),
+            "mu": round2(self.mu),
+            "sigma": round2(self.sigma),
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "win_rate": round2(self.win_rate()),
+            "last_game": self.last_game_at.map(|t| t.unix_timestamp()),
+        })
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn language_name(languages: &crate::languages::Languages, key: &str) -> String {
+    languages
+        .get(key)
+        .map_or_else(|| key.to_string(), |l| l.language.name.clone())
+}
+
+pub async fn standings(state: &AppState) -> sqlx::Result<Vec<Standing>> {
+    sqlx::query_as::<_, Standing>(
+        "select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins, b.losses, b.draws, b.last_game_at \
+         from bots b join users u on u.id = b.owner_id join bot_versions v on v.id = b.active_version_id \
+         where not b.disabled order by b.mu - 3 * b.sigma desc, lower(b.name)",
+    )
+    .fetch_all(&state.db)
+    .await
+}
+
+/// A leaderboard row, ready to show.
+pub struct Row {
+    pub rank: usize,
+    pub bot: String,
+    pub owner: String,
+    pub language: String,
+    pub rating: String,
+    pub mu_sigma: String,
+    pub games: i32,
+    pub win_rate: String,
+    pub last_game: String,
+}
+
+impl Row {
+    fn of(rank: usize, s: &Standing, languages: &crate::languages::Languages) -> Row {
+        Row {
+            rank,
+            bot: s.name.clone(),
+            owner: s.owner.clone(),
+            language: language_name(languages, &s.language),
+            rating: format!("{:.2}", s.rating()),
+            mu_sigma: format!("{:.2} ± {:.2}", s.mu, s.sigma),
+            games: s.games,
+            win_rate: format!("{:.0}%", 100.0 * s.win_rate()),
+            last_game: s.last_game_at.map_or_else(|| "never".to_string(), when),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "ladder/leaderboard.html")]
+struct LeaderboardPage {
+    layout: Layout,
+    rows: Vec<Row>,
+}
+
+async fn leaderboard_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+) -> AppResult<Html<String>> {
+    let rows = standings(&state)
+        .await?
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
+        .collect();
+    Ok(Html(
+        LeaderboardPage {
+            layout: visitor.layout(),
+            rows,
+        }
+        .render()?,
+    ))
+}
+
+async fn api_leaderboard(State(state): State<AppState>) -> Response {
+    match standings(&state).await {
+        Ok(rows) => {
+            let rows: Vec<_> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, s)| s.json(i + 1, &state.languages))
+                .collect();
+            open_json(json!({ "leaderboard": rows }))
+        }
+        Err(e) => api_error(e.into()),
+    }
+}
+
+// ---------------------------------------------------------------- matches
+
+/// Filters of the match list; `cursor` is the last match of the previous page: the
+/// list goes on with matches that finished before it, so pages stay stable while new
+/// matches arrive.
+#[derive(Debug, Default, Deserialize)]
+pub struct MatchFilter {
+    pub bot: Option<String>,
+    pub user: Option<String>,
+    pub map: Option<String>,
+    pub cursor: Option<i64>,
+}
+
+/// A finished match in a list.
+#[derive(Debug, sqlx::FromRow)]
+pub struct MatchRow {
+    pub id: i64,
+    pub map: String,
+    pub turns: Option<i32>,
+    pub seconds: Option<f64>,
+    pub finished_at: Option<OffsetDateTime>,
+    /// "rank:bot,rank:bot" by rank
+    pub players: Option<String>,
+}
+
+impl MatchRow {
+    /// (rank, bot) by rank.
+    pub fn ranked(&self) -> Vec<(u32, String)> {
+        self.players
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|p| {
+                let (r, b) = p.split_once(':')?;
+                Some((r.parse().ok()?, b.to_string()))
+            })
+            .collect()
+    }
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "id": self.id,
+            "map": self.map,
+            "turns": self.turns,
+            "duration_s": self.seconds.map(round2),
+            "finished": self.finished_at.map(|t| t.unix_timestamp()),
+            "players": self.ranked().iter().map(|(rank, bot)| json!({"bot": bot, "rank": rank})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Matches per page.
+pub const PAGE: i64 = 50;
+
+pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result<Vec<MatchRow>> {
+    let empty = |s: &Option<String>| {
+        s.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    sqlx::query_as::<_, MatchRow>(
+        "select m.id, maps.name as map, m.turns, extract(epoch from m.finished_at - m.started_at)::float8 as seconds, \
+             m.finished_at, \
+             (select string_agg(p.rank || ':' || b.name, ',' order by p.rank, p.seat) \
+              from match_players p join bots b on b.id = p.bot_id where p.match_id = m.id) as players \
+         from matches m join maps on maps.id = m.map_id \
+         where m.status = 'finished' \
+           and ($1::bigint is null or (m.finished_at, m.id) < (select finished_at, id from matches where id = $1)) \
+           and ($2::text is null or m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
+                                             where lower(b.name) = lower($2))) \
+           and ($3::text is null or m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
+                                             join users u on u.id = b.owner_id where lower(u.name) = lower($3))) \
+           and ($4::text is null or maps.name = $4) \
+         order by m.finished_at desc, m.id desc limit $5",
+    )
+    .bind(f.cursor)
+    .bind(empty(&f.bot))
+    .bind(empty(&f.user))
+    .bind(empty(&f.map))
+    .bind(PAGE)
+    .fetch_all(&state.db)
+    .await
+}
+
+/// A match as a list shows it.
+pub struct ListedMatch {
+    pub id: i64,
+    pub map: String,
+    pub turns: String,
+    pub duration: String,
+    pub when: String,
+    pub players: Vec<(u32, String)>,
+}
+
+impl From<&MatchRow> for ListedMatch {
+    fn from(m: &MatchRow) -> Self {
+        ListedMatch {
+            id: m.id,
+            map: m.map.clone(),
+            turns: m.turns.map_or_else(String::new, |t| t.to_string()),
+            duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
+            when: m.finished_at.map_or_else(String::new, when),
+            players: m.ranked(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "ladder/matches.html")]
+struct MatchesPage {
+    layout: Layout,
+    matches: Vec<ListedMatch>,
+    bot: String,
+    user: String,
+    map: String,
+    maps: Vec<String>,
+    /// The query of the next page, if there is one.
+    next: Option<String>,
+    first_page: bool,
+}
+
+fn query_of(f: &MatchFilter, cursor: i64) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in [("bot", &f.bot), ("user", &f.user), ("map", &f.map)] {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+            q.append_pair(k, v);
+        }
+    }
+    q.append_pair("cursor", &cursor.to_string());
+    q.finish()
+}
+
+async fn matches_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Query(f): Query<MatchFilter>,
+) -> AppResult<Html<String>> {
+    let rows = finished_matches(&state, &f).await?;
+    let next = (rows.len() as i64 == PAGE).then(|| query_of(&f, rows.last().map_or(0, |m| m.id)));
+    let maps = sqlx::query_scalar("select name from maps order by seats, name")
+        .fetch_all(&state.db)
+        .await?;
+    let page = MatchesPage {
+        layout: visitor.layout(),
+        matches: rows.iter().map(ListedMatch::from).collect(),
+        bot: f.bot.clone().unwrap_or_default(),
+        user: f.user.clone().unwrap_or_default(),
+        map: f.map.clone().unwrap_or_default(),
+        maps,
+        next,
+        first_page: f.cursor.is_none(),
+    };
+    Ok(Html(page.render()?))
+}
+
+async fn api_matches(State(state): State<AppState>, Query(f): Query<MatchFilter>) -> Response {
+    match finished_matches(&state, &f).await {
+        Ok(rows) => {
+            let next = (rows.len() as i64 == PAGE).then(|| rows.last().map_or(0, |m| m.id));
+            open_json(json!({
+                "matches": rows.iter().map(MatchRow::json).collect::<Vec<_>>(),
+                "next_cursor": next,
+            }))
+        }
+        Err(e) => api_error(e.into()),
+    }
+}
+
+// ---------------------------------------------------------------- one match
+
+#[derive(Debug, sqlx::FromRow)]
+struct MatchInfo {
+    id: i64,
+    status: String,
+    void_reason: Option<String>,
+    map: String,
+    turns: Option<i32>,
+    seconds: Option<f64>,
+    finished_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+}
+
+/// A seat of a match, as its page shows it.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Seat {
+    pub seat: i32,
+    pub bot: String,
+    pub owner_id: i64,
+    pub version: i32,
+    pub rank: Option<i32>,
+    pub outcome: Option<String>,
+    pub forts: Option<i32>,
+    pub soldiers: Option<i64>,
+    pub warnings: Option<i32>,
+    pub timeouts: Option<i32>,
+    pub error: Option<String>,
+    pub cpu_ms: Option<i64>,
+    pub mu_before: Option<f64>,
+    pub mu_after: Option<f64>,
+}
+
+async fn match_info(state: &AppState, id: i64) -> AppResult<(MatchInfo, Vec<Seat>)> {
+    let m = sqlx::query_as::<_, MatchInfo>(
+        "select m.id, m.status, m.void_reason, maps.name as map, m.turns, \
+             extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, m.created_at \
+         from matches m join maps on maps.id = m.map_id where m.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or(AppError::NotFound)?;
+    let seats = sqlx::query_as::<_, Seat>(
+        "select p.seat, b.name as bot, b.owner_id, v.number as version, p.rank, p.outcome, p.forts, p.soldiers, \
+             p.warnings, p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after \
+         from match_players p join bots b on b.id = p.bot_id join bot_versions v on v.id = p.version_id \
+         where p.match_id = $1 order by p.rank nulls last, p.seat",
+    )
+    .bind(id)
+    .fetch_all(&state.db)
+    .await?;
+    Ok((m, seats))
+}
+
+#[derive(Template)]
+#[template(path = "ladder/match.html")]
+struct MatchPage {
+    layout: Layout,
+    id: i64,
+    status: String,
+    void_reason: Option<String>,
+    map: String,
+    turns: String,
+    duration: String,
+    when: String,
+    seats: Vec<Seat>,
+    /// Seats whose stderr the visitor may read.
+    own_seats: Vec<(i32, String)>,
+}
+
+async fn match_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(id): Path<i64>,
+) -> AppResult<Html<String>> {
+    let (m, seats) = match_info(&state, id).await?;
+    let me = visitor.user.as_ref().map(|u| u.id);
+    let own_seats = seats
+        .iter()
+        .filter(|s| Some(s.owner_id) == me && m.status == "finished")
+        .map(|s| (s.seat, s.bot.clone()))
+        .collect();
+    let page = MatchPage {
+        layout: visitor.layout(),
+        id: m.id,
+        void_reason: m.void_reason,
+        map: m.map,
+        turns: m.turns.map_or_else(String::new, |t| t.to_string()),
+        duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
+        when: when(m.finished_at.unwrap_or(m.created_at)),
+        status: m.status,
+        seats,
+        own_seats,
+    };
+    Ok(Html(page.render()?))
+}
+
+async fn replay_bytes(state: &AppState, id: i64) -> AppResult<Vec<u8>> {
+    sqlx::query_scalar::<_, Option<Vec<u8>>>("select replay from matches where id = $1")
+        .bind(id)
+        .fetch_optional(&state.db)
+        .await?
+        .flatten()
+        .ok_or(AppError::NotFound)
+}
+
+/// The gzipped replay, served as it is stored.
+async fn replay_file(State(state): State<AppState>, Path(id): Path<i64>) -> Response {
+    match replay_bytes(&state, id).await {
+        Ok(bytes) => {
+            let mut r = (
+                [
+                    (header::CONTENT_TYPE, "application/json"),
+                    (header::CONTENT_ENCODING, "gzip"),
+                    (header::CACHE_CONTROL, "public, max-age=86400"),
+                ],
+                bytes,
+            )
+                .into_response();
+            r.headers_mut().insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            );
+            r
+        }
+        Err(e) => api_error(e),
+    }
+}
+
+fn gunzip(bytes: &[u8]) -> AppResult<Vec<u8>> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("a stored replay does not unpack: {e}")))?;
+    Ok(out)
+}
+
+/// The classic log of the 2016 visualizer, printed from the replay.
+async fn classic_log(State(state): State<AppState>, Path(id): Path<i64>) -> AppResult<Response> {
+    let json = gunzip(&replay_bytes(&state, id).await?)?;
+    let replay = engine::Replay::from_json(&String::from_utf8_lossy(&json))
+        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
+    let mut log = Vec::new();
+    replay
+        .write_classic_log(&mut log)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"match-{id}.log\""),
+            ),
+        ],
+        log,
+    )
+        .into_response())
+}
+
+/// A bot's stderr in a match, per turn: only for the bot's owner.
+async fn stderr(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path((id, seat)): Path<(i64, i32)>,
+) -> Response {
+    type Row = (i64, Option<Vec<u8>>);
+    let row: Result<Option<Row>, _> = sqlx::query_as(
+        "select b.owner_id, p.stderr from match_players p join bots b on b.id = p.bot_id \
+         where p.match_id = $1 and p.seat = $2",
+    )
+    .bind(id)
+    .bind(seat)
+    .fetch_optional(&state.db)
+    .await;
+    let (owner, bytes) = match row {
+        Ok(Some(r)) => r,
+        Ok(None) => return api_error(AppError::NotFound),
+        Err(e) => return api_error(e.into()),
+    };
+    match visitor.user {
+        Some(User { id, .. }) if id == owner => {}
+        Some(_) => {
+            return api_error(AppError::Forbidden(
+                "Only the bot's owner can read its stderr.".into(),
+            ))
+        }
+        None => return api_error(AppError::Unauthorized),
+    }
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_ENCODING, "gzip"),
+            (header::CACHE_CONTROL, "private, no-store"),
+        ],
+        bytes.unwrap_or_else(gzip_empty_list),
+    )
+        .into_response()
+}
+
+fn gzip_empty_list() -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let _ = std::io::Write::write_all(&mut gz, b"[]");
+    gz.finish().unwrap_or_default()
+}
+
+async fn api_match(State(state): State<AppState>, Path(id): Path<i64>) -> Response {
+    let (m, seats) = match match_info(&state, id).await {
+        Ok(x) => x,
+        Err(e) => return api_error(e),
+    };
+    open_json(json!({
+        "id": m.id,
+        "status": m.status,
+        "void_reason": m.void_reason,
+        "map": m.map,
+        "turns": m.turns,
+        "duration_s": m.seconds.map(round2),
+        "finished": m.finished_at.map(|t| t.unix_timestamp()),
+        "replay": (m.status == "finished").then(|| format!("/api/matches/{id}/replay")),
+        "players": seats.iter().map(|s| json!({
+            "seat": s.seat,
+            "bot": s.bot,
+            "version": s.version,
+            "rank": s.rank,
+            "outcome": s.outcome,
+            "forts": s.forts,
+            "soldiers": s.soldiers,
+            "warnings": s.warnings,
+            "timeouts": s.timeouts,
+            "error": s.error,
+            "cpu_ms": s.cpu_ms,
+            "mu_before": s.mu_before.map(round2),
+            "mu_after": s.mu_after.map(round2),
+        })).collect::<Vec<_>>(),
+    }))
+}
+
+// ---------------------------------------------------------------- users, API page
+
+#[derive(Template)]
+#[template(path = "ladder/user.html")]
+struct UserPage {
+    layout: Layout,
+    name: String,
+    since: String,
+    bots: Vec<Row>,
+    matches: Vec<ListedMatch>,
+}
+
+async fn user_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> AppResult<Html<String>> {
+    let (real, created): (String, OffsetDateTime) =
+        sqlx::query_as("select name, created_at from users where lower(name) = lower($1)")
+            .bind(&name)
+            .fetch_optional(&state.db)
+            .await?
+            .ok_or(AppError::NotFound)?;
+    let all = standings(&state).await?;
+    let bots = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.owner == real)
+        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
+        .collect();
+    let filter = MatchFilter {
+        user: Some(real.clone()),
+        ..MatchFilter::default()
+    };
+    let matches = finished_matches(&state, &filter)
+        .await?
+        .iter()
+        .take(10)
+        .map(ListedMatch::from)
+        .collect();
+    let page = UserPage {
+        layout: visitor.layout(),
+        name: real,
+        since: when(created),
+        bots,
+        matches,
+    };
+    Ok(Html(page.render()?))
+}
+
+#[derive(Template)]
+#[template(path = "ladder/api.html")]
+struct ApiPage {
+    layout: Layout,
+}
+
+async fn api_page(visitor: Visitor) -> AppResult<Html<String>> {
+    Ok(Html(
+        ApiPage {
+            layout: visitor.layout(),
+        }
+        .render()?,
+    ))
+}

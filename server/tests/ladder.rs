@@ -1,0 +1,298 @@
+//! What spectators and contestants read: the leaderboard, the match list with its
+//! filters and stable pages, a match with its downloads, the owner-only stderr, a
+//! user's page and the JSON API.
+
+mod common;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use common::Client;
+use engine::runner::MatchConfig;
+use server::builds::Builder;
+use server::worker::Worker;
+
+const PW: &str = "correct horse battery";
+
+/// A ladder: the house bots and alice's bot, built, with `matches` matches played.
+async fn ladder(test: &str, matches: usize) -> (Client, Worker) {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let db = c.state.db.clone();
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{test}"));
+    let _ = std::fs::remove_dir_all(&base);
+    let b = Builder {
+        db: db.clone(),
+        sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+        languages: c.state.languages.clone(),
+        dir: base.join("builds"),
+        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
+            .unwrap(),
+        caps: Default::default(),
+    };
+    server::house::register(&db).await.unwrap();
+    server::ranker::load_shipped_maps(&db).await.unwrap();
+    let chatty = b"import sys\nme = sys.argv[-1]\nturn = 0\nwhile True:\n    for _ in range(3):\n        line = sys.stdin.readline()\n        if not line: sys.exit(0)\n        for _ in range(int(line.split()[0])): sys.stdin.readline()\n    sys.stderr.write('thinking about turn %d\\n' % turn)\n    sys.stderr.flush()\n    print('1 commands:\\nnowhere else 1', flush=True)\n    turn += 1\n";
+    c.upload("/bots/new", &[("name", "chatty")], Some(("bot.py", chatty)))
+        .await;
+    while b.build_next().await.unwrap() {}
+    sqlx::query("update maps set enabled = (name = 'ring-2p')")
+        .execute(&db)
+        .await
+        .unwrap();
+    let w = Worker {
+        name: format!("test-{test}"),
+        db: db.clone(),
+        builder: b,
+        match_config: MatchConfig {
+            max_steps: 30,
+            ..MatchConfig::default()
+        },
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    // At least `matches` matches, and until alice's bot has played one.
+    let mut played = 0;
+    loop {
+        let chatty: i64 = sqlx::query_scalar(
+            "select count(*) from match_players p join bots b on b.id = p.bot_id join matches m on m.id = p.match_id \
+             where b.name = 'chatty' and m.status = 'finished'",
+        )
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        if played >= matches && chatty > 0 {
+            break;
+        }
+        server::ranker::schedule(&db, 2, &Default::default())
+            .await
+            .unwrap();
+        if w.run_one().await.unwrap() {
+            played += 1;
+        }
+    }
+    (c, w)
+}
+
+#[tokio::test]
+async fn the_leaderboard_ranks_by_conservative_rating_in_html_and_json() {
+    let (mut c, _) = ladder("board", 8).await;
+    let r = c.get("/leaderboard").await;
+    assert_eq!(r.status, StatusCode::OK);
+    for bot in ["idle", "random", "greedy", "strong", "chatty"] {
+        assert!(
+            r.body.contains(&format!("href=\"/bots/{bot}\"")),
+            "{bot} is listed"
+        );
+    }
+    assert!(
+        r.body.contains("data-live=\"/api/leaderboard\""),
+        "the page updates itself"
+    );
+    let api = c.get("/api/leaderboard").await;
+    assert_eq!(api.headers["access-control-allow-origin"], "*");
+    let v: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    let rows = v["leaderboard"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    let ratings: Vec<f64> = rows.iter().map(|r| r["rating"].as_f64().unwrap()).collect();
+    assert!(
+        ratings.windows(2).all(|w| w[0] >= w[1]),
+        "sorted by mu - 3 sigma: {ratings:?}"
+    );
+    for r in rows {
+        let expect = r["mu"].as_f64().unwrap() - 3.0 * r["sigma"].as_f64().unwrap();
+        assert!((r["rating"].as_f64().unwrap() - expect).abs() < 0.02);
+    }
+    let games: i64 = rows.iter().map(|r| r["games"].as_i64().unwrap()).sum();
+    let matches: i64 = sqlx::query_scalar("select count(*) from matches where status = 'finished'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        games,
+        2 * matches,
+        "every duel counted for both players, once"
+    );
+}
+
+#[tokio::test]
+async fn the_match_list_filters_and_pages_stably_while_matches_arrive() {
+    let (mut c, w) = ladder("list", 6).await;
+    // Make the list longer than a page with copies of a finished match.
+    sqlx::query(
+        "insert into matches (status, map_id, turns, started_at, finished_at, replay, attempts) \
+         select 'finished', map_id, turns, started_at, finished_at, replay, 1 from matches, generate_series(1, 60) \
+         where id = (select min(id) from matches where status = 'finished')",
+    )
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    let total: i64 = sqlx::query_scalar("select count(*) from matches where status = 'finished'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    let page1 = c.get("/api/matches").await;
+    let v: serde_json::Value = serde_json::from_str(&page1.body).unwrap();
+    let first: Vec<i64> = v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(first.len(), 50);
+    let finished: Vec<i64> = sqlx::query_scalar("select id from matches where status = 'finished' order by finished_at desc, id desc limit 50")
+        .fetch_all(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(first, finished, "the most recently finished first");
+    let cursor = v["next_cursor"].as_i64().expect("a next page");
+    // A new match finishes meanwhile: the next page is unchanged by it.
+    server::ranker::schedule(&c.state.db, 1, &Default::default())
+        .await
+        .unwrap();
+    assert!(w.run_one().await.unwrap());
+    let page2 = c.get(&format!("/api/matches?cursor={cursor}")).await;
+    let v2: serde_json::Value = serde_json::from_str(&page2.body).unwrap();
+    let second: Vec<i64> = v2["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    assert!(
+        second.iter().all(|id| !first.contains(id)),
+        "no repeats: {second:?}"
+    );
+    assert_eq!(
+        (first.len() + second.len()) as i64,
+        total,
+        "every match that had finished, once"
+    );
+    let fresh = c.get("/api/matches").await;
+    let v3: serde_json::Value = serde_json::from_str(&fresh.body).unwrap();
+    let top = v3["matches"][0]["id"].as_i64().unwrap();
+    assert!(
+        !first.contains(&top) && !second.contains(&top),
+        "the new one leads the first page"
+    );
+
+    let html = c.get("/matches").await;
+    assert!(html.body.contains("Older matches"), "the page links onward");
+    let mine = c.get("/api/matches?bot=chatty").await;
+    let v: serde_json::Value = serde_json::from_str(&mine.body).unwrap();
+    assert!(v["matches"].as_array().unwrap().iter().all(|m| m["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["bot"] == "chatty")));
+    let by_owner = c.get("/matches?user=alice").await;
+    assert!(by_owner.body.contains("href=\"/bots/chatty\""));
+    let none = c.get("/matches?map=octo-8p").await;
+    assert!(none
+        .body
+        .contains("No finished match matches these filters yet."));
+    let user = c.get("/users/alice").await;
+    assert!(user.body.contains("<h1>alice</h1>") && user.body.contains("href=\"/bots/chatty\""));
+    assert_eq!(c.get("/users/nobody").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_match_page_shows_the_result_and_its_downloads() {
+    let (c, _) = ladder("page", 3).await;
+    let id: i64 = sqlx::query_scalar(
+        "select m.id from matches m join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id \
+         where m.status = 'finished' and b.name = 'chatty' limit 1",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    let mut anon = c.stranger();
+    let page = anon.get(&format!("/matches/{id}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(&format!("<h1>Match {id}</h1>")));
+    assert!(page.body.contains("href=\"/bots/chatty\""));
+    assert!(page
+        .body
+        .contains(&format!("data-replay=\"/matches/{id}/replay.json\"")));
+    assert!(
+        !page.body.contains("Your bot's stderr"),
+        "strangers see no stderr"
+    );
+    let replay = anon.get(&format!("/api/matches/{id}/replay")).await;
+    assert_eq!(replay.headers["content-encoding"], "gzip");
+    let log = anon.get(&format!("/matches/{id}/log.txt")).await;
+    assert!(log.body.starts_with("# STEP: 0\n"));
+    let api = anon.get(&format!("/api/matches/{id}")).await;
+    let v: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["players"].as_array().unwrap().len(), 2);
+    assert!(v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["warnings"].as_i64().unwrap() > 0));
+    assert_eq!(
+        anon.get("/matches/999999").await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        anon.get("/api/matches/999999").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let api_page = anon.get("/api").await;
+    assert!(api_page.body.contains("GET /api/leaderboard"));
+}
+
+#[tokio::test]
+async fn a_bots_stderr_is_served_to_its_owner_only() {
+    let (mut alice, _) = ladder("stderr", 3).await;
+    let (id, seat): (i64, i32) = sqlx::query_as(
+        "select p.match_id, p.seat from match_players p join bots b on b.id = p.bot_id \
+         join matches m on m.id = p.match_id where b.name = 'chatty' and m.status = 'finished' limit 1",
+    )
+    .fetch_one(&alice.state.db)
+    .await
+    .unwrap();
+    let url = format!("/matches/{id}/stderr/{seat}");
+    let page = alice.get(&format!("/matches/{id}")).await;
+    assert!(page.body.contains("Your bot's stderr") && page.body.contains(&url));
+    let r = alice.get(&url).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers["content-encoding"], "gzip");
+    let mut other = alice.stranger();
+    other.register("mallory", PW).await;
+    assert_eq!(other.get(&url).await.status, StatusCode::FORBIDDEN);
+    assert!(!other
+        .get(&format!("/matches/{id}"))
+        .await
+        .body
+        .contains(&url));
+    assert_eq!(
+        alice.stranger().get(&url).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // The other seat is a house bot's: alice may not read it either.
+    let r = alice
+        .get(&format!("/matches/{id}/stderr/{}", 1 - seat))
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    // The test game's stderr and files of a version: the owner's only too.
+    let bot = other.get("/bots/chatty").await;
+    assert!(
+        !bot.body.contains("thinking about turn"),
+        "the smoke game's stderr is not shown to others"
+    );
+    assert_eq!(
+        other.get("/bots/chatty/versions/1/smoke.json").await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        other.get("/bots/chatty/versions/1/source").await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert!(alice
+        .get("/bots/chatty")
+        .await
+        .body
+        .contains("thinking about turn"));
+}

@@ -1,0 +1,41 @@
+// The match page: loads the replay into the viewer, and shows the owner's bot's
+// stderr for the turn the viewer is on (the stderr of turn t is what the bot wrote
+// while it answered the state of turn t).
+(function () {
+  "use strict";
+  var frame = document.getElementById("viewer");
+  if (!frame || !window.BottleBatsViewer) return;
+
+  var panels = Array.prototype.slice.call(document.querySelectorAll("[data-stderr]"));
+  var logs = panels.map(function () { return null; });
+
+  function show(turn) {
+    panels.forEach(function (panel, i) {
+      var out = panel.querySelector(".stderr-text");
+      var log = logs[i];
+      if (!log) return;
+      var text = [];
+      for (var k = 0; k < log.length; k++) {
+        if (log[k][0] === turn) text.push(log[k][1]);
+      }
+      out.textContent = text.length ? text.join("") : "(nothing on stderr in turn " + turn + ")";
+    });
+  }
+
+  panels.forEach(function (panel, i) {
+    fetch(panel.getAttribute("data-stderr"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (log) {
+        logs[i] = log;
+        show(Number(frame.getAttribute("data-turn") || 0));
+      })
+      .catch(function () {
+        panel.querySelector(".stderr-text").textContent = "(the stderr could not be loaded)";
+      });
+  });
+
+  frame.addEventListener("turnchange", function (e) { show(e.detail.turn); });
+  BottleBatsViewer.fromUrl(frame, frame.getAttribute("data-replay")).catch(function (err) {
+    frame.textContent = String(err && err.message ? err.message : err);
+  });
+})();
