@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod house;
 pub mod languages;
+pub mod metrics;
 pub mod play;
 pub mod ranker;
 pub mod serve;

@@ -171,9 +171,13 @@ impl Worker {
             return Ok(true);
         }
         tracing::info!(match_id = m.id, attempt = m.attempts, "playing");
+        let started = std::time::Instant::now();
         match self.play(&m).await {
             Ok(Some(result)) => {
-                if !self.record(&m, &result).await? {
+                if self.record(&m, &result).await? {
+                    let seconds = started.elapsed().as_secs_f64();
+                    crate::metrics::global().match_seconds.observe(seconds);
+                } else {
                     tracing::warn!(
                         match_id = m.id,
                         "the lease was lost before recording; the result is dropped"

@@ -296,3 +296,41 @@ async fn a_bots_stderr_is_served_to_its_owner_only() {
         .body
         .contains("thinking about turn"));
 }
+
+#[tokio::test]
+async fn metrics_report_the_queue_matches_problems_workers_and_http_latency() {
+    let (mut c, w) = ladder("metrics", 2).await;
+    w.heartbeat(None).await.unwrap();
+    c.get("/leaderboard").await;
+    let r = c.get("/metrics").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("application/openmetrics-text"));
+    let finished: i64 =
+        sqlx::query_scalar("select count(*) from matches where status = 'finished'")
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
+    let text = &r.body;
+    assert!(
+        text.contains(&format!(
+            "bottlebats_matches{{kind=\"finished\"}} {finished}"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("bottlebats_queue_matches{kind=\"queued\"}"));
+    assert!(text.contains("bottlebats_workers 1"));
+    assert!(text.contains("bottlebats_worker_heartbeat_age_seconds{worker=\"test-metrics\"}"));
+    let warnings = text
+        .lines()
+        .find(|l| l.starts_with("bottlebats_bot_problems{kind=\"warning\"}"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap();
+    assert!(warnings > 0, "chatty's bad command is counted");
+    assert!(text.contains("bottlebats_http_request_duration_seconds_count{method=\"GET\",route=\"/leaderboard\",status=\"200\"}"));
+    assert!(text.contains("bottlebats_match_duration_seconds_count"));
+    assert!(text.trim_end().ends_with("# EOF"));
+}

@@ -151,6 +151,8 @@ pub fn app(state: AppState) -> Router {
         .merge(ladder::router())
         .merge(bots::router(state.config.max_upload_bytes))
         .route("/static/{*path}", get(asset))
+        .route("/metrics", get(crate::metrics::endpoint))
+        .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(
             state.clone(),

@@ -1,0 +1,189 @@
+//! `/metrics` in the Prometheus text format: what this process measured (HTTP
+//! latency by route, durations of the matches its workers played) and the state of
+//! the whole ladder read from the database at each scrape (queue depth, matches
+//! finished and voided, bot problems by kind, workers and their last heartbeat).
+
+use std::sync::atomic::AtomicU64;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+use std::sync::Mutex;
+
+use crate::web::AppState;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub method: String,
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct KindLabels {
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WorkerLabels {
+    pub worker: String,
+}
+
+type FloatGauge = Gauge<f64, AtomicU64>;
+
+/// Every metric of the process.
+pub struct Metrics {
+    registry: Mutex<Registry>,
+    pub http: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    pub match_seconds: Histogram,
+    queue: Family<KindLabels, Gauge>,
+    matches: Family<KindLabels, Gauge>,
+    problems: Family<KindLabels, Gauge>,
+    workers: Gauge,
+    heartbeat: Family<WorkerLabels, FloatGauge>,
+}
+
+fn http_histogram() -> Histogram {
+    // 0.5 ms to ~16 s.
+    Histogram::new(exponential_buckets(0.0005, 2.0, 16))
+}
+
+/// The process's metrics.
+pub fn global() -> &'static Metrics {
+    static METRICS: OnceLock<Metrics> = OnceLock::new();
+    METRICS.get_or_init(|| {
+        let m = Metrics {
+            registry: Mutex::new(Registry::with_prefix("bottlebats")),
+            http: Family::new_with_constructor(http_histogram as fn() -> Histogram),
+            match_seconds: Histogram::new(exponential_buckets(0.25, 2.0, 14)),
+            queue: Family::default(),
+            matches: Family::default(),
+            problems: Family::default(),
+            workers: Gauge::default(),
+            heartbeat: Family::default(),
+        };
+        {
+            let mut r = m.registry.lock().unwrap_or_else(|e| e.into_inner());
+            r.register(
+                "http_request_duration_seconds",
+                "Time to answer an HTTP request, by method, route and status",
+                m.http.clone(),
+            );
+            r.register(
+                "match_duration_seconds",
+                "Wall time of the matches this process's workers played",
+                m.match_seconds.clone(),
+            );
+            r.register("queue_matches", "Matches queued and running, by status", m.queue.clone());
+            r.register("matches", "Matches finished and voided so far, by status", m.matches.clone());
+            r.register(
+                "bot_problems",
+                "Problems of bots in finished matches so far: timeouts, errors (removals), warnings",
+                m.problems.clone(),
+            );
+            r.register("workers", "Workers that reported in the last two minutes", m.workers.clone());
+            r.register(
+                "worker_heartbeat_age_seconds",
+                "Seconds since each worker last reported",
+                m.heartbeat.clone(),
+            );
+        }
+        m
+    })
+}
+
+/// Times every routed request (a `route_layer`, so the route is known).
+pub async fn track(req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().to_string();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+    let resp = next.run(req).await;
+    let labels = RouteLabels {
+        method,
+        route,
+        status: resp.status().as_u16(),
+    };
+    global()
+        .http
+        .get_or_create(&labels)
+        .observe(started.elapsed().as_secs_f64());
+    resp
+}
+
+/// Reads the ladder's state into the gauges.
+async fn refresh(m: &Metrics, db: &sqlx::PgPool) -> sqlx::Result<()> {
+    let (queued, running, finished, void): (i64, i64, i64, i64) = sqlx::query_as(
+        "select count(*) filter (where status = 'queued'), count(*) filter (where status = 'running'), \
+             count(*) filter (where status = 'finished'), count(*) filter (where status = 'void') from matches",
+    )
+    .fetch_one(db)
+    .await?;
+    let kind = |k: &str| KindLabels {
+        kind: k.to_string(),
+    };
+    m.queue.get_or_create(&kind("queued")).set(queued);
+    m.queue.get_or_create(&kind("running")).set(running);
+    m.matches.get_or_create(&kind("finished")).set(finished);
+    m.matches.get_or_create(&kind("void")).set(void);
+    let (timeouts, errors, warnings): (i64, i64, i64) = sqlx::query_as(
+        "select coalesce(sum(timeouts), 0)::bigint, count(error)::bigint, coalesce(sum(warnings), 0)::bigint \
+         from match_players",
+    )
+    .fetch_one(db)
+    .await?;
+    m.problems.get_or_create(&kind("timeout")).set(timeouts);
+    m.problems.get_or_create(&kind("error")).set(errors);
+    m.problems.get_or_create(&kind("warning")).set(warnings);
+    let workers: Vec<(String, f64)> = sqlx::query_as(
+        "select name, extract(epoch from now() - heartbeat_at)::float8 from workers",
+    )
+    .fetch_all(db)
+    .await?;
+    m.heartbeat.clear();
+    let mut alive = 0;
+    for (name, age) in workers {
+        alive += i64::from(age < 120.0);
+        m.heartbeat
+            .get_or_create(&WorkerLabels { worker: name })
+            .set(age);
+    }
+    m.workers.set(alive);
+    Ok(())
+}
+
+/// `GET /metrics`
+pub async fn endpoint(State(state): State<AppState>) -> Response {
+    let m = global();
+    if let Err(e) = refresh(m, &state.db).await {
+        tracing::warn!("metrics: the database did not answer: {e}");
+    }
+    let mut out = String::new();
+    let registry = m.registry.lock().unwrap_or_else(|e| e.into_inner());
+    if encode(&mut out, &registry).is_err() {
+        return (
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "metrics could not be encoded",
+        )
+            .into_response();
+    }
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        out,
+    )
+        .into_response()
+}
