@@ -213,3 +213,75 @@ fn print_status(s: &crate::ranker::Status) {
         println!("\ndisabled bots: {}", s.disabled.join(", "));
     }
 }
+
+/// Runs a PostgreSQL client tool on the database and explains a failure.
+fn run_tool(config: &Config, program: &str, args: &[&std::ffi::OsStr]) -> anyhow::Result<()> {
+    let (mut cmd, embedded) = crate::db::client_tool(config, program)?;
+    let out = cmd
+        .args(args)
+        .output()
+        .with_context(|| format!("cannot run {program}"));
+    if let Some(pg) = embedded {
+        pg.stop();
+    }
+    let out = out?;
+    if !out.status.success() {
+        bail!(
+            "{program} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(())
+}
+
+/// `bottlebats admin backup FILE`: the whole competition (accounts, bots and their
+/// archives, matches and replays, ratings) in one file (pg_dump's custom format).
+pub async fn backup(config: Config, file: std::path::PathBuf) -> anyhow::Result<()> {
+    // The migrations run first, so a backup always has the current schema.
+    Database::open(&config).await?.close().await;
+    let f = file.clone();
+    tokio::task::spawn_blocking(move || {
+        run_tool(
+            &config,
+            "pg_dump",
+            &[
+                "--format=custom".as_ref(),
+                "--no-owner".as_ref(),
+                "--file".as_ref(),
+                f.as_os_str(),
+            ],
+        )
+    })
+    .await??;
+    let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    println!("backed up to {} ({} KiB)", file.display(), size / 1024);
+    Ok(())
+}
+
+/// `bottlebats admin restore FILE`: replaces the database's contents with a backup.
+/// Stop `serve` and the workers first.
+pub async fn restore(config: Config, file: std::path::PathBuf) -> anyhow::Result<()> {
+    if !file.is_file() {
+        bail!("there is no backup file {}", file.display());
+    }
+    let f = file.clone();
+    let c = config.clone();
+    tokio::task::spawn_blocking(move || {
+        run_tool(
+            &c,
+            "pg_restore",
+            &[
+                "--clean".as_ref(),
+                "--if-exists".as_ref(),
+                "--no-owner".as_ref(),
+                "--single-transaction".as_ref(),
+                f.as_os_str(),
+            ],
+        )
+    })
+    .await??;
+    // A backup from an older release gets this release's migrations.
+    Database::open(&config).await?.close().await;
+    println!("restored {}", file.display());
+    Ok(())
+}

@@ -112,6 +112,10 @@ enum AdminCmd {
     EnableMap { name: String },
     /// Add a map file to the ladder (checked first).
     AddMap { name: String, file: PathBuf },
+    /// Write the whole competition (accounts, bots, matches, replays, ratings) to FILE.
+    Backup { file: PathBuf },
+    /// Replace the database's contents with a backup (stop serve and workers first).
+    Restore { file: PathBuf },
 }
 
 #[derive(Subcommand, Debug)]
@@ -184,6 +188,8 @@ pub fn main() -> ExitCode {
                     AdminCmd::AddMap { name, file } => {
                         crate::admin::ladder(c, L::AddMap(name, file)).await
                     }
+                    AdminCmd::Backup { file } => crate::admin::backup(c, file).await,
+                    AdminCmd::Restore { file } => crate::admin::restore(c, file).await,
                 }
             })?;
             Ok(ExitCode::SUCCESS)

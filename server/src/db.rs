@@ -331,3 +331,42 @@ impl EmbeddedPg {
         }
     }
 }
+
+/// A PostgreSQL client program (`pg_dump`, `pg_restore`) aimed at the database of
+/// `config`: the embedded cluster (started for the occasion if need be; returned so
+/// the caller stops it after) or `DATABASE_URL`.
+pub fn client_tool(
+    config: &Config,
+    program: &str,
+) -> anyhow::Result<(Command, Option<EmbeddedPg>)> {
+    match &config.database_url {
+        Some(url) => {
+            let dir = config
+                .postgres_bin
+                .clone()
+                .filter(|d| d.join(program).is_file())
+                .or_else(|| {
+                    std::env::var_os("PATH")
+                        .and_then(|p| std::env::split_paths(&p).find(|d| d.join(program).is_file()))
+                })
+                .or_else(find_binaries)
+                .with_context(|| format!("`{program}` was not found: install the PostgreSQL client tools (postgresql-client)"))?;
+            let mut cmd = Command::new(dir.join(program));
+            cmd.arg(format!("--dbname={url}"));
+            Ok((cmd, None))
+        }
+        None => {
+            let pg = EmbeddedPg::start(&config.data_dir, config.postgres_bin.as_deref())?;
+            let mut cmd = Command::new(pg.bin.join(program));
+            cmd.arg("--host").arg(&pg.socket_dir).args([
+                "--port",
+                &pg.port.to_string(),
+                "--username",
+                "bottlebats",
+                "--dbname",
+                "bottlebats",
+            ]);
+            Ok((cmd, Some(pg)))
+        }
+    }
+}

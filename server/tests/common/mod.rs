@@ -146,22 +146,32 @@ pub async fn fresh_db() -> PgPool {
 /// A PostgreSQL URL for a fresh database, for driving the binary.
 pub async fn fresh_url() -> String {
     let opts = fresh_options().await;
+    url_of(opts.get_database().unwrap_or_default())
+}
+
+/// A PostgreSQL URL for a database of the test cluster.
+pub fn url_of(database: &str) -> String {
     let c = cluster();
     match &c.embedded {
         Some(_) => {
-            let (socket, port) = socket_of(&opts);
-            format!(
-                "postgres://bottlebats@localhost:{port}/{}?host={}",
-                opts.get_database().unwrap_or_default(),
-                socket
-            )
+            let (socket, port) = socket_of(&c.admin);
+            format!("postgres://bottlebats@localhost:{port}/{database}?host={socket}")
         }
         None => {
             let base = std::env::var("DATABASE_URL").unwrap();
             let (head, _) = base.rsplit_once('/').unwrap();
-            format!("{head}/{}", opts.get_database().unwrap_or_default())
+            format!("{head}/{database}")
         }
     }
+}
+
+/// The URL of the database a pool is on.
+pub async fn url_of_pool(pool: &PgPool) -> String {
+    let name: String = sqlx::query_scalar("select current_database()")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    url_of(&name)
 }
 
 fn socket_of(opts: &PgConnectOptions) -> (String, u16) {
