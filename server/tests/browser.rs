@@ -1,274 +1,50 @@
-//! The account pages in a real browser: `bottlebats serve` on a free port, headless
-//! Chromium driven through chromedriver (W3C WebDriver). A visitor registers, logs out,
-//! mistypes the password, logs in, makes and revokes an API token and reads the other
-//! pages; each step checks the text the page shows. Screenshots of every page at desktop
-//! and phone width go to `target/screenshots/` for people to look at.
+//! The site in a real browser: `bottlebats serve` on a free port (with its builder),
+//! headless Chromium driven through chromedriver (W3C WebDriver).
 //!
-//! Skips, saying so, when `chromium` or `chromedriver` is not installed
+//! - A visitor registers, logs out, mistypes the password, logs in, makes and revokes an
+//!   API token and reads the other pages.
+//! - A contestant uploads the Python starter bot from "New bot", watches its page until
+//!   the version is built, smoke-tested and plays, finds it on the profile, then uploads
+//!   a version that crashes and sees why it failed while the first one keeps playing.
+//! - Over the API (no browser): a token made with `bottlebats admin create-token`
+//!   uploads a bot with a multipart POST over TCP, which then goes live.
+//!
+//! Each step checks the text the page shows. Screenshots of every page at desktop and
+//! phone width go to `target/screenshots/` for people to look at. The browser tests skip,
+//! saying so, when `chromium` or `chromedriver` is not installed
 //! (`apt-get install chromium chromium-driver`).
 
 mod common;
+#[path = "browser/harness.rs"]
+mod harness;
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 
-use std::io::{BufRead, BufReader, Read};
-use std::net::TcpListener;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
-use serde_json::json;
+use harness::{browser_tools, viewport, wait_for_path, Browser, Camera, Site, DESKTOP, PHONE};
+use serde_json::{json, Value};
 use webdriver::Session;
 
-const BIN: &str = env!("CARGO_BIN_EXE_bottlebats");
-const DESKTOP: (u32, u32) = (1280, 900);
-const PHONE: (u32, u32) = (390, 844);
 const PASSWORD: &str = "a long enough secret";
-
-/// The first of `names` on the PATH.
-fn on_path(names: &[&str]) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    names.iter().find_map(|name| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    })
-}
-
-/// A child process in its own process group, ended with its whole group when dropped
-/// (so chromedriver takes the browser with it, even when the test fails).
-struct Guard {
-    child: Child,
-    name: &'static str,
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if self.child.try_wait().ok().flatten().is_some() {
-            return;
-        }
-        let group = -(self.child.id() as i32);
-        // SAFETY: signalling the process group of our own child.
-        unsafe { libc::kill(group, libc::SIGTERM) };
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if self.child.try_wait().ok().flatten().is_some() {
-                // Leftovers of the group (browser helpers) go too.
-                // SAFETY: as above.
-                unsafe { libc::kill(group, libc::SIGKILL) };
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        eprintln!("{} did not stop on SIGTERM; killing it", self.name);
-        // SAFETY: as above.
-        unsafe { libc::kill(group, libc::SIGKILL) };
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts a command in its own process group, output piped.
-fn spawn(cmd: &mut Command, name: &'static str) -> Guard {
-    let child = cmd
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
-    Guard { child, name }
-}
-
-/// Every line the child writes, on a channel.
-fn lines(guard: &mut Guard) -> std::sync::mpsc::Receiver<String> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    for pipe in [
-        Box::new(guard.child.stdout.take().unwrap()) as Box<dyn Read + Send>,
-        Box::new(guard.child.stderr.take().unwrap()),
-    ] {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(pipe).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-    }
-    rx
-}
-
-/// `bottlebats serve` on a fresh database; its base URL.
-fn start_server(database_url: &str) -> (Guard, String) {
-    let data = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-data");
-    let _ = std::fs::remove_dir_all(&data);
-    let mut guard = spawn(
-        Command::new(BIN)
-            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-            .arg(&data)
-            .env("DATABASE_URL", database_url),
-        "bottlebats serve",
-    );
-    let log = lines(&mut guard);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let line = log
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .expect("the server said where it serves");
-        if let Some(addr) = line.split("serving Bottle Bats on http://").nth(1) {
-            // Keep draining its output so it never blocks on a full pipe.
-            std::thread::spawn(move || log.into_iter().for_each(drop));
-            return (guard, format!("http://{}", addr.trim()));
-        }
-    }
-}
-
-/// chromedriver on a free port, once it says it is ready; its address.
-fn start_driver(driver: &Path) -> (Guard, String) {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut guard = spawn(
-        Command::new(driver).arg(format!("--port={port}")),
-        "chromedriver",
-    );
-    let log = lines(&mut guard);
-    std::thread::spawn(move || log.into_iter().for_each(drop));
-    let addr = format!("127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
-        let status = webdriver::call(&addr, "GET", "/status", None);
-        if status.is_ok_and(|v| v["ready"] == json!(true)) {
-            return (guard, addr);
-        }
-        assert!(
-            Instant::now() < deadline,
-            "chromedriver did not get ready in 15 s"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-/// Sizes the window so the page itself (the viewport) is `width` × `height`: headless
-/// Chromium keeps some of the window for browser chrome it does not draw.
-fn viewport(b: &Session, (width, height): (u32, u32)) {
-    b.set_size(width, height);
-    let inner = b.execute("return [window.innerWidth, window.innerHeight];");
-    let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
-    if (w, h) != (i64::from(width), i64::from(height)) {
-        let grow = |want: u32, got: i64| (2 * i64::from(want) - got).max(1) as u32;
-        b.set_size(grow(width, w), grow(height, h));
-    }
-}
-
-/// Takes the screenshots of one page, at desktop and at phone width, and checks that
-/// nothing is wider than the phone's screen. Leaves the window at desktop size.
-struct Camera<'a> {
-    b: &'a Session,
-    dir: PathBuf,
-    taken: Vec<String>,
-}
-
-impl Camera<'_> {
-    fn save(&mut self, file: &str, base64_png: &str) {
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(base64_png)
-            .expect("the screenshot is base64");
-        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{file} is a PNG");
-        std::fs::write(self.dir.join(file), png).unwrap();
-        self.taken.push(file.to_string());
-    }
-
-    /// The viewport and the whole page, at the window's current size.
-    fn snap(&mut self, name: &str) {
-        let shot = self.b.screenshot();
-        self.save(&format!("{name}.png"), &shot);
-        let full = self.b.full_page_screenshot();
-        self.save(&format!("{name}-full.png"), &full);
-    }
-
-    fn both(&mut self, name: &str) {
-        viewport(self.b, DESKTOP);
-        self.snap(&format!("{name}-desktop"));
-        viewport(self.b, PHONE);
-        self.no_sideways_scroll(name);
-        self.snap(&format!("{name}-phone"));
-        viewport(self.b, DESKTOP);
-    }
-
-    /// At phone width the page itself never scrolls sideways (wide code and tables
-    /// scroll inside their own box).
-    fn no_sideways_scroll(&self, name: &str) {
-        let v = self.b.execute(
-            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];",
-        );
-        let (wide, seen) = (v[0].as_i64().unwrap(), v[1].as_i64().unwrap());
-        assert!(
-            wide <= seen,
-            "{name} at phone width is {wide} px wide in a {seen} px window"
-        );
-    }
-}
+/// How long a build and its 50-turn test game may take before the tests give up.
+const BUILD_DEADLINE: Duration = Duration::from_secs(60);
 
 #[test]
 fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
-    let started = Instant::now();
-    let chrome = on_path(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(chrome), Some(driver)) = (chrome, on_path(&["chromedriver"])) else {
-        eprintln!(
-            "SKIPPED the browser test: chromium and chromedriver are not both installed \
-             (apt-get install chromium chromium-driver)"
-        );
+    let Some(tools) = browser_tools("the account pages' browser test") else {
         return;
     };
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let database_url = rt.block_on(common::fresh_url());
-
     // Dropped in reverse order on any exit: the browser session, chromedriver with the
     // browser's processes, then the server.
-    let (_server, site) = start_server(&database_url);
-    let (_driver, driver_addr) = start_driver(&driver);
-    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-profile");
-    let _ = std::fs::remove_dir_all(&profile);
-    let mut b = Session::new(
-        &driver_addr,
-        json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chrome,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-quic",
-                    "--hide-scrollbars",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-            },
-        }),
-    )
-    .unwrap_or_else(|e| panic!("chromedriver could not start Chromium: {e}"));
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    let dir = dir.canonicalize().unwrap();
-    let _ = std::fs::remove_file(dir.join("failure.png"));
-    let _ = std::fs::remove_file(dir.join("failure.html"));
-    b.failure_dir = Some(dir.clone());
-    let mut cam = Camera {
-        b: &b,
-        dir,
-        taken: Vec::new(),
-    };
-    let page = |path: &str| b.goto(&format!("{site}{path}"));
-    let at = |path: &str| {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !b.url().ends_with(path) {
-            assert!(Instant::now() < deadline, "on {}, not {path}", b.url());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
-    viewport(&b, DESKTOP);
+    let site = Site::start("browser-accounts");
+    let browser = Browser::open(&tools, "accounts");
+    let started = Instant::now();
+    let b = &browser.session;
+    let mut cam = Camera::new(b);
+    let page = |path: &str| b.goto(&format!("{}{path}", site.url));
+    let at = |path: &str| wait_for_path(b, path);
 
     // The home page, as a stranger sees it.
     page("/");
@@ -277,17 +53,21 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
     cam.both("home");
 
     // On a phone the menu is folded behind the button and opens with it.
-    viewport(&b, PHONE);
-    let rules_link = b.find("header .links a");
+    viewport(b, PHONE);
+    let rules_link = b.find("header .links a[href='/rules']");
     assert!(!b.displayed(&rules_link), "the menu starts folded");
     b.click("header label.menu-button");
     assert!(b.displayed(&rules_link), "the button opens the menu");
-    assert_eq!(b.text("header .links"), "Rules\nGetting started");
+    let links = b.text("header .links");
+    assert!(
+        links.lines().any(|l| l == "Rules") && links.lines().any(|l| l == "Getting started"),
+        "{links}"
+    );
     assert_eq!(b.text("header .account"), "Log in\nRegister");
     cam.snap("menu-open-phone");
     b.click("header label.menu-button");
     assert!(!b.displayed(&rules_link), "the button folds it again");
-    viewport(&b, DESKTOP);
+    viewport(b, DESKTOP);
 
     // Registering logs you in and shows your profile.
     b.click("header .account a[href='/register']");
@@ -363,12 +143,12 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
     assert_eq!(b.text("header .account .who"), "gwen");
 
     // The menu on a phone, logged in.
-    viewport(&b, PHONE);
+    viewport(b, PHONE);
     b.click("header label.menu-button");
     b.wait_text("header .account", "gwen");
     assert!(b.text("header .account").contains("Log out"));
     cam.snap("menu-open-logged-in-phone");
-    viewport(&b, DESKTOP);
+    viewport(b, DESKTOP);
 
     page("/no/such/page");
     b.wait_text("h1", "Page not found");
@@ -384,6 +164,298 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
     eprintln!(
         "browser test: {} screenshots in target/screenshots in {:.1} s",
         cam.taken.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The Python starter kit's bot, as a contestant would upload it.
+fn starter_bot() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bots/starters/python/bot.py")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Waits until `done` holds for the page, up to `deadline`, reloading it every second
+/// when `reload` (otherwise the page must refresh itself).
+fn wait_for(
+    b: &Session,
+    what: &str,
+    deadline: Duration,
+    reload: bool,
+    done: impl Fn(&Session) -> bool,
+) {
+    let start = Instant::now();
+    loop {
+        if done(b) {
+            return;
+        }
+        if start.elapsed() > deadline {
+            b.give_up(&format!(
+                "{what}: not after {} s on {}",
+                deadline.as_secs(),
+                b.url()
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        if reload {
+            b.refresh();
+        }
+    }
+}
+
+/// The status pill of a version on its bot's page, if the page shows it now.
+fn status_of(b: &Session, version: u32) -> Option<String> {
+    b.text_now(&format!("#version-{version} .status"))
+}
+
+#[test]
+fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
+    let Some(tools) = browser_tools("the bot upload browser test") else {
+        return;
+    };
+    let site = Site::start("browser-bots");
+    let browser = Browser::open(&tools, "bots");
+    let started = Instant::now();
+    let b = &browser.session;
+    let mut cam = Camera::new(b);
+
+    // A new contestant has no bots yet.
+    b.goto(&format!("{}/register", site.url));
+    b.fill("input[name=name]", "robin");
+    b.fill("input[name=password]", PASSWORD);
+    b.fill("input[name=password2]", PASSWORD);
+    b.click("main button[type=submit]");
+    wait_for_path(b, "/profile");
+    b.wait_text("#bots", "You have no bots yet.");
+
+    // "New bot" in the header opens the form; the custom commands are folded away.
+    b.click("header .account a[href='/bots/new']");
+    wait_for_path(b, "/bots/new");
+    b.wait_text("main h1", "New bot");
+    assert_eq!(
+        b.text("header .account a[aria-current=page]"),
+        "New bot",
+        "the header shows where we are"
+    );
+    let run = b.find("input[name=run_command]");
+    assert!(!b.displayed(&run), "the custom commands start folded");
+    assert_eq!(
+        b.property(&b.find("select[name=language]"), "value"),
+        json!("auto"),
+        "recognising the language is the default"
+    );
+    cam.both("bot-new");
+
+    // The Python starter bot, its language chosen, through the file input.
+    b.fill("input[name=name]", "Skylark");
+    b.click("select[name=language] option[value=python]");
+    assert_eq!(
+        b.property(&b.find("select[name=language]"), "value"),
+        json!("python")
+    );
+    b.send_keys("input[type=file]", &starter_bot().display().to_string());
+    let chosen = b.property(&b.find("input[type=file]"), "value");
+    assert!(
+        chosen.as_str().unwrap_or("").ends_with("bot.py"),
+        "{chosen}"
+    );
+    let uploaded = Instant::now();
+    b.click("main form button[type=submit]");
+
+    // Its page: version 1 is on its way, and the page refreshes itself meanwhile (the
+    // checks wait rather than read once, as the page may reload under them).
+    wait_for_path(b, "/bots/Skylark");
+    b.wait_text("main h1", "Skylark");
+    let status = status_of(b, 1).unwrap_or_default();
+    assert!(
+        ["pending", "building", "testing"].contains(&status.as_str()),
+        "version 1 is on its way, not {status:?}"
+    );
+    b.wait_text(".bot-summary", "no version plays yet");
+    b.wait_text("main .alert.info", "Version 1 is being built and tested");
+    b.wait_text("main .alert.info", "This page refreshes itself");
+    b.wait_text("#version-1", "Python 3");
+    assert_eq!(
+        b.find_all("head meta[http-equiv=refresh]").len(),
+        1,
+        "a page with a version on its way refreshes itself"
+    );
+    cam.both("bot-building");
+
+    // No reload from us: the page's own refresh shows the version playing.
+    wait_for(b, "version 1 plays", BUILD_DEADLINE, false, |b| {
+        status_of(b, 1).as_deref() == Some("active")
+            && b.text_now(".bot-summary")
+                .is_some_and(|t| t.contains("version 1 plays"))
+    });
+    let live_after = uploaded.elapsed();
+    assert!(
+        b.find_all("head meta[http-equiv=refresh]").is_empty(),
+        "nothing on its way: no more refreshing"
+    );
+    assert!(b.find_all("main .alert.info").is_empty());
+    assert!(b.text("#version-1").contains("test game"));
+    cam.both("bot-active");
+
+    // The profile lists it.
+    b.click("header .account .who");
+    wait_for_path(b, "/profile");
+    let bots = b.wait_text("#bots table", "Skylark");
+    assert!(bots.contains("version 1"), "{bots}");
+    assert!(b.text("#bots .status").contains("active"));
+    cam.both("profile-bots");
+    b.click("#bots a[href='/bots/Skylark']");
+    wait_for_path(b, "/bots/Skylark");
+
+    // A version that exits at once, with a build step that checks its syntax.
+    let dir = harness::scratch("browser-bots-upload");
+    let broken = dir.join("bot.py");
+    std::fs::write(
+        &broken,
+        "import sys\nprint('robin: out of ideas, giving up', file=sys.stderr)\nsys.exit(3)\n",
+    )
+    .unwrap();
+    b.wait_text("#upload h2", "Upload a new version");
+    b.click("#upload select[name=language] option[value=custom]");
+    b.click("#upload details.custom summary");
+    b.fill(
+        "#upload input[name=compile_command]",
+        "python3 -m py_compile bot.py",
+    );
+    b.fill("#upload input[name=run_command]", "python3 bot.py");
+    b.send_keys("#upload input[type=file]", &broken.display().to_string());
+    cam.both("bot-upload-filled");
+    let uploaded = Instant::now();
+    b.click("#upload button[type=submit]");
+    wait_for_path(b, "/bots/Skylark");
+
+    // It fails, says why, and version 1 keeps playing.
+    wait_for(b, "version 2 failed", BUILD_DEADLINE, true, |b| {
+        status_of(b, 2).as_deref() == Some("failed")
+    });
+    let failed_after = uploaded.elapsed();
+    let reason = b.text("#version-2 .alert.error");
+    assert!(
+        reason.contains("removed it") && reason.contains("exited with status 3"),
+        "{reason}"
+    );
+    assert!(b.text(".bot-summary").contains("version 1 plays"));
+    assert_eq!(status_of(b, 1).as_deref(), Some("active"));
+    // The newest version's logs are open: what went wrong is in view.
+    let log = b.find("#version-2 details.build-log pre");
+    assert!(
+        b.displayed(&log),
+        "the build log of the failed version is open"
+    );
+    assert!(b.text_of(&log).contains("py_compile"));
+    let stderr = b.find("#version-2 details.stderr pre");
+    assert!(b.displayed(&stderr), "its stderr is open");
+    assert!(b.text_of(&stderr).contains("out of ideas, giving up"));
+    cam.both("bot-failed");
+
+    // Anyone sees the versions and their statuses, but not why one failed, its logs
+    // or its files, and cannot upload.
+    b.click("header .account button");
+    b.wait_text("header .account", "Log in");
+    b.goto(&format!("{}/bots/Skylark", site.url));
+    b.wait_text(".bot-summary", "version 1 plays");
+    assert_eq!(status_of(b, 2).as_deref(), Some("failed"));
+    let main = b.text("main");
+    for private in [
+        "Why it failed",
+        "Build log",
+        "Stderr",
+        "source",
+        "Upload a new version",
+    ] {
+        assert!(!main.contains(private), "a visitor sees {private:?}");
+    }
+    cam.both("bot-public");
+
+    eprintln!(
+        "bot browser test: version 1 plays {:.1} s after its upload (screenshots included), \
+         version 2 failed {:.1} s after its upload; {} screenshots in target/screenshots; \
+         {:.1} s with the browser",
+        live_after.as_secs_f64(),
+        failed_after.as_secs_f64(),
+        cam.taken.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn the_api_uploads_a_bot_with_a_token_made_by_the_admin_command_and_it_goes_live() {
+    let started = Instant::now();
+    let site = Site::start("api-upload");
+    site.admin(&["create-user", "ada", "--password", PASSWORD]);
+    let out = site.admin(&["create-token", "ada", "--name", "ci"]);
+    let token = out.lines().last().unwrap_or("").trim().to_string();
+    assert!(
+        token.starts_with("bbt_"),
+        "the last line is the token: {out}"
+    );
+    let auth = format!("Bearer {token}");
+
+    // curl -H "Authorization: Bearer …" -F name=Lovelace -F file=@bot.py URL/api/bots
+    let bot = std::fs::read(starter_bot()).unwrap();
+    let (content_type, body) = common::multipart(&[("name", "Lovelace")], Some(("bot.py", &bot)));
+    let headers = [
+        ("Content-Type", content_type.as_str()),
+        ("Authorization", auth.as_str()),
+    ];
+    let wrong = [headers[0], ("Authorization", "Bearer bbt_not_a_token")];
+    let (status, answer) = site.request("POST", "/api/bots", &wrong, &body);
+    assert_eq!(status, 401, "a wrong token uploads nothing: {answer}");
+    let (status, answer) = site.request("POST", "/api/bots", &headers, &body);
+    assert_eq!(status, 201, "{answer}");
+    let v: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(
+        v,
+        json!({ "bot": "Lovelace", "version": 1, "status": "pending", "url": "/bots/Lovelace" })
+    );
+
+    // Polled as a script would, until the version plays.
+    let mut seen = Vec::new();
+    let until_live = Instant::now();
+    let bot = loop {
+        let (status, answer) = site.request(
+            "GET",
+            "/api/bots/Lovelace",
+            &[("Authorization", &auth)],
+            b"",
+        );
+        assert_eq!(status, 200, "{answer}");
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        let now = v["versions"][0]["status"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        if seen.last() != Some(&now) {
+            seen.push(now.clone());
+        }
+        match now.as_str() {
+            "active" => break v,
+            "pending" | "building" | "testing" => {}
+            other => panic!("version 1 is {other}: {answer}"),
+        }
+        assert!(
+            until_live.elapsed() < BUILD_DEADLINE,
+            "version 1 is still {now} after {} s",
+            BUILD_DEADLINE.as_secs()
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    assert_eq!(bot["active_version"], 1, "{bot}");
+    assert_eq!(bot["owner"], "ada");
+    assert_eq!(
+        bot["versions"][0]["failure"],
+        Value::Null,
+        "the owner sees no failure"
+    );
+    eprintln!(
+        "API test: statuses {seen:?}; live {:.1} s after the upload; {:.1} s in all",
+        until_live.elapsed().as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
 }

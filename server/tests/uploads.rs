@@ -404,3 +404,47 @@ async fn names_are_unique_and_only_the_owner_uploads_versions_or_downloads_sourc
         .contains("Taken-v1-bot.py"));
     assert_eq!(counts(&alice).await, (1, 1));
 }
+
+#[tokio::test]
+async fn a_bot_page_refreshes_itself_only_while_a_recent_version_is_on_its_way() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    c.upload("/bots/new", &[("name", "Waiter")], Some(("bot.py", BOT)))
+        .await;
+    let page = c.get("/bots/Waiter").await;
+    assert!(
+        page.body
+            .contains("<meta http-equiv=\"refresh\" content=\"5\">"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Version 1 is being built and tested"));
+    assert!(page
+        .body
+        .contains("This page refreshes itself every 5 seconds"));
+    // Waiting for long: the builder is busy or stopped; the page stops refreshing.
+    sqlx::query("update bot_versions set created_at = now() - interval '11 minutes'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let page = c.get("/bots/Waiter").await;
+    assert!(!page.body.contains("http-equiv=\"refresh\""));
+    assert!(page.body.contains("the builder is busy or stopped"));
+    // Nothing on its way: no notice at all.
+    sqlx::query("update bot_versions set status = 'failed', failure = 'it broke'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let page = c.get("/bots/Waiter").await;
+    assert!(!page.body.contains("http-equiv=\"refresh\""));
+    assert!(!page.body.contains("being built and tested"));
+    assert!(page.body.contains("Why it failed:</strong> it broke"));
+    assert!(
+        !c.stranger()
+            .get("/bots/Waiter")
+            .await
+            .body
+            .contains("it broke"),
+        "only the owner sees why"
+    );
+}

@@ -423,6 +423,8 @@ struct BotPage {
     /// The page refreshes itself every few seconds: a version is on its way and was
     /// uploaded recently.
     refresh: bool,
+    /// Where a script uploads a new version.
+    api_url: String,
 }
 
 async fn render_bot(
@@ -437,6 +439,16 @@ async fn render_bot(
         .iter()
         .find(|v| matches!(v.status.as_str(), "pending" | "building" | "testing"));
     let on_its_way = waiting.map(|v| (v.number, v.status.clone()));
+    let site = state
+        .config
+        .base_url
+        .as_deref()
+        .unwrap_or("https://THIS-SITE");
+    let api_url = format!(
+        "{}/api/bots/{}/versions",
+        site.trim_end_matches('/'),
+        bot.name
+    );
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
     let page = BotPage {
         layout: visitor.layout(),
@@ -452,10 +464,11 @@ async fn render_bot(
                 open: i == 0 && v.status == "failed",
                 number: v.number,
                 status: v.status,
-                language: state
-                    .languages
-                    .get(&v.language)
-                    .map_or_else(|| v.language.clone(), |l| l.language.name.clone()),
+                language: match state.languages.get(&v.language) {
+                    Some(l) => l.language.name.clone(),
+                    None if v.language == CUSTOM => "Custom commands".into(),
+                    None => v.language.clone(),
+                },
                 uploaded: when(v.created_at),
                 failure: v.failure.filter(|_| is_owner),
                 build_log: v.build_log.filter(|l| is_owner && !l.is_empty()),
@@ -467,6 +480,7 @@ async fn render_bot(
         max_mib: state.config.max_upload_bytes / (1024 * 1024),
         on_its_way,
         refresh,
+        api_url,
         error: error.as_ref().map(|e| e.1.clone()),
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);

@@ -104,8 +104,9 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
 pub struct Session {
     addr: String,
     id: String,
-    /// Where to leave `failure.png` and `failure.html` when a wait gives up.
-    pub failure_dir: Option<std::path::PathBuf>,
+    /// Where to leave `failure-NAME.png` and `failure-NAME.html` when a wait gives up:
+    /// the folder and the test's name.
+    pub failure: Option<(std::path::PathBuf, String)>,
 }
 
 /// An element of the current page.
@@ -128,7 +129,7 @@ impl Session {
         Ok(Session {
             addr: addr.to_string(),
             id,
-            failure_dir: None,
+            failure: None,
         })
     }
 
@@ -145,6 +146,11 @@ impl Session {
 
     pub fn goto(&self, url: &str) {
         self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Loads the current page again.
+    pub fn refresh(&self) {
+        self.cmd("POST", "/refresh", Some(json!({})));
     }
 
     pub fn url(&self) -> String {
@@ -207,20 +213,21 @@ impl Session {
         self.text_of(&e)
     }
 
+    /// The visible text of the first element matching `css` now, if there is one and
+    /// the page was not replaced between finding and reading it.
+    pub fn text_now(&self, css: &str) -> Option<String> {
+        let e = self.find_all(css).into_iter().next()?;
+        self.try_cmd("GET", &format!("/element/{}/text", e.0), None)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    }
+
     /// Waits up to 5 seconds for the visible text of `css` to contain `want`; returns it.
     pub fn wait_text(&self, css: &str, want: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             // The page may be replaced between finding and reading: try again then.
-            let got = self
-                .find_all(css)
-                .first()
-                .and_then(|e| {
-                    self.try_cmd("GET", &format!("/element/{}/text", e.0), None)
-                        .ok()
-                })
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
+            let got = self.text_now(css).unwrap_or_default();
             if got.contains(want) {
                 return got;
             }
@@ -269,16 +276,31 @@ impl Session {
         );
     }
 
+    /// Types into a field without clearing it first. For `<input type=file>`, `text`
+    /// is the absolute path of a local file, which the field then holds.
+    pub fn send_keys(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.cmd(
+            "POST",
+            &format!("/element/{}/value", e.0),
+            Some(json!({ "text": text })),
+        );
+    }
+
     /// Leaves the page as it is (screenshot and HTML) for a person to look at, then panics.
     pub fn give_up(&self, message: &str) -> ! {
-        if let Some(dir) = &self.failure_dir {
+        if let Some((dir, name)) = &self.failure {
             use base64::Engine;
             let png = base64::engine::general_purpose::STANDARD.decode(self.screenshot());
             let html = self.cmd("GET", "/source", None);
-            let _ = std::fs::write(dir.join("failure.png"), png.unwrap_or_default());
-            let _ = std::fs::write(dir.join("failure.html"), html.as_str().unwrap_or_default());
+            let (png_file, html_file) = (
+                format!("failure-{name}.png"),
+                format!("failure-{name}.html"),
+            );
+            let _ = std::fs::write(dir.join(&png_file), png.unwrap_or_default());
+            let _ = std::fs::write(dir.join(&html_file), html.as_str().unwrap_or_default());
             panic!(
-                "{message}\n(the page is in {}/failure.png and failure.html)",
+                "{message}\n(the page is in {}/{png_file} and {html_file})",
                 dir.display()
             );
         }
