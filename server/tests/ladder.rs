@@ -334,3 +334,41 @@ async fn metrics_report_the_queue_matches_problems_workers_and_http_latency() {
     assert!(text.contains("bottlebats_match_duration_seconds_count"));
     assert!(text.trim_end().ends_with("# EOF"));
 }
+
+#[tokio::test]
+async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board() {
+    let (mut alice, _) = ladder("botpage", 6).await;
+    let page = alice.get("/bots/chatty").await;
+    assert!(page.body.contains("id=\"record\""));
+    assert!(
+        page.body.contains("<polyline points=\""),
+        "a rating chart after a few games"
+    );
+    assert!(page.body.contains("href=\"/matches?bot=chatty\""));
+    assert!(
+        page.body.contains("Error board"),
+        "its owner sees the error board"
+    );
+    let (id, turn): (i64, i32) = sqlx::query_as(
+        "select p.match_id, p.problem_turn from match_players p join bots b on b.id = p.bot_id \
+         where b.name = 'chatty' and p.problem_turn is not null order by p.match_id desc limit 1",
+    )
+    .fetch_one(&alice.state.db)
+    .await
+    .unwrap();
+    assert_eq!(turn, 0, "chatty's bad command shows from the first turn");
+    assert!(
+        page.body
+            .contains(&format!("href=\"/matches/{id}#t={turn}\"")),
+        "linked to the turn"
+    );
+    assert!(page.body.contains("invalid command"));
+    let other = alice.stranger().get("/bots/chatty").await;
+    assert!(other.body.contains("id=\"record\"") && !other.body.contains("Error board"));
+    let api = alice.get("/api/bots/chatty").await;
+    let v: serde_json::Value = serde_json::from_str(&api.body).unwrap();
+    let expect = v["mu"].as_f64().unwrap() - 3.0 * v["sigma"].as_f64().unwrap();
+    assert!((v["rating"].as_f64().unwrap() - expect).abs() < 0.02);
+    assert!(v["games"].as_i64().unwrap() >= 1);
+    assert_eq!(api.headers["access-control-allow-origin"], "*");
+}

@@ -425,6 +425,8 @@ struct BotPage {
     refresh: bool,
     /// Where a script uploads a new version.
     api_url: String,
+    /// Rating, results, chart, recent matches; the error board for the owner.
+    stats: super::bot_stats::Stats,
 }
 
 async fn render_bot(
@@ -450,7 +452,9 @@ async fn render_bot(
         bot.name
     );
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
+    let stats = super::bot_stats::stats(state, bot.id, &bot.name, is_owner).await?;
     let page = BotPage {
+        stats,
         layout: visitor.layout(),
         name: bot.name,
         owner: bot.owner,
@@ -684,12 +688,34 @@ async fn api_bot(
             o
         })
         .collect();
-    Json(json!({
+    let record: Result<(f64, f64, i32, i32, i32, i32), _> =
+        sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
+            .bind(bot.id)
+            .fetch_one(&state.db)
+            .await;
+    let Ok((mu, sigma, games, wins, losses, draws)) = record else {
+        return AppError::Internal(anyhow::anyhow!("the bot's record could not be read"))
+            .into_response();
+    };
+    let round = |x: f64| (x * 100.0).round() / 100.0;
+    let mut r = Json(json!({
         "id": bot.id,
         "name": bot.name,
         "owner": bot.owner,
         "active_version": bot.active,
+        "mu": round(mu),
+        "sigma": round(sigma),
+        "rating": round(crate::ranker::rating::conservative(mu, sigma)),
+        "games": games,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
         "versions": versions,
     }))
-    .into_response()
+    .into_response();
+    r.headers_mut().insert(
+        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        axum::http::HeaderValue::from_static("*"),
+    );
+    r
 }

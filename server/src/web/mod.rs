@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod bot_stats;
 pub mod bots;
 pub mod error;
 pub mod ladder;

@@ -1,0 +1,158 @@
+//! A bot's record for its page: rating and results, the rating history as a chart,
+//! recent matches, and for its owner an error board per version with links to the
+//! turn where each problem shows in the replay.
+
+use super::error::AppResult;
+use super::ladder::{finished_matches, ListedMatch, MatchFilter};
+use super::AppState;
+use crate::ranker::rating::conservative;
+
+/// The rating chart, drawn as an SVG polyline.
+pub struct Chart {
+    /// `x,y x,y ...` in a 600 × 160 box.
+    pub points: String,
+    pub top: String,
+    pub bottom: String,
+    pub games: usize,
+}
+
+/// Problems of one version in its matches.
+pub struct BoardRow {
+    pub version: i32,
+    pub matches: i64,
+    pub timeouts: i64,
+    pub crashes: i64,
+    pub warnings: i64,
+    /// (match id, turn, what happened), most recent first.
+    pub recent: Vec<(i64, i32, String)>,
+}
+
+pub struct Stats {
+    pub rating: String,
+    pub mu_sigma: String,
+    pub games: i32,
+    pub wins: i32,
+    pub losses: i32,
+    pub draws: i32,
+    pub chart: Option<Chart>,
+    pub recent: Vec<ListedMatch>,
+    pub board: Vec<BoardRow>,
+}
+
+fn chart(history: &[f64]) -> Option<Chart> {
+    if history.len() < 2 {
+        return None;
+    }
+    let (lo, hi) = history
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let span = (hi - lo).max(1.0);
+    let step = 600.0 / (history.len() - 1) as f64;
+    let points = history
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            format!(
+                "{:.1},{:.1}",
+                i as f64 * step,
+                150.0 - 140.0 * (x - lo) / span
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some(Chart {
+        points,
+        top: format!("{hi:.1}"),
+        bottom: format!("{lo:.1}"),
+        games: history.len(),
+    })
+}
+
+pub async fn stats(state: &AppState, bot_id: i64, name: &str, owner: bool) -> AppResult<Stats> {
+    let (mu, sigma, games, wins, losses, draws): (f64, f64, i32, i32, i32, i32) =
+        sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
+            .bind(bot_id)
+            .fetch_one(&state.db)
+            .await?;
+    let history: Vec<(f64, f64)> = sqlx::query_as(
+        "select mu, sigma from rating_history where bot_id = $1 order by at, match_id",
+    )
+    .bind(bot_id)
+    .fetch_all(&state.db)
+    .await?;
+    let history: Vec<f64> = history
+        .into_iter()
+        .map(|(m, s)| conservative(m, s))
+        .collect();
+    let filter = MatchFilter {
+        bot: Some(name.to_string()),
+        ..MatchFilter::default()
+    };
+    let recent = finished_matches(state, &filter)
+        .await?
+        .iter()
+        .take(10)
+        .map(ListedMatch::from)
+        .collect();
+    let board = if owner {
+        board(state, bot_id).await?
+    } else {
+        Vec::new()
+    };
+    Ok(Stats {
+        rating: format!("{:.2}", conservative(mu, sigma)),
+        mu_sigma: format!("{mu:.2} ± {sigma:.2}"),
+        games,
+        wins,
+        losses,
+        draws,
+        chart: chart(&history),
+        recent,
+        board,
+    })
+}
+
+async fn board(state: &AppState, bot_id: i64) -> AppResult<Vec<BoardRow>> {
+    let totals: Vec<(i32, i64, i64, i64, i64)> = sqlx::query_as(
+        "select v.number, count(*), coalesce(sum(p.timeouts), 0)::bigint, count(p.error), \
+             coalesce(sum(p.warnings), 0)::bigint \
+         from match_players p join matches m on m.id = p.match_id join bot_versions v on v.id = p.version_id \
+         where p.bot_id = $1 and m.status = 'finished' group by v.number order by v.number desc",
+    )
+    .bind(bot_id)
+    .fetch_all(&state.db)
+    .await?;
+    let mut rows = Vec::new();
+    for (version, matches, timeouts, crashes, warnings) in totals {
+        let recent: Vec<(i64, Option<i32>, Option<String>, i32, i32)> = sqlx::query_as(
+            "select p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings \
+             from match_players p join matches m on m.id = p.match_id join bot_versions v on v.id = p.version_id \
+             where p.bot_id = $1 and v.number = $2 and m.status = 'finished' \
+               and (p.error is not null or p.timeouts > 0 or p.warnings > 0) \
+             order by p.match_id desc limit 8",
+        )
+        .bind(bot_id)
+        .bind(version)
+        .fetch_all(&state.db)
+        .await?;
+        rows.push(BoardRow {
+            version,
+            matches,
+            timeouts,
+            crashes,
+            warnings,
+            recent: recent
+                .into_iter()
+                .map(|(id, turn, error, timeouts, warnings)| {
+                    let what = match (error, timeouts, warnings) {
+                        (Some(e), _, _) => e,
+                        (None, t, _) if t > 0 => format!("{t} timeout(s)"),
+                        (None, _, w) => format!("{w} invalid command(s)"),
+                    };
+                    (id, turn.unwrap_or(0), what)
+                })
+                .collect(),
+        });
+    }
+    Ok(rows)
+}
