@@ -124,7 +124,9 @@ async fn board(state: &AppState, bot_id: i64) -> AppResult<Vec<BoardRow>> {
     .await?;
     let mut rows = Vec::new();
     for (version, matches, timeouts, crashes, warnings) in totals {
-        let recent: Vec<(i64, Option<i32>, Option<String>, i32, i32)> = sqlx::query_as(
+        // (match, problem turn, error, timeouts, warnings)
+        type Problem = (i64, Option<i32>, Option<String>, i32, i32);
+        let recent: Vec<Problem> = sqlx::query_as(
             "select p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings \
              from match_players p join matches m on m.id = p.match_id join bot_versions v on v.id = p.version_id \
              where p.bot_id = $1 and v.number = $2 and m.status = 'finished' \
