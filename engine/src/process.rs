@@ -119,6 +119,9 @@ pub struct LocalProcess {
     status: Option<ExitStatus>,
     /// Processes of the bot seen at [`BotProcess::prepare_end`], with start times.
     noted: Vec<(i32, u64)>,
+    /// Ended by [`BotProcess::kill`] or [`LocalProcess::kill_main`]: nothing to do
+    /// when dropped.
+    ended: bool,
 }
 
 /// Where [`Confinement::move_stdio`] puts the bot's stdin and stdout.
@@ -293,11 +296,22 @@ impl LocalProcess {
             child: cmd.spawn()?,
             status: None,
             noted: Vec::new(),
+            ended: false,
         })
     }
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Kills and reaps the main process only: for a bot whose other processes are
+    /// known to be gone (its cgroup is empty), without scanning every process.
+    pub fn kill_main(&mut self) {
+        self.ended = true;
+        if self.status.is_none() {
+            let _ = self.child.kill();
+            self.status = self.child.wait().ok();
+        }
     }
 
     /// Waits for the main process to end and returns its status.
@@ -341,6 +355,7 @@ impl BotProcess for LocalProcess {
     }
 
     fn kill(&mut self) {
+        self.ended = true;
         let root = self.child.id() as i32;
         if self.status.is_none() {
             kill_tree(root);
@@ -363,7 +378,9 @@ impl BotProcess for LocalProcess {
 
 impl Drop for LocalProcess {
     fn drop(&mut self) {
-        self.kill();
+        if !self.ended {
+            self.kill();
+        }
     }
 }
 

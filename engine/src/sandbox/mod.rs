@@ -570,6 +570,15 @@ impl BotProcess for SandboxProcess {
     fn kill(&mut self) {
         if let Some(cg) = &self.cgroup {
             cg.kill();
+            // Every process of the bot was in its cgroup (it cannot leave it): once it
+            // is empty, nothing of the bot is left and no scan of /proc is needed.
+            if cg.is_empty() {
+                self.process.kill_main();
+                if let Some(s) = &mut self.slot {
+                    s.mark_clean();
+                }
+                return;
+            }
         }
         self.process.kill();
         if let Some(s) = &self.slot {

@@ -18,6 +18,9 @@ pub struct SlotPool {
     lock_dir: PathBuf,
     /// Slots taken by this process.
     taken: Mutex<Vec<bool>>,
+    /// Slots this process has seen empty of processes since it locked them last: no
+    /// need to look for leftovers of a crashed run again.
+    verified: Mutex<Vec<bool>>,
 }
 
 /// A slot held until dropped; its uid has no process left when it is released.
@@ -27,6 +30,8 @@ pub struct Slot {
     index: u32,
     pool: Arc<SlotPool>,
     _lock: File,
+    /// The owner made sure no process of the uid is left (its cgroup is empty).
+    clean: bool,
 }
 
 impl SlotPool {
@@ -36,6 +41,7 @@ impl SlotPool {
             count,
             lock_dir,
             taken: Mutex::new(vec![false; count as usize]),
+            verified: Mutex::new(vec![false; count as usize]),
         })
     }
 
@@ -78,13 +84,19 @@ impl SlotPool {
         }
         taken[index as usize] = true;
         let uid = self.base + index;
-        // Whatever a crashed run left behind under this uid goes now.
-        kill_uid(uid);
+        // Whatever a crashed run left behind under this uid goes now; a slot this
+        // process released cleanly has nothing left.
+        let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+        if !verified[index as usize] {
+            kill_uid(uid);
+            verified[index as usize] = true;
+        }
         Ok(Some(Slot {
             uid,
             index,
             pool: self.clone(),
             _lock: file,
+            clean: false,
         }))
     }
 }
@@ -108,9 +120,19 @@ pub fn kill_uid(uid: u32) {
     }
 }
 
+impl Slot {
+    /// Says no process of the uid is left (its bot's cgroup is empty), which spares
+    /// the scan of every process at release.
+    pub fn mark_clean(&mut self) {
+        self.clean = true;
+    }
+}
+
 impl Drop for Slot {
     fn drop(&mut self) {
-        kill_uid(self.uid);
+        if !self.clean {
+            kill_uid(self.uid);
+        }
         let mut taken = self.pool.taken.lock().unwrap_or_else(|e| e.into_inner());
         taken[self.index as usize] = false;
     }
