@@ -131,27 +131,18 @@
   }
 
   /** A classic log (`# STEP: n`, then forts, roads and marches) as a replay object.
-   *  Written for speed: a 500-turn log of 100 forts is some 200,000 lines. */
+   *  Written for speed: a 500-turn log of 100 forts is some 250,000 lines, so lines are
+   *  scanned in place (indexOf, startsWith) rather than split into strings. */
   function parseClassicLog(text) {
-    var lines = text.split("\n");
     var forts = [], fortIndex = new Map();
     var roads = [], roadIndex = new Map();
     var players = [], playerIndex = new Map();
     var turns = [];
     var cur = null, t = -1;
     var section = -1, left = 0, open = false, roadsKnown = false, fortAt = 0;
+    var n = -1;
 
-    function owner(name) {
-      if (name === "neutral") return -1;
-      var i = playerIndex.get(name);
-      if (i === undefined) {
-        i = players.length;
-        playerIndex.set(name, i);
-        players.push(name);
-      }
-      return i;
-    }
-    function fail(n, why) {
+    function fail(why) {
       throw new Error("Line " + (n + 1) + " of the log: " + why);
     }
     function newStep() {
@@ -169,32 +160,101 @@
       left = 0;
       open = false;
     }
-    /** The whole number in `line` from `from` to `to`, without making a string. */
-    function int(line, from, to, n) {
+    /** The whole number in `str` from `from` to `to`, without making a string. */
+    function int(str, from, to) {
       var v = 0, neg = false, i = from;
-      if (line.charCodeAt(i) === 45) { neg = true; i++; }
-      if (i >= to) fail(n, "a number is missing");
+      if (str.charCodeAt(i) === 45) { neg = true; i++; }
+      if (i >= to) fail("a number is missing");
       for (; i < to; i++) {
-        var d = line.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) fail(n, "`" + line.substring(from, to) + "` is not a whole number");
+        var d = str.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) fail("`" + str.substring(from, to) + "` is not a whole number");
         v = v * 10 + d;
       }
       return neg ? -v : v;
     }
+    /** The owner named in `str` from `from` to `to`: -1 for neutral, else a player. */
+    function owner(str, from, to) {
+      var len = to - from;
+      if (len === 7 && str.startsWith("neutral", from)) return -1;
+      for (var k = 0; k < players.length; k++) {
+        if (players[k].length === len && str.startsWith(players[k], from)) return k;
+      }
+      var name = str.substring(from, to);
+      var i = playerIndex.get(name);
+      if (i === undefined) {
+        i = players.length;
+        playerIndex.set(name, i);
+        players.push(name);
+      }
+      return i;
+    }
+    /** One line of a section, from `s` to `e` in `str`, its fields one space apart. */
+    function field(str, s, e) {
+      var i1 = str.indexOf(" ", s), i2 = -1, i3 = -1, i4 = -1;
+      if (i1 >= e) i1 = -1;
+      if (i1 >= 0) { i2 = str.indexOf(" ", i1 + 1); if (i2 >= e) i2 = -1; }
+      if (i2 >= 0) { i3 = str.indexOf(" ", i2 + 1); if (i3 >= e) i3 = -1; }
+      if (i3 >= 0) { i4 = str.indexOf(" ", i3 + 1); if (i4 >= e) i4 = -1; }
+      var more = i4 >= 0 && str.indexOf(" ", i4 + 1) >= 0 && str.indexOf(" ", i4 + 1) < e;
+      if (section === 1 ? (i1 < 0 || i2 >= 0) : (i4 < 0 || more)) return false;
+      if (section === 0) {
+        var f = -1;
+        if (fortAt < forts.length) {
+          var want = forts[fortAt][0];
+          if (want.length === i1 - s && str.startsWith(want, s)) f = fortAt;
+        }
+        if (f < 0) {
+          var name = str.substring(s, i1);
+          f = fortIndex.get(name);
+          if (f === undefined) {
+            f = forts.length;
+            fortIndex.set(name, f);
+            forts.push([name, int(str, i1 + 1, i2), int(str, i2 + 1, i3)]);
+          }
+        }
+        fortAt = f + 1;
+        cur.owners[f] = owner(str, i3 + 1, i4);
+        cur.garrisons[f] = int(str, i4 + 1, e);
+      } else if (section === 1) {
+        var an = str.substring(s, i1), bn = str.substring(i1 + 1, e);
+        if (roadIndex.has(an + " " + bn)) return true;
+        var a = fortIndex.get(an), b = fortIndex.get(bn);
+        if (a === undefined || b === undefined) fail("a road to a fort not listed");
+        // The road and the direction of a march from its origin and destination.
+        var r = roads.length;
+        roadIndex.set(an + " " + bn, 2 * r + 1);
+        roadIndex.set(bn + " " + an, 2 * r);
+        roads.push([a, b, roadLength(forts[a][1], forts[a][2], forts[b][1], forts[b][2])]);
+      } else {
+        var rt = roadIndex.get(str.substring(s, i2));
+        if (rt === undefined) fail("a march on a road not listed");
+        var m = rt >> 1;
+        // At snapshot t a march has `length - (t - sent)` steps left.
+        cur.marches.push([m, rt & 1, owner(str, i2 + 1, i3), int(str, i3 + 1, i4),
+          t - (roads[m][2] - int(str, i4 + 1, e))]);
+      }
+      return true;
+    }
 
-    for (var n = 0; n < lines.length; n++) {
-      var line = lines[n];
-      var c0 = line.charCodeAt(0), cl = line.charCodeAt(line.length - 1);
-      if (c0 === 32 || c0 === 9 || cl === 32 || cl === 9 || cl === 13) line = line.trim();
-      if (!line) continue;
-      if (line.charCodeAt(0) === 35) {
-        if (/^#\s*STEP:/.test(line)) newStep();
+    var pos = 0, end = text.length;
+    while (pos < end) {
+      var nl = text.indexOf("\n", pos);
+      if (nl < 0) nl = end;
+      var s = pos, e = nl, c;
+      pos = nl + 1;
+      n++;
+      while (s < e && ((c = text.charCodeAt(s)) === 32 || c === 9)) s++;
+      while (e > s && ((c = text.charCodeAt(e - 1)) === 32 || c === 9 || c === 13)) e--;
+      if (s === e) continue;
+      if (text.charCodeAt(s) === 35) {
+        if (/^#\s*STEP:/.test(text.substring(s, Math.min(e, s + 16)))) newStep();
         continue;
       }
       if (!cur) newStep();
       if (!open && left === 0) {
+        var line = text.substring(s, e);
         var head = /^(\d+|\?)\s+\S+:$/.exec(line);
-        if (!head) fail(n, "expected a section header like `12 forts:`, found `" + line + "`");
+        if (!head) fail("expected a section header like `12 forts:`, found `" + line + "`");
         section++;
         if (section > 2) {
           // A log without `# STEP:` lines: a new snapshot starts.
@@ -203,57 +263,24 @@
         }
         open = head[1] === "?";
         left = open ? 0 : parseInt(head[1], 10);
-        roadsKnown = section === 1 && !open && left === roads.length;
+        // Every snapshot lists the same roads: after the first, they are known.
+        roadsKnown = section === 1 && !open && t > 0 && left === roads.length;
         fortAt = 0;
         continue;
       }
-      if (open && line === "end") {
+      if (open && e - s === 3 && text.startsWith("end", s)) {
         open = false;
         continue;
       }
       if (!open) left--;
-      // Every snapshot lists the same roads: after the first, they are known.
-      if (section === 1 && t > 0 && roadsKnown) continue;
-      // Fields are found with indexOf rather than split: this loop runs some 200,000
-      // times and split's arrays of strings cost more than the rest put together.
-      var i1 = line.indexOf(" "), i2 = i1 < 0 ? -1 : line.indexOf(" ", i1 + 1);
-      var i3 = i2 < 0 ? -1 : line.indexOf(" ", i2 + 1), i4 = i3 < 0 ? -1 : line.indexOf(" ", i3 + 1);
-      if (section === 1 ? (i1 < 0 || i2 >= 0) : (i4 < 0 || line.indexOf(" ", i4 + 1) >= 0)) {
+      if (section === 1 && roadsKnown) continue;
+      if (!field(text, s, e)) {
         // Not single spaces: tabs or runs of spaces, which the format allows.
-        var norm = line.split(/\s+/).join(" ");
-        if (norm !== line) { lines[n] = norm; n--; continue; }
-        fail(n, section === 0 ? "a fort line is `name x y owner garrison`" : section === 1 ?
-          "a road line is `fort fort`" : "a march line is `origin destination owner size steps`");
-      }
-      if (section === 0) {
-        var name = line.substring(0, i1);
-        // Forts come in the same order every snapshot: try the next one first.
-        var f = fortAt < forts.length && forts[fortAt][0] === name ? fortAt : fortIndex.get(name);
-        if (f === undefined) {
-          f = forts.length;
-          fortIndex.set(name, f);
-          forts.push([name, int(line, i1 + 1, i2, n), int(line, i2 + 1, i3, n)]);
+        var norm = text.substring(s, e).split(/\s+/).join(" ");
+        if (!field(norm, 0, norm.length)) {
+          fail(section === 0 ? "a fort line is `name x y owner garrison`" : section === 1 ?
+            "a road line is `fort fort`" : "a march line is `origin destination owner size steps`");
         }
-        fortAt = f + 1;
-        cur.owners[f] = owner(line.substring(i3 + 1, i4));
-        cur.garrisons[f] = int(line, i4 + 1, line.length, n);
-      } else if (section === 1) {
-        if (roadIndex.has(line)) continue;
-        var an = line.substring(0, i1), bn = line.substring(i1 + 1);
-        var a = fortIndex.get(an), b = fortIndex.get(bn);
-        if (a === undefined || b === undefined) fail(n, "a road to a fort not listed");
-        // The road and the direction of a march from its origin and destination.
-        var r = roads.length;
-        roadIndex.set(an + " " + bn, 2 * r + 1);
-        roadIndex.set(bn + " " + an, 2 * r);
-        roads.push([a, b, roadLength(forts[a][1], forts[a][2], forts[b][1], forts[b][2])]);
-      } else {
-        var rt = roadIndex.get(line.substring(0, i2));
-        if (rt === undefined) fail(n, "a march on a road not listed");
-        var m = rt >> 1;
-        // At snapshot t a march has `length - (t - sent)` steps left.
-        cur.marches.push([m, rt & 1, owner(line.substring(i2 + 1, i3)),
-          int(line, i3 + 1, i4, n), t - (roads[m][2] - int(line, i4 + 1, line.length, n))]);
       }
     }
     if (!turns.length || !forts.length) throw new Error("This log has no snapshot.");
@@ -261,7 +288,7 @@
     // Forts first listed late were unknown before; forts that change owner were taken.
     for (t = 0; t < turns.length; t++) {
       var turn = turns[t];
-      for (f = 0; f < forts.length; f++) {
+      for (var f = 0; f < forts.length; f++) {
         if (turn.owners[f] === undefined) { turn.owners[f] = -1; turn.garrisons[f] = 0; }
       }
       if (t > 0) {
@@ -379,12 +406,15 @@
     this._playing = false;
     this._raf = 0;
     this._listeners = [];
-    this._pool = [];
+    this._live = new Map();
+    this._free = [];
+    this._stamp = 0;
     this._flashes = [];
     this._hashTimer = 0;
 
     this.stats = precompute(replay);
     this._geometry();
+    this._roadGeometry();
     this._build();
     this.timing.buildMs = performance.now() - started;
 
@@ -577,8 +607,14 @@
       "aria-label": "The map at the current turn",
     }, mapBox);
     this.ui.svg = root;
+    // Three stacked drawings of the same box: roads; marches and flashes, which move
+    // every frame; forts, which change once a turn. Each is painted on its own, so a
+    // frame between two turns repaints only the marches.
+    var layer = function (cls) {
+      return svg("svg", { viewBox: box.join(" "), "class": "bbv-layer " + cls, "aria-hidden": "true" }, mapBox);
+    };
+    var moving = layer("bbv-moving"), top = layer("bbv-top");
 
-    // Roads, then marches, flashes and forts on top.
     var gRoads = svg("g", { "class": "bbv-roads", "stroke-width": (R * 0.16).toFixed(3) }, root);
     var forts = r.map.forts;
     this._roads = r.map.roads.map(function (rd) {
@@ -586,13 +622,22 @@
       var line = svg("line", { x1: a[1], y1: a[2], x2: b[1], y2: b[2], stroke: "#44557a" }, gRoads);
       return { el: line, owner: -2 };
     });
-    this._gMarches = svg("g", { "class": "bbv-marches" }, root);
-    this._gFlashes = svg("g", { "class": "bbv-flashes" }, root);
-    var gForts = svg("g", { "class": "bbv-forts" }, root);
+    this._gMarches = svg("g", { "class": "bbv-marches" }, moving);
+    this._gFlashes = svg("g", { "class": "bbv-flashes" }, moving);
+    var gForts = svg("g", { "class": "bbv-forts" }, top);
+    // A fort's tooltip says who holds it, written when the pointer comes to it.
+    this._on(gForts, "pointerover", function (e) {
+      var g = e.target.closest && e.target.closest("g.bbv-fort");
+      var f = g && self._forts[+g.getAttribute("data-index")];
+      if (!f) return;
+      var players = self.replay.players;
+      f.title.textContent = f.name + " · " + (f.owner < 0 ? "neutral" : players[f.owner]) + " · " + f.garrison + " soldiers";
+    });
     var labelSize = R * 0.82;
     this._forts = forts.map(function (f, i) {
-      var g = svg("g", { "class": "bbv-fort", "data-fort": f[0], transform: "translate(" + f[1] + " " + f[2] + ")" }, gForts);
+      var g = svg("g", { "class": "bbv-fort", "data-fort": f[0], "data-index": i, transform: "translate(" + f[1] + " " + f[2] + ")" }, gForts);
       var title = svg("title", null, g);
+      title.textContent = f[0];
       var circle = svg("circle", { r: R.toFixed(3), "stroke-width": (R * 0.14).toFixed(3) }, g);
       var text = svg("text", { "font-size": labelSize.toFixed(3), dy: (labelSize * 0.36).toFixed(3) }, g);
       return { g: g, title: title, circle: circle, text: text, owner: -2, garrison: -1, name: f[0], index: i };
@@ -706,10 +751,11 @@
     el("span", "bbv-chart-title", cap, title);
     el("span", "bbv-chart-max", cap, "max " + fmt(max));
     var W = Math.max(T - 1, 1), H = max * 1.06;
+    var plot = el("div", "bbv-plot", wrap);
     var s = svg("svg", {
       viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "none", "class": "bbv-chart-svg",
       role: "img", "aria-label": title + " of each player over the game",
-    }, wrap);
+    }, plot);
     for (var k = 1; k < 4; k++) {
       svg("line", { x1: 0, x2: W, y1: (H * k / 4).toFixed(2), y2: (H * k / 4).toFixed(2), "class": "bbv-grid", "vector-effect": "non-scaling-stroke" }, s);
     }
@@ -721,7 +767,11 @@
         "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke", "class": "bbv-series",
       }, s);
     }
-    var cursor = svg("line", { x1: 0, x2: 0, y1: 0, y2: H, "class": "bbv-cursor", "vector-effect": "non-scaling-stroke" }, s);
+    // The cursor moves every frame: drawn on its own, the lines under it stay painted.
+    var over = svg("svg", {
+      viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "none", "class": "bbv-plot-cursor", "aria-hidden": "true",
+    }, plot);
+    var cursor = svg("line", { x1: 0, x2: 0, y1: 0, y2: H, "class": "bbv-cursor", "vector-effect": "non-scaling-stroke" }, over);
     var axis = el("div", "bbv-axis", wrap);
     el("span", null, axis, "0");
     el("span", null, axis, String(this.lastTurn()));
@@ -824,22 +874,16 @@
     var owners = turn.owners, garrisons = turn.garrisons;
     for (var i = 0; i < this._forts.length; i++) {
       var f = this._forts[i], o = owners[i], g = garrisons[i];
-      var changed = false;
       if (f.owner !== o) {
         f.owner = o;
         f.circle.setAttribute("fill", palette(o));
         f.g.setAttribute("data-owner", o < 0 ? "neutral" : players[o]);
         f.g.setAttribute("class", o < 0 ? "bbv-fort bbv-neutral" : "bbv-fort");
-        changed = true;
       }
       if (f.garrison !== g) {
         f.garrison = g;
         f.text.textContent = String(g);
         f.g.setAttribute("data-garrison", String(g));
-        changed = true;
-      }
-      if (changed) {
-        f.title.textContent = f.name + " · " + (o < 0 ? "neutral" : players[o]) + " · " + g + " soldiers";
       }
     }
     // A road between two forts of the same player takes a tint of their colour.
@@ -911,27 +955,32 @@
   };
 
   /** The marches at time `tau`: those of snapshot floor(tau) walking on, and while
-   *  between two turns, those sent in that turn leaving their forts. */
+   *  between two turns, those sent in that turn leaving their forts. A march keeps its
+   *  element from turn to turn (by road, direction, turn sent and owner), so a frame
+   *  mostly moves elements and rarely changes their text, which is what costs. */
   V._drawMarches = function (tau) {
     var r = this.replay, t = Math.floor(tau), frac = tau - t;
-    var forts = r.map.forts, roads = r.map.roads, R = this.geo.R;
-    var used = 0;
+    var roads = this._roadGeo, R = this.geo.R;
+    var stamp = ++this._stamp, live = this._live, free = this._free;
+    var keyRoads = 2 * roads.length, keyOwners = r.players.length + 1;
     var self = this;
     var place = function (m) {
-      var road = roads[m[0]], L = road[2] || 1;
-      var toA = m[1] === 0;
-      var from = forts[toA ? road[1] : road[0]], to = forts[toA ? road[0] : road[1]];
-      var p = (tau - m[4]) / L;
+      var road = roads[m[0]];
+      var p = (tau - m[4]) / road.L;
       if (p <= 0 || p >= 1) return;
-      var dx = to[1] - from[1], dy = to[2] - from[2];
-      var len = Math.sqrt(dx * dx + dy * dy) || 1;
-      // Keep to the right of the road, so opposite marches are told apart.
-      var side = R * 0.38;
-      var x = from[1] + dx * p - dy / len * side, y = from[2] + dy * p + dx / len * side;
-      var item = self._pool[used] || self._newMarch();
-      used++;
-      if (item.hidden) { item.g.removeAttribute("display"); item.hidden = false; }
-      item.g.setAttribute("transform", "translate(" + x.toFixed(2) + " " + y.toFixed(2) + ") rotate(" + (Math.atan2(dy, dx) * 57.29578).toFixed(1) + ")");
+      var key = ((m[4] + 1e6) * keyRoads + 2 * m[0] + m[1]) * keyOwners + m[2] + 1;
+      var item = live.get(key);
+      if (item === undefined) {
+        item = free.pop() || self._newMarch();
+        live.set(key, item);
+        item.g.removeAttribute("display");
+      } else if (item.stamp === stamp) {
+        return; // the same march twice (a malformed log): drawn once
+      }
+      item.stamp = stamp;
+      var d = m[1] === 0 ? road.toA : road.toB;
+      var x = d.x + d.dx * p, y = d.y + d.dy * p;
+      item.g.setAttribute("transform", "translate(" + x.toFixed(2) + " " + y.toFixed(2) + ") rotate(" + d.angle + ")");
       if (item.owner !== m[2]) {
         item.owner = m[2];
         item.body.setAttribute("fill", palette(m[2]));
@@ -945,10 +994,9 @@
         item.label.setAttribute("y", (-(s + R * 0.2)).toFixed(3));
       }
       // The size reads upright whatever the direction.
-      var up = Math.abs(Math.atan2(dy, dx)) > Math.PI / 2;
-      if (item.up !== up) {
-        item.up = up;
-        item.label.setAttribute("transform", up ? "rotate(180)" : "");
+      if (item.up !== d.up) {
+        item.up = d.up;
+        item.label.setAttribute("transform", d.up ? "rotate(180)" : "");
       }
     };
     var ms = r.turns[t].marches;
@@ -957,12 +1005,31 @@
       var next = r.turns[t + 1].marches;
       for (i = 0; i < next.length; i++) if (next[i][4] === t) place(next[i]);
     }
-    for (i = used; i < this._pool.length; i++) {
-      var item = this._pool[i];
-      if (item.hidden) break;
+    live.forEach(function (item, key) {
+      if (item.stamp === stamp) return;
       item.g.setAttribute("display", "none");
-      item.hidden = true;
-    }
+      live.delete(key);
+      free.push(item);
+    });
+  };
+
+  /** Per road and direction: where a march starts, its way, its angle; marches keep to
+   *  the right of the road, so opposite ones are told apart. */
+  V._roadGeometry = function () {
+    var forts = this.replay.map.forts, side = this.geo.R * 0.38;
+    this._roadGeo = this.replay.map.roads.map(function (rd) {
+      var a = forts[rd[0]], b = forts[rd[1]];
+      var way = function (from, to) {
+        var dx = to[1] - from[1], dy = to[2] - from[2];
+        var len = Math.sqrt(dx * dx + dy * dy) || 1;
+        var angle = Math.atan2(dy, dx);
+        return {
+          x: from[1] - dy / len * side, y: from[2] + dx / len * side, dx: dx, dy: dy,
+          angle: (angle * 180 / Math.PI).toFixed(1), up: Math.abs(angle) > Math.PI / 2,
+        };
+      };
+      return { L: rd[2] || 1, toA: way(b, a), toB: way(a, b) };
+    });
   };
 
   V._newMarch = function () {
@@ -970,9 +1037,7 @@
     var g = svg("g", { "class": "bbv-march" }, this._gMarches);
     var body = svg("path", { "stroke-width": (R * 0.08).toFixed(3) }, g);
     var label = svg("text", { "font-size": (R * 0.62).toFixed(3) }, g);
-    var item = { g: g, body: body, label: label, owner: -2, size: -1, hidden: false, up: false };
-    this._pool.push(item);
-    return item;
+    return { g: g, body: body, label: label, owner: -2, size: -1, up: false, stamp: 0 };
   };
 
   /** Battles on the roads and forts taken: a flash that peaks when the turn after them
@@ -1066,6 +1131,9 @@
     }
     function show(replay, name, started) {
       if (viewer) viewer.destroy();
+      root.removeAttribute("data-open-ms");
+      // Reading and parsing the file, then the rest: building and the first frame.
+      root.setAttribute("data-read-ms", (performance.now() - started).toFixed(0));
       var opts = {};
       // The address's #t= applies to the first game opened; later ones start at 0.
       if (!first) opts.turn = 0;
