@@ -174,8 +174,20 @@ impl Sandbox {
             "/",
             "true",
         ]);
+        // The same staging as a real launch (a private mount namespace, which needs
+        // CAP_SYS_ADMIN in a container), so that a machine where bots could not start
+        // is found here rather than at the first game.
+        let here = File::open(std::env::temp_dir())
+            .map_err(|e| format!("cannot open the temp folder: {e}"))?;
+        let staged = slot.is_some();
         let confinement = Confinement {
             uid: slot.as_ref().map(|s| s.uid),
+            cwd_fd: staged.then(|| here.as_raw_fd()),
+            stage_cwd_at: if staged {
+                Some(CString::new(STAGE).map_err(|e| e.to_string())?)
+            } else {
+                None
+            },
             ..Confinement::default()
         };
         let mut p = LocalProcess::spawn_confined(cmd, confinement)
