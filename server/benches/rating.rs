@@ -27,7 +27,8 @@ use server::ranker::rating;
 
 const BOTS: usize = 50;
 const CHECKPOINTS: [usize; 5] = [10, 20, 30, 50, 100];
-const RUNS: u64 = 20;
+/// Ladders (seeds) averaged, unless `--runs N` says otherwise.
+const RUNS: u64 = 100;
 /// Matches planned ahead, as one worker keeps (`serve`: 2 per worker).
 const BUFFER: usize = 2;
 /// Two performances closer than this many noise sd share a rank.
@@ -303,10 +304,15 @@ fn main() {
         return;
     }
     let sweep = args.iter().any(|a| a == "--sweep");
+    let runs = args
+        .iter()
+        .position(|a| a == "--runs")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(RUNS);
     let d = Settings::default();
-    let seeds = || 0..RUNS;
+    let seeds = || 0..runs;
     println!(
-        "{BOTS} bots, strengths N(0, 1), averages of {RUNS} ladders; matchmaking {d:?}; \
+        "{BOTS} bots, strengths N(0, 1), averages of {runs} ladders; matchmaking {d:?}; \
          maps of {:?} seats",
         shipped_maps().iter().map(|m| m.seats).collect::<Vec<_>>()
     );

@@ -7,6 +7,9 @@ use skillratings::MultiTeamOutcome;
 /// A new bot's rating.
 pub const MU: f64 = 25.0;
 pub const SIGMA: f64 = 25.0 / 3.0;
+/// The spread of one game's performance around a bot's rating (Weng-Lin's beta): half
+/// a new bot's uncertainty, the usual choice.
+pub const BETA: f64 = 25.0 / 6.0;
 
 /// What the leaderboard sorts by: a rating the bot is very likely above.
 pub fn conservative(mu: f64, sigma: f64) -> f64 {
@@ -16,6 +19,11 @@ pub fn conservative(mu: f64, sigma: f64) -> f64 {
 /// New (mu, sigma) of each player after a match, given the old ones and the ranks
 /// (1 is best; equal ranks are ties).
 pub fn rate(before: &[(f64, f64)], ranks: &[u32]) -> Vec<(f64, f64)> {
+    rate_with(before, ranks, BETA)
+}
+
+/// [`rate`] with another beta, for simulations.
+pub fn rate_with(before: &[(f64, f64)], ranks: &[u32], beta: f64) -> Vec<(f64, f64)> {
     assert_eq!(before.len(), ranks.len(), "a rank for every player");
     let teams: Vec<[WengLinRating; 1]> = before
         .iter()
@@ -31,7 +39,11 @@ pub fn rate(before: &[(f64, f64)], ranks: &[u32]) -> Vec<(f64, f64)> {
         .zip(ranks)
         .map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r as usize)))
         .collect();
-    weng_lin_multi_team(&input, &WengLinConfig::new())
+    let config = WengLinConfig {
+        beta,
+        ..WengLinConfig::new()
+    };
+    weng_lin_multi_team(&input, &config)
         .into_iter()
         .map(|t| (t[0].rating, t[0].uncertainty))
         .collect()
