@@ -5,8 +5,10 @@
 //!    time per turn (everything but the bots' thinking, which is nearly nothing).
 //! 3. Replay size of a 500-turn 2-player game on a 24-fort map.
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -74,41 +76,6 @@ fn rules_only(name: &str, map: Map) {
     );
 }
 
-const C_BOT: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-/* Reads a state (three counted sections) and replies with no commands. */
-int main(void) {
-    char line[65536];
-    for (;;) {
-        for (int s = 0; s < 3; s++) {
-            if (!fgets(line, sizeof line, stdin)) return 0;
-            long n = strtol(line, NULL, 10);
-            for (long i = 0; i < n; i++)
-                if (!fgets(line, sizeof line, stdin)) return 0;
-        }
-        fputs("0 commands:\n", stdout);
-        fflush(stdout);
-    }
-}
-"#;
-
-fn compiled_bot() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-bot");
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("idle.c");
-    std::fs::write(&src, C_BOT).unwrap();
-    let bin = dir.join("idle");
-    let ok = std::process::Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "cc is needed to build the benchmark's bot");
-    bin
-}
-
 fn duel_map() -> (String, Map) {
     shipped_maps()
         .into_iter()
@@ -127,7 +94,7 @@ fn duel_map() -> (String, Map) {
 }
 
 fn runner_overhead() {
-    let bot = compiled_bot();
+    let bot = common::idle_bot("bench-bot").join("idle");
     let (name, map) = duel_map();
     let map = Arc::new(map);
     let specs: Vec<BotSpec> = ["p1", "p2"]

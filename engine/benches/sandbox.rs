@@ -9,8 +9,9 @@
 //!    the runner's time per turn as in `benches/engine.rs`; median of 5, sandboxed and
 //!    bare.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,42 +20,6 @@ use engine::map::Map;
 use engine::process::{BotSpec, Launcher, LocalLauncher};
 use engine::runner::{run_match, MatchConfig};
 use engine::sandbox::{Limits, Sandbox, SandboxConfig};
-
-const C_BOT: &str = r#"
-#include <stdio.h>
-#include <stdlib.h>
-/* Reads a state (three counted sections) and replies with no commands. */
-int main(void) {
-    char line[65536];
-    for (;;) {
-        for (int s = 0; s < 3; s++) {
-            if (!fgets(line, sizeof line, stdin)) return 0;
-            long n = strtol(line, NULL, 10);
-            for (long i = 0; i < n; i++)
-                if (!fgets(line, sizeof line, stdin)) return 0;
-        }
-        fputs("0 commands:\n", stdout);
-        fflush(stdout);
-    }
-}
-"#;
-
-/// The compiled bot in a folder the sandbox's uids can read.
-fn bot_folder() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-sandbox-bot");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let src = dir.join("idle.c");
-    std::fs::write(&src, C_BOT).unwrap();
-    let ok = std::process::Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(dir.join("idle"))
-        .arg(&src)
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "cc is needed to build the benchmark's bot");
-    dir
-}
 
 fn spec(dir: &Path, name: &str) -> BotSpec {
     BotSpec {
@@ -181,7 +146,7 @@ fn main() {
         println!("sandbox benchmarks: run with `cargo bench -p engine --bench sandbox`");
         return;
     }
-    let dir = bot_folder();
+    let dir = common::idle_bot("bench-sandbox-bot");
     let bot = spec(&dir, "p1");
     // Its own uids and lock folder, apart from a server's default pool.
     let sandbox = Sandbox::new(SandboxConfig {

@@ -454,32 +454,30 @@ fn tree_of(root: i32, procs: &[ProcStat]) -> Vec<i32> {
 /// Kills every descendant of `root` (not `root` itself) until none is left, so that a
 /// process forking while we kill cannot escape.
 pub fn kill_tree(root: i32) {
-    for _ in 0..100 {
-        let targets = tree_of(root, &all_processes());
-        if targets.is_empty() {
-            return;
-        }
-        for pid in targets {
-            // SAFETY: kill(2) with a pid we just read; no memory is involved.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    kill_until_gone(|| tree_of(root, &all_processes()));
 }
 
 /// Kills the remaining members of session `sid` (a leader that already exited).
 pub fn kill_session(sid: i32) {
-    for _ in 0..100 {
-        let targets: Vec<i32> = all_processes()
+    kill_until_gone(|| {
+        all_processes()
             .iter()
             .filter(|p| p.session == sid && p.state != b'Z')
             .map(|p| p.pid)
-            .collect();
+            .collect()
+    });
+}
+
+/// SIGKILLs the processes `find` lists, again and again until it lists none (a
+/// process forking while we kill cannot escape), for at most a fraction of a second.
+pub fn kill_until_gone(mut find: impl FnMut() -> Vec<i32>) {
+    for _ in 0..200 {
+        let targets = find();
         if targets.is_empty() {
             return;
         }
         for pid in targets {
-            // SAFETY: as above.
+            // SAFETY: kill(2) on a pid `find` just read; no memory is involved.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
         std::thread::sleep(Duration::from_millis(1));

@@ -4,13 +4,8 @@
 mod common;
 
 use std::process::Command;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use common::Client;
-use engine::runner::MatchConfig;
-use server::builds::Builder;
-use server::worker::Worker;
 use sqlx::PgPool;
 
 /// A fingerprint of everything a competition is made of.
@@ -53,34 +48,8 @@ async fn a_backup_restores_the_whole_competition_into_an_empty_database() {
     c.register("alice", "correct horse battery").await;
     c.post("/profile/tokens", &[("name", "ci")]).await;
     let db = c.state.db.clone();
-    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("backup");
-    let _ = std::fs::remove_dir_all(&base);
-    let b = Builder {
-        db: db.clone(),
-        sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
-        languages: c.state.languages.clone(),
-        dir: base.join("builds"),
-        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
-            .unwrap(),
-        caps: Default::default(),
-    };
-    server::house::register(&db).await.unwrap();
-    server::ranker::load_shipped_maps(&db).await.unwrap();
-    while b.build_next().await.unwrap() {}
-    sqlx::query("update maps set enabled = (name = 'ring-2p')")
-        .execute(&db)
-        .await
-        .unwrap();
-    let w = Worker {
-        name: "backup".into(),
-        db: db.clone(),
-        builder: b,
-        match_config: MatchConfig {
-            max_steps: 30,
-            ..MatchConfig::default()
-        },
-        stop: Arc::new(AtomicBool::new(false)),
-    };
+    let b = common::house_ladder(&db, "backup", "ring-2p").await;
+    let w = common::worker(&b, "backup", 30);
     for _ in 0..3 {
         server::ranker::schedule(&db, 1, &Default::default())
             .await
@@ -90,6 +59,7 @@ async fn a_backup_restores_the_whole_competition_into_an_empty_database() {
     let before = fingerprint(&db).await;
     assert!(!before[4].is_empty(), "matches were played");
 
+    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("backup");
     let file = base.join("competition.dump");
     let out = admin(
         &common::url_of_pool(&db).await,

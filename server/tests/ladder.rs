@@ -4,13 +4,8 @@
 
 mod common;
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 use axum::http::StatusCode;
 use common::Client;
-use engine::runner::MatchConfig;
-use server::builds::Builder;
 use server::worker::Worker;
 
 const PW: &str = "correct horse battery";
@@ -20,17 +15,7 @@ async fn ladder(test: &str, matches: usize) -> (Client, Worker) {
     let mut c = Client::new().await;
     c.register("alice", PW).await;
     let db = c.state.db.clone();
-    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{test}"));
-    let _ = std::fs::remove_dir_all(&base);
-    let b = Builder {
-        db: db.clone(),
-        sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
-        languages: c.state.languages.clone(),
-        dir: base.join("builds"),
-        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
-            .unwrap(),
-        caps: Default::default(),
-    };
+    let b = common::builder(&db, test);
     server::house::register(&db).await.unwrap();
     server::ranker::load_shipped_maps(&db).await.unwrap();
     let chatty = b"import sys\nme = sys.argv[-1]\nturn = 0\nwhile True:\n    for _ in range(3):\n        line = sys.stdin.readline()\n        if not line: sys.exit(0)\n        for _ in range(int(line.split()[0])): sys.stdin.readline()\n    sys.stderr.write('thinking about turn %d\\n' % turn)\n    sys.stderr.flush()\n    print('1 commands:\\nnowhere else 1', flush=True)\n    turn += 1\n";
@@ -41,16 +26,7 @@ async fn ladder(test: &str, matches: usize) -> (Client, Worker) {
         .execute(&db)
         .await
         .unwrap();
-    let w = Worker {
-        name: format!("test-{test}"),
-        db: db.clone(),
-        builder: b,
-        match_config: MatchConfig {
-            max_steps: 30,
-            ..MatchConfig::default()
-        },
-        stop: Arc::new(AtomicBool::new(false)),
-    };
+    let w = common::worker(&b, &format!("test-{test}"), 30);
     // At least `matches` matches, and until alice's bot has played one.
     let mut played = 0;
     loop {

@@ -3,39 +3,24 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use engine::runner::MatchConfig;
 use server::builds::Builder;
 use server::ranker::{self, matchmaking::Settings};
 use server::worker::Worker;
 use sqlx::PgPool;
 
-/// A ladder with the four house bots built and active.
+/// A ladder with the four house bots built and active, on short maps.
 async fn ladder(db: &PgPool, test: &str) -> Builder {
-    let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ranker-{test}"));
-    let _ = std::fs::remove_dir_all(&base);
-    let b = Builder {
-        db: db.clone(),
-        sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
-        languages: Arc::new(server::languages::Languages::load(None).unwrap()),
-        dir: base.join("builds"),
-        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
-            .unwrap(),
-        caps: Default::default(),
-    };
-    server::house::register(db).await.unwrap();
-    ranker::load_shipped_maps(db).await.unwrap();
-    while b.build_next().await.unwrap() {}
+    let b = common::house_ladder(db, &format!("ranker-{test}"), "ring-2p").await;
     let active: i64 =
         sqlx::query_scalar("select count(*) from bots where active_version_id is not null")
             .fetch_one(db)
             .await
             .unwrap();
     assert_eq!(active, 4, "the house bots are built");
-    // Short games keep the tests quick.
     sqlx::query("update maps set enabled = (name in ('ring-2p', 'triad-3p'))")
         .execute(db)
         .await
@@ -44,16 +29,7 @@ async fn ladder(db: &PgPool, test: &str) -> Builder {
 }
 
 fn worker(b: &Builder, name: &str) -> Worker {
-    Worker {
-        name: name.into(),
-        db: b.db.clone(),
-        builder: b.clone(),
-        match_config: MatchConfig {
-            max_steps: 60,
-            ..MatchConfig::default()
-        },
-        stop: Arc::new(AtomicBool::new(false)),
-    }
+    common::worker(b, name, 60)
 }
 
 async fn games_total(db: &PgPool) -> i64 {

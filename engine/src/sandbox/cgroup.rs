@@ -181,21 +181,13 @@ fn kill_all(dir: &Path) {
     // cgroup v2 on Linux 5.14+ kills the whole group at once; the loop then only
     // waits for it to empty.
     let _ = fs::write(dir.join("cgroup.kill"), "1");
-    for _ in 0..200 {
+    crate::process::kill_until_gone(|| {
         let procs = fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-        let pids: Vec<i32> = procs
+        procs
             .split_whitespace()
             .filter_map(|p| p.parse().ok())
-            .collect();
-        if pids.is_empty() {
-            return;
-        }
-        for pid in pids {
-            // SAFETY: kill(2) on a pid listed in the bot's own cgroup.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
+            .collect()
+    });
 }
 
 impl BotCgroup {

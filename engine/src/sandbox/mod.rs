@@ -583,12 +583,11 @@ impl BotProcess for SandboxProcess {
         if let Some(cg) = &self.cgroup {
             cg.kill();
             // Every process of the bot was in its cgroup (it cannot leave it): once it
-            // is empty, nothing of the bot is left and no scan of /proc is needed.
+            // is empty only the main process needs reaping. Killed processes leave the
+            // cgroup a moment before they are gone, so the slot's release still makes
+            // sure, with one scan of the slot's uid.
             if cg.is_empty() {
                 self.process.kill_main();
-                if let Some(s) = &mut self.slot {
-                    s.mark_clean();
-                }
                 return;
             }
         }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::process::{all_processes, proc_uid};
+use crate::process::{all_processes, kill_until_gone, proc_uid};
 
 /// A pool of uids `base .. base + count`.
 #[derive(Debug)]
@@ -30,8 +30,6 @@ pub struct Slot {
     index: u32,
     pool: Arc<SlotPool>,
     _lock: File,
-    /// The owner made sure no process of the uid is left (its cgroup is empty).
-    clean: bool,
 }
 
 impl SlotPool {
@@ -96,43 +94,24 @@ impl SlotPool {
             index,
             pool: self.clone(),
             _lock: file,
-            clean: false,
         }))
     }
 }
 
 /// Kills every process running as `uid`, until none is left.
 pub fn kill_uid(uid: u32) {
-    for _ in 0..200 {
-        let pids: Vec<i32> = all_processes()
+    kill_until_gone(|| {
+        all_processes()
             .iter()
             .filter(|p| p.state != b'Z' && proc_uid(p.pid) == Some(uid))
             .map(|p| p.pid)
-            .collect();
-        if pids.is_empty() {
-            return;
-        }
-        for pid in pids {
-            // SAFETY: kill(2) on a pid owned by the slot's uid.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-impl Slot {
-    /// Says no process of the uid is left (its bot's cgroup is empty), which spares
-    /// the scan of every process at release.
-    pub fn mark_clean(&mut self) {
-        self.clean = true;
-    }
+            .collect()
+    });
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        if !self.clean {
-            kill_uid(self.uid);
-        }
+        kill_uid(self.uid);
         let mut taken = self.pool.taken.lock().unwrap_or_else(|e| e.into_inner());
         taken[self.index as usize] = false;
     }

@@ -422,3 +422,63 @@ pub fn tar_gz_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     }
     t.into_inner().unwrap().finish().unwrap()
 }
+
+/// A builder for a test's database, its build cache and house bot in target/tmp.
+pub fn builder(db: &PgPool, test: &str) -> server::builds::Builder {
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{test}"));
+    let _ = std::fs::remove_dir_all(&base);
+    server::builds::Builder {
+        db: db.clone(),
+        // The machine's own slot pool (default lock folder), like a server's.
+        sandbox: std::sync::Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+        languages: std::sync::Arc::new(server::languages::Languages::load(None).unwrap()),
+        dir: base.join("builds"),
+        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
+            .unwrap(),
+        caps: Default::default(),
+    }
+}
+
+/// The house bots registered and built, the shipped maps loaded, and only `map` left
+/// enabled so that test games are short.
+pub async fn house_ladder(db: &PgPool, test: &str, map: &str) -> server::builds::Builder {
+    let b = builder(db, test);
+    server::house::register(db).await.unwrap();
+    server::ranker::load_shipped_maps(db).await.unwrap();
+    while b.build_next().await.unwrap() {}
+    sqlx::query("update maps set enabled = (name = $1)")
+        .bind(map)
+        .execute(db)
+        .await
+        .unwrap();
+    b
+}
+
+/// A worker playing games of at most `max_steps` turns.
+pub fn worker(b: &server::builds::Builder, name: &str, max_steps: u32) -> server::worker::Worker {
+    server::worker::Worker {
+        name: name.into(),
+        db: b.db.clone(),
+        builder: b.clone(),
+        match_config: engine::runner::MatchConfig {
+            max_steps,
+            ..Default::default()
+        },
+        stop: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    }
+}
+
+impl Client {
+    /// Makes an API token on the profile page and returns it.
+    pub async fn new_token(&mut self, name: &str) -> String {
+        let r = self.post("/profile/tokens", &[("name", name)]).await;
+        r.body
+            .split("id=\"new-token\">")
+            .nth(1)
+            .unwrap()
+            .split('<')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+}
