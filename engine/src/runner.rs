@@ -178,6 +178,8 @@ struct Bot {
     process: Box<dyn BotProcess>,
     stdin: Option<Sender<Arc<str>>>,
     stderr: Arc<Mutex<StderrBuf>>,
+    /// The read end of the bot's stderr, also held by its reader thread.
+    stderr_pipe: Arc<std::fs::File>,
     credit: Arc<Credit>,
     queue: VecDeque<BotEvent>,
     /// Late replies still to be read and dropped.
@@ -197,6 +199,24 @@ impl Bot {
         self.stdin = None;
         if self.kill_at.is_none() {
             self.kill_at = Some(Instant::now() + grace);
+        }
+    }
+
+    /// Lets the stderr reader take in what the bot wrote before its reply, so that it is
+    /// filed under this turn: waits (at most a few milliseconds) while the pipe still
+    /// holds unread bytes.
+    fn settle_stderr(&self) {
+        use std::os::fd::AsRawFd;
+        for _ in 0..20 {
+            let mut unread: libc::c_int = 0;
+            // SAFETY: FIONREAD on a pipe we hold open, into a c_int.
+            let ok =
+                unsafe { libc::ioctl(self.stderr_pipe.as_raw_fd(), libc::FIONREAD, &mut unread) }
+                    == 0;
+            if !ok || unread == 0 {
+                return;
+            }
+            thread::sleep(Duration::from_micros(250));
         }
     }
 
@@ -281,6 +301,7 @@ pub fn run_match(
         }
         let (orders, mut events) = collect_replies(&game, &mut bots, &rx, config);
         for b in bots.iter_mut() {
+            b.settle_stderr();
             let text = std::mem::take(&mut b.stderr.lock().unwrap_or_else(|e| e.into_inner()).turn);
             if !text.is_empty() {
                 b.report.stderr.push((turn, text));
@@ -390,14 +411,18 @@ fn start_bot(
     let buf = Arc::new(Mutex::new(StderrBuf::default()));
     let sink = buf.clone();
     let (turn_cap, game_cap) = (config.stderr_turn_bytes, config.stderr_game_bytes);
+    // Shared, so the match loop can see whether the pipe still holds unread bytes.
+    let stderr_pipe = Arc::new(std::fs::File::from(std::os::fd::OwnedFd::from(stderr)));
+    let pipe = stderr_pipe.clone();
     thread::Builder::new()
         .name(thread_name("stderr"))
-        .spawn(move || drain_stderr(stderr, sink, turn_cap, game_cap))?;
+        .spawn(move || drain_stderr(&pipe, sink, turn_cap, game_cap))?;
 
     Ok(Bot {
         process,
         stdin: Some(in_tx),
         stderr: buf,
+        stderr_pipe,
         credit,
         queue: VecDeque::new(),
         owed: 0,
@@ -553,14 +578,14 @@ fn shorten(s: &str) -> String {
 }
 
 fn drain_stderr(
-    mut stderr: std::process::ChildStderr,
+    stderr: &std::fs::File,
     buf: Arc<Mutex<StderrBuf>>,
     turn_cap: usize,
     game_cap: usize,
 ) {
     let mut chunk = vec![0u8; 16 * 1024];
     loop {
-        let n = match stderr.read(&mut chunk) {
+        let n = match (&*stderr).read(&mut chunk) {
             Ok(0) | Err(_) => {
                 buf.lock().unwrap_or_else(|e| e.into_inner()).done = true;
                 return;
