@@ -11,6 +11,8 @@
 
   function show(turn) {
     panels.forEach(function (panel, i) {
+      var label = panel.querySelector(".stderr-turn");
+      if (label) label.textContent = "turn " + turn;
       var out = panel.querySelector(".stderr-text");
       var log = logs[i];
       if (!log) return;
@@ -19,6 +21,8 @@
         if (log[k][0] === turn) text.push(log[k][1]);
       }
       out.textContent = text.length ? text.join("") : "(nothing on stderr in turn " + turn + ")";
+      out.classList.toggle("quiet", !text.length);
+      out.scrollTop = 0;
     });
   }
 
@@ -30,12 +34,15 @@
         show(Number(frame.getAttribute("data-turn") || 0));
       })
       .catch(function () {
-        panel.querySelector(".stderr-text").textContent = "(the stderr could not be loaded)";
+        var out = panel.querySelector(".stderr-text");
+        out.textContent = "(the stderr could not be loaded)";
+        out.classList.add("quiet");
       });
   });
 
   frame.addEventListener("turnchange", function (e) { show(e.detail.turn); });
   BottleBatsViewer.fromUrl(frame, frame.getAttribute("data-replay")).catch(function (err) {
-    frame.textContent = String(err && err.message ? err.message : err);
+    frame.classList.add("viewer-failed");
+    frame.textContent = "The replay could not be shown: " + String(err && err.message ? err.message : err);
   });
 })();

@@ -3,6 +3,10 @@
 //! from other origins).
 
 use askama::Template;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue};
 use axum::response::{Html, IntoResponse, Response};
@@ -149,42 +153,86 @@ impl Row {
     }
 }
 
+/// The leaderboard as one moment saw it, ready to show, shared by the requests of the
+/// next [`BOARD_FOR`]. Every bot of the ladder is a row, so reading, formatting and
+/// serializing them all took milliseconds a request (1,000 bots); the page refreshes
+/// itself every 15 s anyway. The page, its JSON and the user pages show the same moment.
+pub struct Board {
+    made: Instant,
+    pub standings: Vec<Standing>,
+    pub rows: Vec<Row>,
+    /// The body of `/api/leaderboard`.
+    json: Bytes,
+}
+
+/// How long a [`Board`] is shown.
+pub const BOARD_FOR: Duration = Duration::from_secs(1);
+
+/// The latest [`Board`]; one request at a time makes the next one, the others wait for
+/// it.
+#[derive(Default)]
+pub struct BoardCache(tokio::sync::Mutex<Option<Arc<Board>>>);
+
+/// The leaderboard, at most [`BOARD_FOR`] old.
+pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
+    let mut latest = state.board.0.lock().await;
+    if let Some(b) = latest.as_ref().filter(|b| b.made.elapsed() < BOARD_FOR) {
+        return Ok(b.clone());
+    }
+    let standings = standings(state).await?;
+    let rows = standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
+        .collect();
+    let json: Vec<_> = standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.json(i + 1, &state.languages))
+        .collect();
+    let json = serde_json::to_vec(&json!({ "leaderboard": json }))
+        .expect("a JSON value always serializes");
+    let b = Arc::new(Board {
+        made: Instant::now(),
+        standings,
+        rows,
+        json: Bytes::from(json),
+    });
+    *latest = Some(b.clone());
+    Ok(b)
+}
+
 #[derive(Template)]
 #[template(path = "ladder/leaderboard.html")]
-struct LeaderboardPage {
+struct LeaderboardPage<'a> {
     layout: Layout,
-    rows: Vec<Row>,
+    rows: &'a [Row],
 }
 
 async fn leaderboard_page(
     State(state): State<AppState>,
     visitor: Visitor,
 ) -> AppResult<Html<String>> {
-    let rows = standings(&state)
-        .await?
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
-        .collect();
+    let board = board(&state).await?;
     Ok(Html(
         LeaderboardPage {
             layout: visitor.layout(),
-            rows,
+            rows: &board.rows,
         }
         .render()?,
     ))
 }
 
 async fn api_leaderboard(State(state): State<AppState>) -> Response {
-    match standings(&state).await {
-        Ok(rows) => {
-            let rows: Vec<_> = rows
-                .iter()
-                .enumerate()
-                .map(|(i, s)| s.json(i + 1, &state.languages))
-                .collect();
-            open_json(json!({ "leaderboard": rows }))
-        }
+    match board(&state).await {
+        Ok(b) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+            ],
+            b.json.clone(),
+        )
+            .into_response(),
         Err(e) => api_error(e.into()),
     }
 }
@@ -243,34 +291,64 @@ impl MatchRow {
 pub const PAGE: i64 = 50;
 
 pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result<Vec<MatchRow>> {
-    let empty = |s: &Option<String>| {
+    let given = |s: &Option<String>| {
         s.as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_string)
     };
-    sqlx::query_as::<_, MatchRow>(
+    let (bot, user, map) = (given(&f.bot), given(&f.user), given(&f.map));
+    // Only the conditions of the filters given, so that each combination is its own
+    // prepared statement whose plan uses the indexes: with catch-all conditions
+    // (`$1 is null or ...`) the cached generic plan read a deep page by filtering the
+    // newer matches one by one, and a bot's matches by walking all matches.
+    let mut sql = String::from(
         "select m.id, maps.name as map, m.turns, extract(epoch from m.finished_at - m.started_at)::float8 as seconds, \
              m.finished_at, \
              (select string_agg(p.rank || ':' || b.name, ',' order by p.rank, p.seat) \
               from match_players p join bots b on b.id = p.bot_id where p.match_id = m.id) as players \
          from matches m join maps on maps.id = m.map_id \
-         where m.status = 'finished' \
-           and ($1::bigint is null or (m.finished_at, m.id) < (select finished_at, id from matches where id = $1)) \
-           and ($2::text is null or m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
-                                             where lower(b.name) = lower($2))) \
-           and ($3::text is null or m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
-                                             join users u on u.id = b.owner_id where lower(u.name) = lower($3))) \
-           and ($4::text is null or maps.name = $4) \
-         order by m.finished_at desc, m.id desc limit $5",
-    )
-    .bind(f.cursor)
-    .bind(empty(&f.bot))
-    .bind(empty(&f.user))
-    .bind(empty(&f.map))
-    .bind(PAGE)
-    .fetch_all(&state.db)
-    .await
+         where m.status = 'finished'",
+    );
+    let mut n = 0;
+    let mut param = || {
+        n += 1;
+        n
+    };
+    if f.cursor.is_some() {
+        let c = param();
+        sql += &format!(
+            " and (m.finished_at, m.id) < (select finished_at, id from matches where id = ${c})"
+        );
+    }
+    if bot.is_some() {
+        let b = param();
+        sql += &format!(
+            " and m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
+                           where lower(b.name) = lower(${b}))"
+        );
+    }
+    if user.is_some() {
+        let u = param();
+        sql += &format!(
+            " and m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
+                           join users u on u.id = b.owner_id where lower(u.name) = lower(${u}))"
+        );
+    }
+    if map.is_some() {
+        let m = param();
+        sql += &format!(" and maps.name = ${m}");
+    }
+    let limit = param();
+    sql += &format!(" order by m.finished_at desc, m.id desc limit ${limit}");
+    let mut query = sqlx::query_as::<_, MatchRow>(sqlx::AssertSqlSafe(sql));
+    if let Some(cursor) = f.cursor {
+        query = query.bind(cursor);
+    }
+    for value in [bot, user, map].into_iter().flatten() {
+        query = query.bind(value);
+    }
+    query.bind(PAGE).fetch_all(&state.db).await
 }
 
 /// A match as a list shows it.
@@ -620,8 +698,9 @@ async fn user_page(
             .fetch_optional(&state.db)
             .await?
             .ok_or(AppError::NotFound)?;
-    let all = standings(&state).await?;
-    let bots = all
+    let board = board(&state).await?;
+    let bots = board
+        .standings
         .iter()
         .enumerate()
         .filter(|(_, s)| s.owner == real)

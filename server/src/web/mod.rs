@@ -39,6 +39,8 @@ pub struct AppState {
     pub limiter: Arc<auth::RateLimiter>,
     /// The languages bots may be written in.
     pub languages: Arc<Languages>,
+    /// The leaderboard of the last second.
+    pub board: Arc<ladder::BoardCache>,
 }
 
 impl AppState {
@@ -48,6 +50,7 @@ impl AppState {
             config: Arc::new(config),
             limiter: Arc::new(auth::RateLimiter::default()),
             languages: Arc::new(languages),
+            board: Arc::default(),
         }
     }
 }
