@@ -60,6 +60,7 @@ async fn a_backup_restores_the_whole_competition_into_an_empty_database() {
     assert!(!before[4].is_empty(), "matches were played");
 
     let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("backup");
+    std::fs::create_dir_all(&base).unwrap();
     let file = base.join("competition.dump");
     let out = admin(
         &common::url_of_pool(&db).await,
