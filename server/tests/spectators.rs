@@ -648,7 +648,12 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
         "return fetch('{stderr_url}').then(r => r.json());"
     )))
     .unwrap();
-    assert!(log.len() > last / 2, "a line a turn: {log:?}");
+    // A line a turn while the bot plays (it may be knocked out before the match ends).
+    assert!(log.len() > 10, "a line a turn: {log:?}");
+    assert!(
+        log.windows(2).all(|w| w[0].0 < w[1].0),
+        "filed by turn: {log:?}"
+    );
     // The bot writes "turn N:" where N is its own count of the states it read. The
     // runner files stderr under the turn being played when it reads it; a line read
     // after the reply it came before lands in the next turn. Said, not failed: the
