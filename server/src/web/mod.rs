@@ -169,10 +169,26 @@ pub fn app(state: AppState) -> Router {
         ));
     }
     router
+        .layer(middleware::from_fn(run_to_completion))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
             tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
         }))
         .with_state(state)
+}
+
+/// Runs each request in a task of its own, to its end even when the client goes away.
+/// A handler dropped halfway could otherwise leave a pooled connection inside a
+/// transaction that never ends: sqlx 0.9 queues no rollback when `begin()` itself is
+/// cancelled, so every later statement on that connection (a worker's or builder's
+/// writes too) would run in it, uncommitted and holding its locks. Seen under load on
+/// the bot page (`bench/pages.sh`), whose versions are read in a transaction.
+async fn run_to_completion(req: Request, next: middleware::Next) -> Response {
+    use tracing::Instrument;
+    match tokio::spawn(next.run(req).in_current_span()).await {
+        Ok(response) => response,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+    }
 }
 
 /// Serves the site until `shutdown` resolves, then finishes the requests in flight.
