@@ -265,11 +265,14 @@ impl Worker {
         if n != 1 {
             return Ok(false);
         }
-        // Lock the bots in id order (no deadlock with other recorders), then rate.
+        // Lock the bots in id order (no deadlock with other recorders), then rate. `no
+        // key update` is the lock the updates below take anyway: it lets the scheduler's
+        // inserts into match_players (whose foreign keys take key-share locks on bots, in
+        // seat order) through, where `for update` deadlocked with them.
         let mut ids: Vec<i64> = m.players.iter().map(|p| p.1).collect();
         ids.sort_unstable();
         let rows: Vec<(i64, f64, f64)> = sqlx::query_as(
-            "select id, mu, sigma from bots where id = any($1) order by id for update",
+            "select id, mu, sigma from bots where id = any($1) order by id for no key update",
         )
         .bind(&ids)
         .fetch_all(&mut *tx)

@@ -202,7 +202,12 @@ async fn a_bot_that_overruns_its_cpu_time_in_its_test_game_fails() {
     let (st, failure) = status(&c, "sleepy", 1).await;
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
-    assert!(failure.contains("timed out 1 time(s)"), "{failure}");
+    // Once on an idle machine; on a loaded one the rest of its second can also cost
+    // it the next turn.
+    assert!(
+        failure.starts_with("it timed out") && failure.contains("in the smoke-test game"),
+        "{failure}"
+    );
 }
 
 #[tokio::test]

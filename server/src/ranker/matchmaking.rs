@@ -9,7 +9,8 @@
 //! 3. Opponents come from the bots nearest the seed in rating, within a window whose
 //!    size is random, so everyone meets slightly stronger and weaker bots; never two
 //!    bots of the same owner in one match.
-//! 4. The map is one with exactly that many seats that these bots played least.
+//! 4. The map is one with exactly that many seats that these bots played least (the
+//!    server counts each bot's last 100 matches).
 //! 5. Seats are shuffled.
 
 use std::collections::HashMap;
@@ -65,7 +66,7 @@ pub struct Plan {
 }
 
 /// Plans one match, or `None` when no match can be made (fewer than two owners, no
-/// map). `plays` counts games per (bot, map).
+/// map). `plays` counts games per (bot, map). [`players`] then [`map_for`].
 pub fn plan(
     cands: &[Candidate],
     maps: &[MapChoice],
@@ -73,6 +74,18 @@ pub fn plan(
     settings: &Settings,
     rng: &mut impl Rng,
 ) -> Option<Plan> {
+    let chosen = players(cands, maps, settings, rng)?;
+    map_for(chosen, cands, maps, plays, rng)
+}
+
+/// Steps 1 to 3: the players (candidate indexes, the seed first), or `None` when no
+/// match can be made.
+pub fn players(
+    cands: &[Candidate],
+    maps: &[MapChoice],
+    settings: &Settings,
+    rng: &mut impl Rng,
+) -> Option<Vec<usize>> {
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.shuffle(rng);
     let seed = *order
@@ -128,12 +141,19 @@ pub fn plan(
             chosen.push(i);
         }
     }
-    if chosen.len() < players {
-        return None;
-    }
+    (chosen.len() == players).then_some(chosen)
+}
 
-    // The map with that many seats these bots played least.
-    let mut fitting: Vec<&MapChoice> = maps.iter().filter(|m| m.seats == players).collect();
+/// Steps 4 and 5: the map with as many seats as `chosen` that they played least
+/// (`plays` needs only their counts), and their seats.
+pub fn map_for(
+    mut chosen: Vec<usize>,
+    cands: &[Candidate],
+    maps: &[MapChoice],
+    plays: &HashMap<(i64, i64), u32>,
+    rng: &mut impl Rng,
+) -> Option<Plan> {
+    let mut fitting: Vec<&MapChoice> = maps.iter().filter(|m| m.seats == chosen.len()).collect();
     fitting.shuffle(rng);
     let map = fitting.into_iter().min_by_key(|m| {
         chosen

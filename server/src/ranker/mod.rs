@@ -22,6 +22,8 @@ use matchmaking::{Candidate, MapChoice, Settings};
 pub const LEASE: Duration = Duration::from_secs(60);
 /// Tries before a match is voided.
 pub const MAX_ATTEMPTS: i32 = 3;
+/// Matchmaking balances the maps over each bot's last this many matches.
+pub const RECENT_MATCHES: i64 = 100;
 
 /// The shipped maps, loaded into a fresh ladder.
 pub const SHIPPED_MAPS: &[(&str, &str)] = &[
@@ -94,12 +96,14 @@ struct CandidateRow {
 async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
     let rows: Vec<CandidateRow> = sqlx::query_as(
         // House bots are reference players: they may meet each other.
+        // The queued counts in one pass over the queue, not one per bot.
         "select b.id as bot_id, b.active_version_id as version_id, \
              case when u.name = 'house' then -b.id else b.owner_id end as owner_id, \
-             b.mu, b.sigma, b.version_games, b.last_game_at, \
-             (select count(*) from match_players p join matches m on m.id = p.match_id \
-              where p.bot_id = b.id and m.status in ('queued', 'running')) as queued \
-         from bots b join users u on u.id = b.owner_id where b.active_version_id is not null and not b.disabled",
+             b.mu, b.sigma, b.version_games, b.last_game_at, coalesce(q.n, 0) as queued \
+         from bots b join users u on u.id = b.owner_id \
+         left join (select p.bot_id, count(*) as n from matches m join match_players p on p.match_id = m.id \
+                    where m.status in ('queued', 'running') group by p.bot_id) q on q.bot_id = b.id \
+         where b.active_version_id is not null and not b.disabled",
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -144,19 +148,29 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
                 seats: seats as usize,
             })
             .collect();
-    let mut plays: HashMap<(i64, i64), u32> = sqlx::query_as::<_, (i64, i64, i64)>(
-        "select p.bot_id, m.map_id, count(*) from match_players p join matches m on m.id = p.match_id \
-         where m.status <> 'void' group by p.bot_id, m.map_id",
-    )
-    .fetch_all(&mut *tx)
-    .await?
-    .into_iter()
-    .map(|(b, m, n)| ((b, m), n as u32))
-    .collect();
     let mut rng = rand_chacha::ChaCha8Rng::from_entropy();
     let mut made = 0;
     for _ in queued..buffer {
-        let Some(p) = matchmaking::plan(&cands, &maps, &plays, settings, &mut rng) else {
+        let Some(chosen) = matchmaking::players(&cands, &maps, settings, &mut rng) else {
+            break;
+        };
+        // The maps these bots played lately (the matches planned above included): only
+        // theirs, so the cost grows with neither the ladder nor its history.
+        let ids: Vec<i64> = chosen.iter().map(|&i| cands[i].bot_id).collect();
+        let plays: HashMap<(i64, i64), u32> = sqlx::query_as::<_, (i64, i64, i64)>(
+            "select p.bot_id, m.map_id, count(*) from unnest($1::bigint[]) b(id) \
+             cross join lateral (select bot_id, match_id from match_players p where p.bot_id = b.id \
+                                 order by p.match_id desc limit $2) p \
+             join matches m on m.id = p.match_id where m.status <> 'void' group by p.bot_id, m.map_id",
+        )
+        .bind(&ids)
+        .bind(RECENT_MATCHES)
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .map(|(b, m, n)| ((b, m), n as u32))
+        .collect();
+        let Some(p) = matchmaking::map_for(chosen, &cands, &maps, &plays, &mut rng) else {
             break;
         };
         let id: i64 = sqlx::query_scalar("insert into matches (map_id) values ($1) returning id")
@@ -172,7 +186,6 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
                 .execute(&mut *tx)
                 .await?;
             cands[i].load += 1;
-            *plays.entry((cands[i].bot_id, p.map_id)).or_default() += 1;
         }
         made += 1;
     }

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Whole ranked matches per minute on this machine, with the four house bots.
+#
+# Builds the release binary, serves a fresh site (embedded PostgreSQL in a temporary
+# data folder) on 127.0.0.1 with its default match workers (half the cores), waits
+# until it has built the house bots (idle, random, greedy, strong), lets the ladder
+# play for DURATION seconds, then counts the matches that finished in that time with
+# psql on the embedded cluster and prints matches per minute, their average turns and
+# duration, by the number of players.
+#
+# Usage: bench/ladder.sh          (from anywhere; needs curl, psql, python3, bubblewrap)
+# Knobs (environment): DURATION (default 60 seconds), WORKERS (the server's default),
+# PORT (a free one), NO_BUILD=1 to use the binary already built, BIN=path to another
+# build of bottlebats, SANDBOX=best-effort where the sandbox is incomplete.
+#
+# Ranked games run in the sandbox, 500 turns at most, on every shipped map (a quarter
+# of them for 3 to 8 players). The house bots are Python: starting the interpreters
+# and their thinking is most of a match's time. The script stops the server (SIGTERM:
+# the match being played goes back to the queue, then its database stops) and deletes
+# the data folder when it ends, however it ends.
+
+set -euo pipefail
+
+DURATION=${DURATION:-60}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN=${BIN:-"${CARGO_TARGET_DIR:-$ROOT/target}/release/bottlebats"}
+
+for tool in curl psql python3; do
+    command -v "$tool" >/dev/null || { echo "bench/ladder.sh needs $tool" >&2; exit 2; }
+done
+
+if [[ "${NO_BUILD:-}" != 1 ]]; then
+    echo "== building the release binary"
+    (cd "$ROOT" && cargo build --release -p server)
+fi
+[[ -x "$BIN" ]] || { echo "no binary at $BIN" >&2; exit 2; }
+
+DATA=$(mktemp -d /tmp/bottlebats-ladder.XXXXXX)
+SERVER_PID=
+PORT=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+URL="http://127.0.0.1:$PORT"
+
+cleanup() {
+    local status=$?
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        # It ends the match in play and stops PostgreSQL; give it 60 s.
+        for _ in $(seq 600); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        if kill -0 "$SERVER_PID" 2>/dev/null; then
+            echo "the server did not stop within 60 s; killing it" >&2
+            kill -KILL "$SERVER_PID" 2>/dev/null || true
+        fi
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    # If the server died without stopping its PostgreSQL, stop that too.
+    if [[ -f "$DATA/postgres/postmaster.pid" ]]; then
+        local pg_pid
+        pg_pid=$(head -n1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)
+        [[ -n "$pg_pid" ]] && kill -TERM "$pg_pid" 2>/dev/null || true
+        for _ in $(seq 100); do
+            [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+    fi
+    if [[ $status -ne 0 && -f "$DATA/server.log" ]]; then
+        echo "--- last lines of the server log:" >&2
+        tail -n 20 "$DATA/server.log" >&2 || true
+    fi
+    rm -rf "$DATA"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+ARGS=(serve --listen "127.0.0.1:$PORT" --data-dir "$DATA")
+[[ -n "${WORKERS:-}" ]] && ARGS+=(--workers "$WORKERS")
+[[ -n "${SANDBOX:-}" ]] && ARGS+=(--sandbox "$SANDBOX")
+echo "== load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+echo "== serving on $URL (data folder $DATA)"
+env -u DATABASE_URL "$BIN" "${ARGS[@]}" >"$DATA/server.log" 2>&1 &
+SERVER_PID=$!
+
+# The first start runs initdb: allow two minutes.
+for i in $(seq 1200); do
+    curl -fsS -o /dev/null "$URL/healthz" 2>/dev/null && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited before it was ready" >&2; exit 1; }
+    [[ $i -lt 1200 ]] || { echo "the server was not ready within 120 s" >&2; exit 1; }
+    sleep 0.1
+done
+
+# psql on the embedded cluster: its socket folder, and the port on line 4 of its
+# postmaster.pid.
+PG_PORT=$(sed -n 4p "$DATA/postgres/postmaster.pid")
+sql() { psql -X -q -t -A -F '|' -h "$DATA/postgres" -p "$PG_PORT" -U bottlebats -d bottlebats -c "$1"; }
+
+echo "== waiting for the house bots to be built and smoke-tested"
+for i in $(seq 3000); do
+    active=$(sql "select count(*) from bots where active_version_id is not null")
+    [[ "$active" -ge 4 ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited" >&2; exit 1; }
+    [[ $i -lt 3000 ]] || { echo "the house bots were not built within 300 s" >&2; exit 1; }
+    sleep 0.1
+done
+START=$(sql "select now()")
+# Each worker says it is alive before its first match.
+sleep 1
+workers=$(sql "select count(*) from workers")
+echo "== ${active} bots active; ${workers} match worker(s) play for ${DURATION} s"
+sleep "$DURATION"
+END=$(sql "select now()")
+
+# Matches that finished within [START, END].
+window="status = 'finished' and finished_at between '$START' and '$END'"
+read -r n turns secs <<<"$(sql "select count(*), coalesce(round(avg(turns), 1), 0), \
+    coalesce(round(extract(epoch from avg(finished_at - started_at))::numeric, 1), 0) \
+    from matches where $window" | tr '|' ' ')"
+minutes=$(sql "select extract(epoch from timestamptz '$END' - timestamptz '$START') / 60")
+void=$(sql "select count(*) from matches where status = 'void'")
+
+echo
+echo "== results ($(nproc) cores, load average now $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-10s %8s %12s %10s %14s\n' players matches "matches/min" "avg turns" "avg duration"
+sql "select (select seats from maps where maps.id = m.map_id) as players, count(*), avg(turns), \
+        extract(epoch from avg(finished_at - started_at)) \
+     from matches m where $window group by 1 order by 1" |
+    while IFS='|' read -r p c t s; do
+        awk -v p="$p" -v c="$c" -v t="$t" -v s="$s" -v m="$minutes" \
+            'BEGIN { printf "%-10s %8d %12.1f %10.1f %12.1f s\n", p, c, c / m, t, s }'
+    done
+awk -v n="$n" -v m="$minutes" -v t="$turns" -v s="$secs" \
+    'BEGIN { printf "%-10s %8d %12.1f %10.1f %12.1f s\n", "all", n, n / m, t, s }'
+read -r seats errors timeouts <<<"$(sql "select count(*), count(p.error), coalesce(sum(p.timeouts), 0) \
+    from match_players p join matches m on m.id = p.match_id where $window" | tr '|' ' ')"
+echo "($seats seats: $errors removed by an error of their bot, $timeouts turns timed out)"
+sql "select b.name, count(*), count(*) filter (where p.rank = 1), round(avg(p.cpu_ms)) \
+     from match_players p join matches m on m.id = p.match_id join bots b on b.id = p.bot_id \
+     where $window group by b.name order by 3 desc" |
+    while IFS='|' read -r name games firsts cpu; do
+        echo "   $name: $games games, first in $firsts, $cpu ms of CPU a game"
+    done
+[[ "$void" == 0 ]] || echo "warning: $void matches were voided (see the server log)" >&2
+[[ "$n" -gt 0 ]] || { echo "no match finished in ${DURATION} s" >&2; exit 1; }

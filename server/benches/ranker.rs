@@ -1,0 +1,460 @@
+//! `cargo bench -p server --bench ranker`: the ladder's database side, with no bot
+//! processes: matches per second through scheduling (`ranker::schedule`), claiming
+//! (`Worker::claim`) and recording with the rating updates (`Worker::record`).
+//!
+//! An embedded PostgreSQL in `target/tmp/bench-pg` (as the tests start theirs) holds a
+//! fresh database with 50 bots of 50 owners, each with an active version, and the
+//! shipped maps. The results recorded are real games of the engine's in-process
+//! random players, one per shipped map: 500 turns at most, as ranked games, for
+//! replays of a realistic size, or cut after 1 turn to measure the database alone.
+//!
+//! 1. Scheduling, one match per call as the workers do (each call reads the ladder).
+//! 2. Claiming, then recording, the matches one after another.
+//! 3. Claiming and recording from 2 concurrent tasks.
+//! 4. The worker loop's database work (schedule, claim, record and its three
+//!    heartbeats per match), from 1 and from 2 tasks.
+//! 5. Scheduling again once the ladder has 50,000 more finished matches.
+//!
+//! The cluster is stopped at the end.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use engine::game::Game;
+use engine::process::BotSpec;
+use engine::replay::{Events, Replay};
+use engine::runner::{MatchConfig, MatchResult, PlayerReport};
+use server::builds::Builder;
+use server::db::{EmbeddedPg, MIGRATOR};
+use server::ranker::{self, matchmaking::Settings, SHIPPED_MAPS};
+use server::worker::Worker;
+use sha2::Digest;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::{ConnectOptions, Executor, PgPool};
+
+const BOTS: usize = 50;
+/// Each phase runs in rounds of M matches, the phases taking turns, so that a burst
+/// of other work on the machine slows a round of each rather than one whole phase.
+const ROUNDS: usize = 5;
+const M: usize = 200;
+/// Finished matches added before scheduling is measured again.
+const HISTORY: i64 = 50_000;
+const DATABASE: &str = "ranker_bench";
+
+/// A game of random players on each shipped map (`max_steps` turns at most), by map
+/// text, with the size of its gzipped replay.
+fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (MatchResult, usize)>> {
+    let mut out = HashMap::new();
+    for (i, (name, text)) in SHIPPED_MAPS.iter().enumerate() {
+        let map = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
+        let names: Vec<String> = (1..=map.seats.len()).map(|s| format!("p{s}")).collect();
+        let mut game = Game::new(map.clone(), &names, max_steps)
+            .map_err(|e| anyhow::anyhow!("{name}: {e:?}"))?;
+        let mut replay = Replay::start(&game);
+        engine::scripted::play_random_game(&mut game, i as u64, |g, ev| {
+            replay.push(Events::of(ev), g)
+        });
+        let outcome = game.outcome();
+        replay.finish(&game, &outcome);
+        let holdings = game.holdings();
+        let players = names
+            .iter()
+            .enumerate()
+            .map(|(s, n)| PlayerReport {
+                name: n.clone(),
+                rank: outcome.ranks[s],
+                forts: holdings[s].0,
+                soldiers: holdings[s].1,
+                stderr: vec![(1, b"thinking...\n".to_vec())],
+                ..PlayerReport::default()
+            })
+            .collect();
+        let gz = {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(replay.to_json().as_bytes())?;
+            e.finish()?.len()
+        };
+        out.insert(
+            text.to_string(),
+            (
+                MatchResult {
+                    replay,
+                    outcome,
+                    players,
+                },
+                gz,
+            ),
+        );
+    }
+    Ok(out)
+}
+
+/// A fresh database with the bots and the maps.
+async fn ladder(pg: &EmbeddedPg) -> anyhow::Result<PgPool> {
+    let mut admin = pg.options("postgres").connect().await?;
+    admin
+        .execute(sqlx::AssertSqlSafe(format!(
+            "drop database if exists {DATABASE} with (force)"
+        )))
+        .await?;
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("create database {DATABASE}")))
+        .await?;
+    let db = PgPoolOptions::new()
+        .max_connections(8)
+        .connect_with(pg.options(DATABASE))
+        .await?;
+    MIGRATOR.run(&db).await?;
+    let archive = b"print('0 commands:')\n".to_vec();
+    let sha = sha2::Sha256::digest(&archive).to_vec();
+    for i in 0..BOTS {
+        let user: i64 = sqlx::query_scalar(
+            "insert into users (name, password_hash) values ($1, 'x') returning id",
+        )
+        .bind(format!("owner{i}"))
+        .fetch_one(&db)
+        .await?;
+        let bot: i64 =
+            sqlx::query_scalar("insert into bots (owner_id, name) values ($1, $2) returning id")
+                .bind(user)
+                .bind(format!("bot{i}"))
+                .fetch_one(&db)
+                .await?;
+        let version: i64 = sqlx::query_scalar(
+            "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256, status) \
+             values ($1, 1, 'python', 'bot.py', $2, 'bot.py', $3, 'active') returning id",
+        )
+        .bind(bot)
+        .bind(&archive)
+        .bind(&sha)
+        .fetch_one(&db)
+        .await?;
+        sqlx::query("update bots set active_version_id = $2 where id = $1")
+            .bind(bot)
+            .bind(version)
+            .execute(&db)
+            .await?;
+    }
+    ranker::load_shipped_maps(&db).await?;
+    Ok(db)
+}
+
+fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-ranker");
+    Ok(Worker {
+        name: name.into(),
+        db: db.clone(),
+        builder: Builder {
+            db: db.clone(),
+            sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+            languages: Arc::new(server::languages::Languages::load(None)?),
+            dir: dir.join("builds"),
+            opponent: BotSpec {
+                name: "idle".into(),
+                command: "true".into(),
+                dir: dir.clone(),
+            },
+            caps: Default::default(),
+        },
+        match_config: MatchConfig::default(),
+        stop: Arc::new(AtomicBool::new(false)),
+    })
+}
+
+/// Matches per second of one phase, over its rounds.
+struct Phase {
+    what: &'static str,
+    n: usize,
+    took: Duration,
+    /// The fastest round, matches per second.
+    best: f64,
+}
+
+impl Phase {
+    fn new(what: &'static str) -> Phase {
+        Phase {
+            what,
+            n: 0,
+            took: Duration::ZERO,
+            best: 0.0,
+        }
+    }
+
+    fn add(&mut self, n: usize, took: Duration) {
+        self.n += n;
+        self.took += took;
+        self.best = self.best.max(n as f64 / took.as_secs_f64());
+    }
+
+    fn print(&self) {
+        println!(
+            "{:<58} {:>6.0} /s overall, {:>6.0} /s best round  ({:.2} ms each, {} matches)",
+            self.what,
+            self.n as f64 / self.took.as_secs_f64(),
+            self.best,
+            self.took.as_secs_f64() * 1e3 / self.n as f64,
+            self.n
+        );
+    }
+}
+
+async fn queued(db: &PgPool) -> anyhow::Result<i64> {
+    Ok(
+        sqlx::query_scalar("select count(*) from matches where status = 'queued'")
+            .fetch_one(db)
+            .await?,
+    )
+}
+
+/// Schedules `n` matches, one per call; returns the time taken.
+async fn schedule_one_by_one(db: &PgPool, n: usize) -> anyhow::Result<Duration> {
+    let settings = Settings::default();
+    let base = queued(db).await?;
+    let t = Instant::now();
+    for i in 0..n {
+        let made = ranker::schedule(db, base + i as i64 + 1, &settings).await?;
+        anyhow::ensure!(made == 1, "one match per call");
+    }
+    Ok(t.elapsed())
+}
+
+type Results = Arc<HashMap<String, (MatchResult, usize)>>;
+
+/// Claims and records until the queue is empty, with `heartbeats` per match as the
+/// worker loop does (0 or 3); returns the matches done.
+async fn drain(w: Worker, results: Results, heartbeats: bool) -> anyhow::Result<usize> {
+    let mut done = 0;
+    while let Some(m) = w.claim().await? {
+        let (r, _) = results.get(&m.map_text).context("a shipped map")?;
+        if heartbeats {
+            w.heartbeat(Some(m.id)).await?;
+        }
+        anyhow::ensure!(w.record(&m, r).await?, "recorded");
+        if heartbeats {
+            w.heartbeat(None).await?;
+        }
+        done += 1;
+    }
+    Ok(done)
+}
+
+/// The worker loop's database work for `n` matches: heartbeat, schedule, claim,
+/// heartbeat, record, heartbeat.
+async fn worker_loop(w: Worker, results: Results, buffer: i64, n: usize) -> anyhow::Result<()> {
+    let settings = Settings::default();
+    for _ in 0..n {
+        w.heartbeat(None).await?;
+        ranker::schedule(&w.db, buffer, &settings).await?;
+        let Some(m) = w.claim().await? else {
+            continue;
+        };
+        w.heartbeat(Some(m.id)).await?;
+        let (r, _) = results.get(&m.map_text).context("a shipped map")?;
+        anyhow::ensure!(w.record(&m, r).await?, "recorded");
+    }
+    w.heartbeat(None).await?;
+    Ok(())
+}
+
+async fn finished(db: &PgPool) -> anyhow::Result<i64> {
+    Ok(
+        sqlx::query_scalar("select count(*) from matches where status = 'finished'")
+            .fetch_one(db)
+            .await?,
+    )
+}
+
+async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let results: Results = Arc::new(tokio::task::spawn_blocking(|| games(500)).await??);
+    // The same with 1-turn replays: what `record` costs the database alone.
+    let tiny: Results = Arc::new(tokio::task::spawn_blocking(|| games(1)).await??);
+    let n = results.len();
+    let json: usize = results
+        .values()
+        .map(|(r, _)| r.replay.to_json().len())
+        .sum();
+    let gz: usize = results.values().map(|(_, gz)| gz).sum();
+    let turns: u32 = results
+        .values()
+        .map(|(r, _)| r.replay.result.as_ref().map_or(0, |x| x.turns))
+        .sum();
+    println!(
+        "{n} games of random players in {:.1} s: {} turns, {:.0} KB of JSON, {:.0} KB gzipped on average",
+        t.elapsed().as_secs_f64(),
+        turns / n as u32,
+        json as f64 / 1e3 / n as f64,
+        gz as f64 / 1e3 / n as f64
+    );
+    let t = Instant::now();
+    for (r, _) in results.values() {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(r.replay.to_json().as_bytes())?;
+        std::hint::black_box(e.finish()?);
+    }
+    println!(
+        "JSON and gzip of such a replay, which `record` does on the worker's CPU: {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3 / n as f64
+    );
+
+    let db = ladder(pg).await?;
+    println!(
+        "{BOTS} bots, {} maps, a fresh database; {ROUNDS} rounds of {M} matches a phase\n",
+        SHIPPED_MAPS.len()
+    );
+    let mut schedule = Phase::new("schedule (one match per call)");
+    let mut claim = Phase::new("claim");
+    let mut record = Phase::new("record (result, seats, ratings, history; 1-turn replay)");
+    let mut record_big = Phase::new("record with the 500-turn replays (JSON, gzip)");
+    let mut concurrent = Phase::new("claim + record, 2 concurrent tasks");
+    let mut loops = [
+        Phase::new("worker loop (schedule, claim, record, 3 heartbeats)"),
+        Phase::new("worker loop, 2 concurrent tasks"),
+    ];
+    let w = worker(&db, "bench-1")?;
+    for _ in 0..ROUNDS {
+        schedule.add(M, schedule_one_by_one(&db, M).await?);
+        let mut claimed = Vec::new();
+        let t = Instant::now();
+        while let Some(m) = w.claim().await? {
+            claimed.push(m);
+        }
+        claim.add(claimed.len(), t.elapsed());
+        let t = Instant::now();
+        for m in &claimed {
+            let (r, _) = tiny.get(&m.map_text).context("a shipped map")?;
+            anyhow::ensure!(w.record(m, r).await?, "recorded");
+        }
+        record.add(claimed.len(), t.elapsed());
+
+        schedule_one_by_one(&db, M / 4).await?;
+        claimed.clear();
+        while let Some(m) = w.claim().await? {
+            claimed.push(m);
+        }
+        let t = Instant::now();
+        for m in &claimed {
+            let (r, _) = results.get(&m.map_text).context("a shipped map")?;
+            anyhow::ensure!(w.record(m, r).await?, "recorded");
+        }
+        record_big.add(claimed.len(), t.elapsed());
+
+        schedule_one_by_one(&db, M).await?;
+        let t = Instant::now();
+        let tasks: Vec<_> = (0..2)
+            .map(|i| {
+                let w = worker(&db, &format!("bench-c{i}"));
+                let tiny = tiny.clone();
+                tokio::spawn(async move { drain(w?, tiny, false).await })
+            })
+            .collect();
+        let mut done = 0;
+        for task in tasks {
+            done += task.await??;
+        }
+        concurrent.add(done, t.elapsed());
+
+        for (tasks, phase) in [1, 2].into_iter().zip(loops.iter_mut()) {
+            let before = finished(&db).await?;
+            let t = Instant::now();
+            let handles: Vec<_> = (0..tasks)
+                .map(|i| {
+                    let w = worker(&db, &format!("bench-w{tasks}-{i}"));
+                    let tiny = tiny.clone();
+                    tokio::spawn(
+                        async move { worker_loop(w?, tiny, 2 * tasks as i64, M / tasks).await },
+                    )
+                })
+                .collect();
+            for h in handles {
+                h.await??;
+            }
+            let took = t.elapsed();
+            phase.add((finished(&db).await? - before) as usize, took);
+            // What the loop left queued.
+            drain(worker(&db, "bench-drain")?, tiny.clone(), false).await?;
+        }
+    }
+    for phase in [&schedule, &claim, &record, &record_big, &concurrent] {
+        phase.print();
+    }
+    for phase in &loops {
+        phase.print();
+    }
+
+    // A ladder that has been running for a while.
+    let two: i64 = sqlx::query_scalar("select id from maps where seats = 2 order by id limit 1")
+        .fetch_one(&db)
+        .await?;
+    let t = Instant::now();
+    let mut tx = db.begin().await?;
+    sqlx::query(
+        "insert into matches (status, map_id, finished_at, turns, replay) \
+         select 'finished', $1, now(), 100, '\\x00'::bytea from generate_series(1, $2)",
+    )
+    .bind(two)
+    .bind(HISTORY)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "with b as (select id, active_version_id as version_id, row_number() over (order by id) - 1 as k from bots), \
+         m as (select id, row_number() over (order by id) as i from matches where replay = '\\x00'::bytea) \
+         insert into match_players (match_id, seat, bot_id, version_id, rank) \
+         select m.id, s.seat, b.id, b.version_id, s.seat + 1 from m \
+         cross join lateral (values (0, m.i % 50), (1, (m.i % 50 + 1 + (m.i / 50) % 49) % 50)) s(seat, k) \
+         join b on b.k = s.k",
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    sqlx::query("analyze").execute(&db).await?;
+    let total = finished(&db).await?;
+    println!(
+        "\n(added {HISTORY} finished 2-player matches in {:.1} s: {total} finished in all)",
+        t.elapsed().as_secs_f64()
+    );
+    let mut schedule = Phase::new("schedule (one match per call)");
+    let mut late = Phase::new("worker loop (schedule, claim, record, 3 heartbeats)");
+    for _ in 0..ROUNDS {
+        schedule.add(M / 2, schedule_one_by_one(&db, M / 2).await?);
+        drain(worker(&db, "bench-drain")?, tiny.clone(), false).await?;
+        let before = finished(&db).await?;
+        let t = Instant::now();
+        worker_loop(worker(&db, "bench-late")?, tiny.clone(), 2, M / 2).await?;
+        late.add((finished(&db).await? - before) as usize, t.elapsed());
+    }
+    schedule.print();
+    late.print();
+    db.close().await;
+    Ok(())
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("ranker benchmarks: run with `cargo bench -p server --bench ranker`");
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-pg");
+    let pg = match EmbeddedPg::start(&dir, None) {
+        Ok(pg) => pg,
+        Err(e) => {
+            eprintln!("the embedded PostgreSQL did not start: {e:#}");
+            std::process::exit(1);
+        }
+    };
+    let outcome = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|rt| rt.block_on(run(&pg)));
+    pg.stop();
+    if let Err(e) = outcome {
+        eprintln!("{e:#}");
+        std::process::exit(1);
+    }
+}
