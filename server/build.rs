@@ -33,6 +33,8 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots/starters");
     println!("cargo:rerun-if-changed={}", root.display());
+    // `sqlx::migrate!` embeds the migrations: a new file must rebuild the crate too.
+    println!("cargo:rerun-if-changed=../migrations");
     let mut code = String::from(
         "/// (path in the kit, contents)\npub type KitFile = (&'static str, &'static [u8]);\n\
          /// (language, its files)\npub const STARTERS: &[(&str, &[KitFile])] = &[\n",

@@ -3,7 +3,7 @@
 //! turn where each problem shows in the replay.
 
 use super::error::AppResult;
-use super::ladder::{finished_matches, ListedMatch, MatchFilter};
+use super::ladder::{latest_matches, ListedMatch, MatchFilter};
 use super::AppState;
 use crate::ranker::rating::conservative;
 
@@ -88,10 +88,9 @@ pub async fn stats(state: &AppState, bot_id: i64, name: &str, owner: bool) -> Ap
         bot: Some(name.to_string()),
         ..MatchFilter::default()
     };
-    let recent = finished_matches(state, &filter)
+    let recent = latest_matches(state, &filter, 10)
         .await?
         .iter()
-        .take(10)
         .map(ListedMatch::from)
         .collect();
     let board = if owner {

@@ -168,17 +168,40 @@ pub struct Board {
 /// How long a [`Board`] is shown.
 pub const BOARD_FOR: Duration = Duration::from_secs(1);
 
-/// The latest [`Board`]; one request at a time makes the next one, the others wait for
-/// it.
+/// The latest [`Board`], and who is making the next one.
 #[derive(Default)]
-pub struct BoardCache(tokio::sync::Mutex<Option<Arc<Board>>>);
+pub struct BoardCache {
+    latest: std::sync::Mutex<Option<Arc<Board>>>,
+    making: tokio::sync::Mutex<()>,
+}
 
-/// The leaderboard, at most [`BOARD_FOR`] old.
+impl BoardCache {
+    fn latest(&self) -> Option<Arc<Board>> {
+        self.latest
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// The leaderboard, at most [`BOARD_FOR`] old when asked for. Once it is older, the
+/// next request makes a new one; requests that come while it does are given the last
+/// one instead of waiting (or wait, when there is none yet).
 pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
-    let mut latest = state.board.0.lock().await;
-    if let Some(b) = latest.as_ref().filter(|b| b.made.elapsed() < BOARD_FOR) {
+    let cache = &state.board;
+    let last = cache.latest();
+    if let Some(b) = last.as_ref().filter(|b| b.made.elapsed() < BOARD_FOR) {
         return Ok(b.clone());
     }
+    let _making = match (cache.making.try_lock(), last) {
+        (Ok(making), _) => making,
+        (Err(_), Some(last)) => return Ok(last),
+        (Err(_), None) => cache.making.lock().await,
+    };
+    if let Some(b) = cache.latest().filter(|b| b.made.elapsed() < BOARD_FOR) {
+        return Ok(b);
+    }
+    let made = Instant::now();
     let standings = standings(state).await?;
     let rows = standings
         .iter()
@@ -193,12 +216,15 @@ pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
     let json = serde_json::to_vec(&json!({ "leaderboard": json }))
         .expect("a JSON value always serializes");
     let b = Arc::new(Board {
-        made: Instant::now(),
+        made,
         standings,
         rows,
         json: Bytes::from(json),
     });
-    *latest = Some(b.clone());
+    *cache
+        .latest
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(b.clone());
     Ok(b)
 }
 
@@ -291,6 +317,16 @@ impl MatchRow {
 pub const PAGE: i64 = 50;
 
 pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result<Vec<MatchRow>> {
+    latest_matches(state, f, PAGE).await
+}
+
+/// The `limit` latest finished matches of a filter (the pages of bots and users show a
+/// few: each match costs its players' lookup).
+pub async fn latest_matches(
+    state: &AppState,
+    f: &MatchFilter,
+    limit: i64,
+) -> sqlx::Result<Vec<MatchRow>> {
     let given = |s: &Option<String>| {
         s.as_deref()
             .map(str::trim)
@@ -301,15 +337,9 @@ pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result
     // Only the conditions of the filters given, so that each combination is its own
     // prepared statement whose plan uses the indexes: with catch-all conditions
     // (`$1 is null or ...`) the cached generic plan read a deep page by filtering the
-    // newer matches one by one, and a bot's matches by walking all matches.
-    let mut sql = String::from(
-        "select m.id, maps.name as map, m.turns, extract(epoch from m.finished_at - m.started_at)::float8 as seconds, \
-             m.finished_at, \
-             (select string_agg(p.rank || ':' || b.name, ',' order by p.rank, p.seat) \
-              from match_players p join bots b on b.id = p.bot_id where p.match_id = m.id) as players \
-         from matches m join maps on maps.id = m.map_id \
-         where m.status = 'finished'",
-    );
+    // newer matches one by one, and a bot's matches by walking all matches. The page's
+    // ids are found first, from as few columns as can be; the rest is read for them only.
+    let mut page = String::from("select m.id from matches m where m.status = 'finished'");
     let mut n = 0;
     let mut param = || {
         n += 1;
@@ -317,30 +347,38 @@ pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result
     };
     if f.cursor.is_some() {
         let c = param();
-        sql += &format!(
+        page += &format!(
             " and (m.finished_at, m.id) < (select finished_at, id from matches where id = ${c})"
         );
     }
     if bot.is_some() {
         let b = param();
-        sql += &format!(
+        page += &format!(
             " and m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
                            where lower(b.name) = lower(${b}))"
         );
     }
     if user.is_some() {
         let u = param();
-        sql += &format!(
+        page += &format!(
             " and m.id in (select p.match_id from match_players p join bots b on b.id = p.bot_id \
                            join users u on u.id = b.owner_id where lower(u.name) = lower(${u}))"
         );
     }
     if map.is_some() {
         let m = param();
-        sql += &format!(" and maps.name = ${m}");
+        page += &format!(" and m.map_id in (select id from maps where name = ${m})");
     }
-    let limit = param();
-    sql += &format!(" order by m.finished_at desc, m.id desc limit ${limit}");
+    let l = param();
+    page += &format!(" order by m.finished_at desc, m.id desc limit ${l}");
+    let sql = format!(
+        "select m.id, maps.name as map, m.turns, extract(epoch from m.finished_at - m.started_at)::float8 as seconds, \
+             m.finished_at, \
+             (select string_agg(p.rank || ':' || b.name, ',' order by p.rank, p.seat) \
+              from match_players p join bots b on b.id = p.bot_id where p.match_id = m.id) as players \
+         from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
+         order by m.finished_at desc, m.id desc"
+    );
     let mut query = sqlx::query_as::<_, MatchRow>(sqlx::AssertSqlSafe(sql));
     if let Some(cursor) = f.cursor {
         query = query.bind(cursor);
@@ -348,7 +386,7 @@ pub async fn finished_matches(state: &AppState, f: &MatchFilter) -> sqlx::Result
     for value in [bot, user, map].into_iter().flatten() {
         query = query.bind(value);
     }
-    query.bind(PAGE).fetch_all(&state.db).await
+    query.bind(limit).fetch_all(&state.db).await
 }
 
 /// A match as a list shows it.
@@ -710,10 +748,9 @@ async fn user_page(
         user: Some(real.clone()),
         ..MatchFilter::default()
     };
-    let matches = finished_matches(&state, &filter)
+    let matches = latest_matches(&state, &filter, 10)
         .await?
         .iter()
-        .take(10)
         .map(ListedMatch::from)
         .collect();
     let page = UserPage {
