@@ -243,8 +243,8 @@ async fn drain(w: Worker, results: Results, heartbeats: bool) -> anyhow::Result<
     Ok(done)
 }
 
-/// The worker loop's database work for `n` matches: heartbeat, schedule, claim,
-/// heartbeat, record, heartbeat.
+/// The worker loop's database work for `n` matches, as `Worker::run` does it:
+/// heartbeat, schedule, claim, heartbeat, record, heartbeat.
 async fn worker_loop(w: Worker, results: Results, buffer: i64, n: usize) -> anyhow::Result<()> {
     let settings = Settings::default();
     for _ in 0..n {
@@ -256,8 +256,8 @@ async fn worker_loop(w: Worker, results: Results, buffer: i64, n: usize) -> anyh
         w.heartbeat(Some(m.id)).await?;
         let (r, _) = results.get(&m.map_text).context("a shipped map")?;
         anyhow::ensure!(w.record(&m, r).await?, "recorded");
+        w.heartbeat(None).await?;
     }
-    w.heartbeat(None).await?;
     Ok(())
 }
 
@@ -412,7 +412,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    sqlx::query("analyze").execute(&db).await?;
+    sqlx::query("vacuum analyze").execute(&db).await?;
     let total = finished(&db).await?;
     println!(
         "\n(added {HISTORY} finished 2-player matches in {:.1} s: {total} finished in all)",
