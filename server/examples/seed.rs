@@ -192,12 +192,13 @@ fn step(what: &str, since: &mut Instant) {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    server::serve::init_logging("warn");
+    // sqlx warns of every slow statement: seeding is made of them.
+    server::serve::init_logging("warn,sqlx=error");
     if args.database_url.is_none() && args.data_dir.is_none() {
         bail!("give a DATABASE_URL or --data-dir DIR");
     }
-    if args.users == 0 || args.bots < 12 || args.matches == 0 {
-        bail!("seed at least one user, 12 bots and one match");
+    if args.users == 0 || args.bots < 6 || args.matches == 0 {
+        bail!("seed at least one user, 6 bots (for the 6-player maps) and one match");
     }
     let started = Instant::now();
     let mut since = Instant::now();
@@ -448,6 +449,7 @@ async fn main() -> anyhow::Result<()> {
         let mut chosen: Vec<usize> = Vec::with_capacity(n);
         let mut tries = 0;
         while chosen.len() < n {
+            // (The first bots to arrive play even before they have, when too few have.)
             let c = order[rng.gen_range(0..arrived.max(n))];
             tries += 1;
             if chosen.contains(&c)
@@ -570,6 +572,14 @@ async fn main() -> anyhow::Result<()> {
             bot.last_game = Some(finished);
         }
         seats_total += n;
+    }
+    // A version uploaded after the bot's last game is active already: its sigma
+    // started over.
+    for bot in &mut bots {
+        if bot.playing != Some(bot.versions.len() - 1) {
+            bot.sigma = SIGMA;
+            bot.version_games = 0;
+        }
     }
     step("simulated the ladder", &mut since);
 
