@@ -9,11 +9,16 @@
 //! replays of a realistic size, or cut after 1 turn to measure the database alone.
 //!
 //! 1. Scheduling, one match per call as the workers do (each call reads the ladder).
-//! 2. Claiming, then recording, the matches one after another.
+//! 2. Claiming, then recording, the matches one after another; recording also with
+//!    the 500-turn replays, whose JSON and gzip `record` makes on the worker's CPU.
 //! 3. Claiming and recording from 2 concurrent tasks.
-//! 4. The worker loop's database work (schedule, claim, record and its three
-//!    heartbeats per match), from 1 and from 2 tasks.
-//! 5. Scheduling again once the ladder has 50,000 more finished matches.
+//! 4. The worker loop's database work (heartbeat, schedule, claim, heartbeat, record,
+//!    heartbeat per match, as `Worker::run`), from 1 and from 2 tasks.
+//!
+//! The phases take turns in rounds of 200 matches, and each prints its overall rate
+//! and its best round: other work on the machine slows some rounds, and the best one
+//! is what the database can do. Then 50,000 finished 2-player matches are added (a
+//! ladder that has run for a while) and every phase runs again.
 //!
 //! The cluster is stopped at the end.
 
@@ -269,6 +274,91 @@ async fn finished(db: &PgPool) -> anyhow::Result<i64> {
     )
 }
 
+/// Every phase, in ROUNDS rounds.
+async fn phases(db: &PgPool, results: &Results, tiny: &Results) -> anyhow::Result<()> {
+    let mut schedule = Phase::new("schedule (one match per call)");
+    let mut claim = Phase::new("claim");
+    let mut record = Phase::new("record (result, seats, ratings, history; 1-turn replay)");
+    let mut record_big = Phase::new("record with the 500-turn replays (JSON, gzip)");
+    let mut concurrent = Phase::new("claim + record, 2 concurrent tasks");
+    let mut loops = [
+        Phase::new("worker loop (schedule, claim, record, 3 heartbeats)"),
+        Phase::new("worker loop, 2 concurrent tasks"),
+    ];
+    let w = worker(db, "bench-1")?;
+    for _ in 0..ROUNDS {
+        schedule.add(M, schedule_one_by_one(db, M).await?);
+        let mut claimed = Vec::new();
+        let t = Instant::now();
+        while let Some(m) = w.claim().await? {
+            claimed.push(m);
+        }
+        claim.add(claimed.len(), t.elapsed());
+        let t = Instant::now();
+        for m in &claimed {
+            let (r, _) = tiny.get(&m.map_text).context("a shipped map")?;
+            anyhow::ensure!(w.record(m, r).await?, "recorded");
+        }
+        record.add(claimed.len(), t.elapsed());
+
+        schedule_one_by_one(db, M / 4).await?;
+        claimed.clear();
+        while let Some(m) = w.claim().await? {
+            claimed.push(m);
+        }
+        let t = Instant::now();
+        for m in &claimed {
+            let (r, _) = results.get(&m.map_text).context("a shipped map")?;
+            anyhow::ensure!(w.record(m, r).await?, "recorded");
+        }
+        record_big.add(claimed.len(), t.elapsed());
+
+        schedule_one_by_one(db, M).await?;
+        let t = Instant::now();
+        let tasks: Vec<_> = (0..2)
+            .map(|i| {
+                let w = worker(db, &format!("bench-c{i}"));
+                let tiny = tiny.clone();
+                tokio::spawn(async move { drain(w?, tiny, false).await })
+            })
+            .collect();
+        let mut done = 0;
+        for task in tasks {
+            done += task.await??;
+        }
+        concurrent.add(done, t.elapsed());
+
+        for (tasks, phase) in [1, 2].into_iter().zip(loops.iter_mut()) {
+            let before = finished(db).await?;
+            let t = Instant::now();
+            let handles: Vec<_> = (0..tasks)
+                .map(|i| {
+                    let w = worker(db, &format!("bench-w{tasks}-{i}"));
+                    let tiny = tiny.clone();
+                    tokio::spawn(
+                        async move { worker_loop(w?, tiny, 2 * tasks as i64, M / tasks).await },
+                    )
+                })
+                .collect();
+            for h in handles {
+                h.await??;
+            }
+            let took = t.elapsed();
+            phase.add((finished(db).await? - before) as usize, took);
+            // What the loop left queued.
+            drain(worker(db, "bench-drain")?, tiny.clone(), false).await?;
+        }
+    }
+    for phase in [&schedule, &claim, &record, &record_big, &concurrent] {
+        phase.print();
+    }
+    for phase in &loops {
+        phase.print();
+    }
+
+    Ok(())
+}
+
 async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     let t = Instant::now();
     let results: Results = Arc::new(tokio::task::spawn_blocking(|| games(500)).await??);
@@ -307,85 +397,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
         "{BOTS} bots, {} maps, a fresh database; {ROUNDS} rounds of {M} matches a phase\n",
         SHIPPED_MAPS.len()
     );
-    let mut schedule = Phase::new("schedule (one match per call)");
-    let mut claim = Phase::new("claim");
-    let mut record = Phase::new("record (result, seats, ratings, history; 1-turn replay)");
-    let mut record_big = Phase::new("record with the 500-turn replays (JSON, gzip)");
-    let mut concurrent = Phase::new("claim + record, 2 concurrent tasks");
-    let mut loops = [
-        Phase::new("worker loop (schedule, claim, record, 3 heartbeats)"),
-        Phase::new("worker loop, 2 concurrent tasks"),
-    ];
-    let w = worker(&db, "bench-1")?;
-    for _ in 0..ROUNDS {
-        schedule.add(M, schedule_one_by_one(&db, M).await?);
-        let mut claimed = Vec::new();
-        let t = Instant::now();
-        while let Some(m) = w.claim().await? {
-            claimed.push(m);
-        }
-        claim.add(claimed.len(), t.elapsed());
-        let t = Instant::now();
-        for m in &claimed {
-            let (r, _) = tiny.get(&m.map_text).context("a shipped map")?;
-            anyhow::ensure!(w.record(m, r).await?, "recorded");
-        }
-        record.add(claimed.len(), t.elapsed());
-
-        schedule_one_by_one(&db, M / 4).await?;
-        claimed.clear();
-        while let Some(m) = w.claim().await? {
-            claimed.push(m);
-        }
-        let t = Instant::now();
-        for m in &claimed {
-            let (r, _) = results.get(&m.map_text).context("a shipped map")?;
-            anyhow::ensure!(w.record(m, r).await?, "recorded");
-        }
-        record_big.add(claimed.len(), t.elapsed());
-
-        schedule_one_by_one(&db, M).await?;
-        let t = Instant::now();
-        let tasks: Vec<_> = (0..2)
-            .map(|i| {
-                let w = worker(&db, &format!("bench-c{i}"));
-                let tiny = tiny.clone();
-                tokio::spawn(async move { drain(w?, tiny, false).await })
-            })
-            .collect();
-        let mut done = 0;
-        for task in tasks {
-            done += task.await??;
-        }
-        concurrent.add(done, t.elapsed());
-
-        for (tasks, phase) in [1, 2].into_iter().zip(loops.iter_mut()) {
-            let before = finished(&db).await?;
-            let t = Instant::now();
-            let handles: Vec<_> = (0..tasks)
-                .map(|i| {
-                    let w = worker(&db, &format!("bench-w{tasks}-{i}"));
-                    let tiny = tiny.clone();
-                    tokio::spawn(
-                        async move { worker_loop(w?, tiny, 2 * tasks as i64, M / tasks).await },
-                    )
-                })
-                .collect();
-            for h in handles {
-                h.await??;
-            }
-            let took = t.elapsed();
-            phase.add((finished(&db).await? - before) as usize, took);
-            // What the loop left queued.
-            drain(worker(&db, "bench-drain")?, tiny.clone(), false).await?;
-        }
-    }
-    for phase in [&schedule, &claim, &record, &record_big, &concurrent] {
-        phase.print();
-    }
-    for phase in &loops {
-        phase.print();
-    }
+    phases(&db, &results, &tiny).await?;
 
     // A ladder that has been running for a while.
     let two: i64 = sqlx::query_scalar("select id from maps where seats = 2 order by id limit 1")
@@ -418,18 +430,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
         "\n(added {HISTORY} finished 2-player matches in {:.1} s: {total} finished in all)",
         t.elapsed().as_secs_f64()
     );
-    let mut schedule = Phase::new("schedule (one match per call)");
-    let mut late = Phase::new("worker loop (schedule, claim, record, 3 heartbeats)");
-    for _ in 0..ROUNDS {
-        schedule.add(M / 2, schedule_one_by_one(&db, M / 2).await?);
-        drain(worker(&db, "bench-drain")?, tiny.clone(), false).await?;
-        let before = finished(&db).await?;
-        let t = Instant::now();
-        worker_loop(worker(&db, "bench-late")?, tiny.clone(), 2, M / 2).await?;
-        late.add((finished(&db).await? - before) as usize, t.elapsed());
-    }
-    schedule.print();
-    late.print();
+    phases(&db, &results, &tiny).await?;
     db.close().await;
     Ok(())
 }
