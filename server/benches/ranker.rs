@@ -415,9 +415,9 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     .await?;
     sqlx::query(
         "with b as (select id, active_version_id as version_id, row_number() over (order by id) - 1 as k from bots), \
-         m as (select id, row_number() over (order by id) as i from matches where replay = '\\x00'::bytea) \
-         insert into match_players (match_id, seat, bot_id, version_id, rank) \
-         select m.id, s.seat, b.id, b.version_id, s.seat + 1 from m \
+         m as (select id, finished_at, row_number() over (order by id) as i from matches where replay = '\\x00'::bytea) \
+         insert into match_players (match_id, seat, bot_id, version_id, rank, finished_at) \
+         select m.id, s.seat, b.id, b.version_id, s.seat + 1, m.finished_at from m \
          cross join lateral (values (0, m.i % 50), (1, (m.i % 50 + 1 + (m.i / 50) % 49) % 50)) s(seat, k) \
          join b on b.k = s.k",
     )

@@ -623,6 +623,13 @@ async fn main() -> anyhow::Result<()> {
         players_copy,
     )
     .await?;
+    sqlx::query(
+        "update match_players p set finished_at = m.finished_at from matches m \
+         where m.id = p.match_id and p.match_id >= $1",
+    )
+    .bind(first_id)
+    .execute(&mut *tx)
+    .await?;
     step("added the seats", &mut since);
     sqlx::query(
         "insert into rating_history (bot_id, match_id, mu, sigma, at) \

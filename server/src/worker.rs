@@ -308,7 +308,7 @@ impl Worker {
             sqlx::query(
                 "update match_players set rank = $3, outcome = $4, forts = $5, soldiers = $6, warnings = $7, \
                      timeouts = $8, error = $9, cpu_ms = $10, stderr = $11, mu_before = $12, sigma_before = $13, \
-                     mu_after = $14, sigma_after = $15, problem_turn = $16 \
+                     mu_after = $14, sigma_after = $15, problem_turn = $16, finished_at = now() \
                  where match_id = $1 and seat = $2",
             )
             .bind(m.id)
