@@ -21,8 +21,8 @@
 //! all the ladder's games at once (maximum a posteriori, every pair of players of a
 //! game as a comparison, knowing the model): what a rating that could look back would
 //! find in the same games. Averages over 100 ladders (seeds; `-- --runs N`), with the
-//! standard error; `-- --sweep` adds the leaderboard by mu alone, beta halved and
-//! doubled, and the matchmaking knobs (window, share of multi-player matches).
+//! standard error; `-- --sweep` adds the leaderboard by mu alone, beta times 0.5, 0.75
+//! and 2, and the matchmaking knobs (window, share of multi-player matches).
 
 use std::collections::HashMap;
 
@@ -344,7 +344,7 @@ fn main() {
             "  leaderboard by mu",
             &average(seeds().map(|s| ladder(s, noise, &d, &rating::rate, Board::Mu))),
         );
-        for beta in [rating::BETA / 2.0, rating::BETA * 2.0] {
+        for beta in [0.5, 0.75, 2.0].map(|f| rating::BETA * f) {
             let rate = move |b: &[(f64, f64)], r: &[u32]| rating::rate_with(b, r, beta);
             row(
                 &format!("  beta {beta:.2}"),
