@@ -22,75 +22,14 @@
 set -euo pipefail
 
 DURATION=${DURATION:-60}
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=${BIN:-"${CARGO_TARGET_DIR:-$ROOT/target}/release/bottlebats"}
-
-for tool in curl psql python3; do
-    command -v "$tool" >/dev/null || { echo "bench/ladder.sh needs $tool" >&2; exit 2; }
-done
-
-if [[ "${NO_BUILD:-}" != 1 ]]; then
-    echo "== building the release binary"
-    (cd "$ROOT" && cargo build --release -p server)
-fi
-[[ -x "$BIN" ]] || { echo "no binary at $BIN" >&2; exit 2; }
-
-DATA=$(mktemp -d /tmp/bottlebats-ladder.XXXXXX)
-SERVER_PID=
-PORT=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
-URL="http://127.0.0.1:$PORT"
-
-cleanup() {
-    local status=$?
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        # It ends the match in play and stops PostgreSQL; give it 60 s.
-        for _ in $(seq 600); do
-            kill -0 "$SERVER_PID" 2>/dev/null || break
-            sleep 0.1
-        done
-        if kill -0 "$SERVER_PID" 2>/dev/null; then
-            echo "the server did not stop within 60 s; killing it" >&2
-            kill -KILL "$SERVER_PID" 2>/dev/null || true
-        fi
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    # If the server died without stopping its PostgreSQL, stop that too.
-    if [[ -f "$DATA/postgres/postmaster.pid" ]]; then
-        local pg_pid
-        pg_pid=$(head -n1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)
-        [[ -n "$pg_pid" ]] && kill -TERM "$pg_pid" 2>/dev/null || true
-        for _ in $(seq 100); do
-            [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-    fi
-    if [[ $status -ne 0 && -f "$DATA/server.log" ]]; then
-        echo "--- last lines of the server log:" >&2
-        tail -n 20 "$DATA/server.log" >&2 || true
-    fi
-    rm -rf "$DATA"
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-ARGS=(serve --listen "127.0.0.1:$PORT" --data-dir "$DATA")
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+needs curl psql python3
+build -p server
+unset DATABASE_URL # the embedded PostgreSQL, read with psql below
+ARGS=()
 [[ -n "${WORKERS:-}" ]] && ARGS+=(--workers "$WORKERS")
 [[ -n "${SANDBOX:-}" ]] && ARGS+=(--sandbox "$SANDBOX")
-echo "== load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-echo "== serving on $URL (data folder $DATA)"
-env -u DATABASE_URL "$BIN" "${ARGS[@]}" >"$DATA/server.log" 2>&1 &
-SERVER_PID=$!
-
-# The first start runs initdb: allow two minutes.
-for i in $(seq 1200); do
-    curl -fsS -o /dev/null "$URL/healthz" 2>/dev/null && break
-    kill -0 "$SERVER_PID" 2>/dev/null || { echo "the server exited before it was ready" >&2; exit 1; }
-    [[ $i -lt 1200 ]] || { echo "the server was not ready within 120 s" >&2; exit 1; }
-    sleep 0.1
-done
+serve "${ARGS[@]}"
 
 # psql on the embedded cluster: its socket folder, and the port on line 4 of its
 # postmaster.pid.
@@ -114,10 +53,10 @@ sleep "$DURATION"
 END=$(sql "select now()")
 
 # Matches that finished within [START, END].
-window="status = 'finished' and finished_at between '$START' and '$END'"
+window="m.status = 'finished' and m.finished_at between '$START' and '$END'"
 read -r n turns secs <<<"$(sql "select count(*), coalesce(round(avg(turns), 1), 0), \
     coalesce(round(extract(epoch from avg(finished_at - started_at))::numeric, 1), 0) \
-    from matches where $window" | tr '|' ' ')"
+    from matches m where $window" | tr '|' ' ')"
 minutes=$(sql "select extract(epoch from timestamptz '$END' - timestamptz '$START') / 60")
 void=$(sql "select count(*) from matches where status = 'void'")
 
