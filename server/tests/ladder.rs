@@ -463,3 +463,22 @@ async fn every_filter_lists_exactly_its_matches_newest_first_across_pages() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_api_hides_an_internal_error_behind_a_plain_message() {
+    let mut c = Client::new().await;
+    // The database going away is the platform's trouble: the client hears that
+    // something went wrong, never the driver's words.
+    c.state.db.close().await;
+    for path in ["/api/matches", "/api/matches/1", "/api/bots/someone"] {
+        let r = c.get(path).await;
+        assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR, "{path}");
+        let v: serde_json::Value = serde_json::from_str(&r.body).expect("JSON");
+        let said = v["error"].as_str().unwrap();
+        assert!(
+            said.contains("The server ran into a problem"),
+            "{path}: {said}"
+        );
+        assert!(!said.to_lowercase().contains("pool"), "{path}: {said}");
+    }
+}

@@ -68,12 +68,32 @@ fn chart(history: &[f64]) -> Option<Chart> {
     })
 }
 
-pub async fn stats(state: &AppState, bot_id: i64, name: &str, owner: bool) -> AppResult<Stats> {
-    let (mu, sigma, games, wins, losses, draws): (f64, f64, i32, i32, i32, i32) =
-        sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
-            .bind(bot_id)
-            .fetch_one(&state.db)
-            .await?;
+/// A bot's rating and results, as its row in `bots` holds them.
+#[derive(sqlx::FromRow, Clone, Copy)]
+pub struct Record {
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i32,
+    pub wins: i32,
+    pub losses: i32,
+    pub draws: i32,
+}
+
+pub async fn stats(
+    state: &AppState,
+    bot_id: i64,
+    name: &str,
+    owner: bool,
+    record: Record,
+) -> AppResult<Stats> {
+    let Record {
+        mu,
+        sigma,
+        games,
+        wins,
+        losses,
+        draws,
+    } = record;
     let history: Vec<(f64, f64)> = sqlx::query_as(
         "select mu, sigma from rating_history where bot_id = $1 order by at, match_id",
     )

@@ -72,8 +72,7 @@ struct Refused(StatusCode, String);
 
 impl From<AppError> for Refused {
     fn from(e: AppError) -> Self {
-        let status = e.status();
-        Refused(status, e.to_string())
+        Refused(e.status(), e.public_message())
     }
 }
 
@@ -163,9 +162,11 @@ async fn accept(
     let caps = archive::Caps::default();
     let (file, file_name, choice) = (up.file.clone(), up.file_name.clone(), up.language.clone());
     let run_given = !up.run.is_empty();
-    let checked = tokio::task::spawn_blocking(move || -> Result<(String, String), String> {
+    // Outside: the platform's trouble (the scratch folder); inside: why the upload
+    // cannot be used, for its owner.
+    let checked = tokio::task::spawn_blocking(move || -> std::io::Result<Result<(String, String), String>> {
         let scratch = std::env::temp_dir().join(format!("bottlebats-upload-{}", crate::web::session::random_token()));
-        std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&scratch)?;
         let result = (|| {
             let root = archive::unpack(&file, &file_name, &scratch, caps).map_err(|e| format!("The upload cannot be used: {e}."))?;
             match choice.as_str() {
@@ -187,10 +188,11 @@ async fn accept(
             }
         })();
         let _ = std::fs::remove_dir_all(&scratch);
-        result
+        Ok(result)
     })
     .await
-    .map_err(|e| Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    .map_err(|e| AppError::Internal(e.into()))?
+    .map_err(|e| AppError::Internal(anyhow::Error::from(e).context("the upload's scratch folder")))?;
     let (language, entry) = checked.map_err(bad)?;
 
     let sha = Sha256::digest(&up.file).to_vec();
@@ -355,6 +357,8 @@ struct BotRow {
     owner: String,
     created_at: OffsetDateTime,
     active: Option<i32>,
+    #[sqlx(flatten)]
+    record: super::bot_stats::Record,
 }
 
 async fn find_bot(state: &AppState, name: &str) -> AppResult<BotRow> {
@@ -363,7 +367,8 @@ async fn find_bot(state: &AppState, name: &str) -> AppResult<BotRow> {
 
 async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
     sqlx::query_as::<_, BotRow>(
-        "select b.id, b.name, b.owner_id, u.name as owner, b.created_at, v.number as active \
+        "select b.id, b.name, b.owner_id, u.name as owner, b.created_at, v.number as active, \
+             b.mu, b.sigma, b.games, b.wins, b.losses, b.draws \
          from bots b join users u on u.id = b.owner_id left join bot_versions v on v.id = b.active_version_id \
          where lower(b.name) = lower($1)",
     )
@@ -452,7 +457,7 @@ async fn render_bot(
         bot.name
     );
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
-    let stats = super::bot_stats::stats(state, bot.id, &bot.name, is_owner).await?;
+    let stats = super::bot_stats::stats(state, bot.id, &bot.name, is_owner, bot.record).await?;
     let page = BotPage {
         stats,
         layout: visitor.layout(),
@@ -604,12 +609,13 @@ async fn api_upload(
 ) -> Response {
     let user = match bearer_user(&state, &headers).await {
         Ok(u) => u,
-        Err(e) => {
+        Err(AppError::Unauthorized) => {
             return api_error(
-                e.status(),
+                StatusCode::UNAUTHORIZED,
                 "Send an API token: `Authorization: Bearer TOKEN`.".into(),
             )
         }
+        Err(e) => return api_error(e.status(), e.public_message()),
     };
     let up = match read_upload(&state, form).await {
         Ok(u) => u,
@@ -624,7 +630,10 @@ async fn api_upload(
                     "Only its owner can upload versions of this bot.".into(),
                 )
             }
-            Err(e) => return api_error(e.status(), format!("There is no bot `{name}`.")),
+            Err(AppError::NotFound) => {
+                return api_error(StatusCode::NOT_FOUND, format!("There is no bot `{name}`."))
+            }
+            Err(e) => return api_error(e.status(), e.public_message()),
         }
     }
     match accept(&state, &user, existing.as_deref(), up).await {
@@ -669,7 +678,7 @@ async fn api_bot(
         Err(AppError::NotFound) => {
             return api_error(StatusCode::NOT_FOUND, format!("There is no bot `{name}`."))
         }
-        Err(e) => return e.into_response(),
+        Err(e) => return api_error(e.status(), e.public_message()),
     };
     let viewer = bearer_user(&state, &headers).await.ok();
     let is_owner = viewer.is_some_and(|u| u.id == bot.owner_id);
@@ -688,16 +697,15 @@ async fn api_bot(
             o
         })
         .collect();
-    let record: Result<(f64, f64, i32, i32, i32, i32), _> =
-        sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
-            .bind(bot.id)
-            .fetch_one(&state.db)
-            .await;
-    let Ok((mu, sigma, games, wins, losses, draws)) = record else {
-        return AppError::Internal(anyhow::anyhow!("the bot's record could not be read"))
-            .into_response();
-    };
-    let round = |x: f64| (x * 100.0).round() / 100.0;
+    let super::bot_stats::Record {
+        mu,
+        sigma,
+        games,
+        wins,
+        losses,
+        draws,
+    } = bot.record;
+    let round = super::ladder::round2;
     let mut r = Json(json!({
         "id": bot.id,
         "name": bot.name,

@@ -46,6 +46,20 @@ impl AppError {
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
+
+    /// What the visitor is told, on a page or in JSON. An internal error is logged
+    /// with its cause and never shown.
+    pub fn public_message(&self) -> String {
+        match self {
+            AppError::Internal(e) => {
+                tracing::error!("internal error: {e:#}");
+                "The server ran into a problem. It has been logged; please try again later."
+                    .to_string()
+            }
+            AppError::NotFound => "There is nothing at this address.".to_string(),
+            other => other.to_string(),
+        }
+    }
 }
 
 #[derive(Template)]
@@ -87,17 +101,7 @@ pub fn error_page_for(layout: Layout, status: StatusCode, message: String) -> Re
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let status = self.status();
-        let message = match &self {
-            AppError::Internal(e) => {
-                tracing::error!("internal error: {e:#}");
-                "The server ran into a problem. It has been logged; please try again later."
-                    .to_string()
-            }
-            AppError::NotFound => "There is nothing at this address.".to_string(),
-            other => other.to_string(),
-        };
-        error_page(status, message)
+        error_page(self.status(), self.public_message())
     }
 }
 

@@ -49,7 +49,7 @@ fn open_json(value: serde_json::Value) -> Response {
 }
 
 fn api_error(e: AppError) -> Response {
-    let mut r = (e.status(), Json(json!({ "error": e.to_string() }))).into_response();
+    let mut r = (e.status(), Json(json!({ "error": e.public_message() }))).into_response();
     r.headers_mut().insert(
         header::ACCESS_CONTROL_ALLOW_ORIGIN,
         HeaderValue::from_static("*"),
@@ -104,7 +104,7 @@ impl Standing {
     }
 }
 
-fn round2(x: f64) -> f64 {
+pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
@@ -713,9 +713,7 @@ async fn stderr(
 }
 
 fn gzip_empty_list() -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let _ = std::io::Write::write_all(&mut gz, b"[]");
-    gz.finish().unwrap_or_default()
+    crate::builds::gzip(b"[]")
 }
 
 async fn api_match(State(state): State<AppState>, Path(id): Path<i64>) -> Response {

@@ -154,6 +154,6 @@ pub async fn bearer_user(state: &AppState, headers: &HeaderMap) -> AppResult<Use
 async fn api_me(State(state): State<AppState>, headers: HeaderMap) -> Response {
     match bearer_user(&state, &headers).await {
         Ok(u) => Json(json!({"id": u.id, "name": u.name, "admin": u.is_admin})).into_response(),
-        Err(e) => (e.status(), Json(json!({"error": e.to_string()}))).into_response(),
+        Err(e) => (e.status(), Json(json!({"error": e.public_message()}))).into_response(),
     }
 }
