@@ -12,8 +12,8 @@
 //! 2. Claiming, then recording, the matches one after another; recording also with
 //!    the 500-turn replays, whose JSON and gzip `record` makes on the worker's CPU.
 //! 3. Claiming and recording from 2 concurrent tasks.
-//! 4. The worker loop's database work (heartbeat, schedule, claim, heartbeat, record,
-//!    heartbeat per match, as `Worker::run`), from 1 and from 2 tasks.
+//! 4. The worker loop's database work (heartbeat, schedule, claim, heartbeat, record
+//!    per match, as `Worker::run`), from 1 and from 2 tasks.
 //!
 //! The phases take turns in rounds of 200 matches, and each prints its overall rate
 //! and its best round: other work on the machine slows some rounds, and the best one
@@ -230,26 +230,20 @@ async fn schedule_one_by_one(db: &PgPool, n: usize) -> anyhow::Result<Duration> 
 
 type Results = Arc<HashMap<String, (MatchResult, usize)>>;
 
-/// Claims and records until the queue is empty, with `heartbeats` per match as the
-/// worker loop does (0 or 3); returns the matches done.
-async fn drain(w: Worker, results: Results, heartbeats: bool) -> anyhow::Result<usize> {
+/// Claims and records until the queue is empty; returns the matches done.
+async fn drain(w: Worker, results: Results) -> anyhow::Result<usize> {
     let mut done = 0;
     while let Some(m) = w.claim().await? {
         let (r, _) = results.get(&m.map_text).context("a shipped map")?;
-        if heartbeats {
-            w.heartbeat(Some(m.id)).await?;
-        }
         anyhow::ensure!(w.record(&m, r).await?, "recorded");
-        if heartbeats {
-            w.heartbeat(None).await?;
-        }
         done += 1;
     }
     Ok(done)
 }
 
 /// The worker loop's database work for `n` matches, as `Worker::run` does it:
-/// heartbeat, schedule, claim, heartbeat, record, heartbeat.
+/// heartbeat, schedule, claim, heartbeat, record (and a heartbeat every 20 s of play,
+/// which these matches do not take).
 async fn worker_loop(w: Worker, results: Results, buffer: i64, n: usize) -> anyhow::Result<()> {
     let settings = Settings::default();
     for _ in 0..n {
@@ -261,7 +255,6 @@ async fn worker_loop(w: Worker, results: Results, buffer: i64, n: usize) -> anyh
         w.heartbeat(Some(m.id)).await?;
         let (r, _) = results.get(&m.map_text).context("a shipped map")?;
         anyhow::ensure!(w.record(&m, r).await?, "recorded");
-        w.heartbeat(None).await?;
     }
     Ok(())
 }
@@ -282,7 +275,7 @@ async fn phases(db: &PgPool, results: &Results, tiny: &Results) -> anyhow::Resul
     let mut record_big = Phase::new("record with the 500-turn replays (JSON, gzip)");
     let mut concurrent = Phase::new("claim + record, 2 concurrent tasks");
     let mut loops = [
-        Phase::new("worker loop (schedule, claim, record, 3 heartbeats)"),
+        Phase::new("worker loop (schedule, claim, record, 2 heartbeats)"),
         Phase::new("worker loop, 2 concurrent tasks"),
     ];
     let w = worker(db, "bench-1")?;
@@ -319,7 +312,7 @@ async fn phases(db: &PgPool, results: &Results, tiny: &Results) -> anyhow::Resul
             .map(|i| {
                 let w = worker(db, &format!("bench-c{i}"));
                 let tiny = tiny.clone();
-                tokio::spawn(async move { drain(w?, tiny, false).await })
+                tokio::spawn(async move { drain(w?, tiny).await })
             })
             .collect();
         let mut done = 0;
@@ -346,7 +339,7 @@ async fn phases(db: &PgPool, results: &Results, tiny: &Results) -> anyhow::Resul
             let took = t.elapsed();
             phase.add((finished(db).await? - before) as usize, took);
             // What the loop left queued.
-            drain(worker(db, "bench-drain")?, tiny.clone(), false).await?;
+            drain(worker(db, "bench-drain")?, tiny.clone()).await?;
         }
     }
     for phase in [&schedule, &claim, &record, &record_big, &concurrent] {

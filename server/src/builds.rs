@@ -149,7 +149,8 @@ pub fn run_to_end(
     })
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+/// gzip at the default level: replays, stderr and logs as the database stores them.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let _ = gz.write_all(bytes);
@@ -305,6 +306,25 @@ impl Builder {
     /// The built folder and commands of a version, rebuilt from its archive in the
     /// database when this machine's cache does not hold it.
     pub async fn artifact(&self, version_id: i64) -> anyhow::Result<(PathBuf, Recipe)> {
+        // The recipe's columns only: on a cache hit (every match but a machine's first
+        // of this version) the archive, up to 10 MiB, is not needed.
+        let (language, entry, compile, run) = sqlx::query_as::<
+            _,
+            (String, String, Option<String>, Option<String>),
+        >(
+            "select language, entry, compile_command, run_command from bot_versions where id = $1",
+        )
+        .bind(version_id)
+        .fetch_optional(&self.db)
+        .await?
+        .with_context(|| format!("version {version_id} is not in the database"))?;
+        let recipe = self
+            .languages
+            .recipe(&language, &entry, (compile.as_deref(), run.as_deref()))
+            .with_context(|| format!("the language `{language}` is not offered here"))?;
+        if let Some(root) = self.cached(version_id) {
+            return Ok((root, recipe));
+        }
         let job = sqlx::query_as::<_, Job>(
             "select v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
                  v.archive, v.archive_name, v.attempts \
@@ -314,17 +334,6 @@ impl Builder {
         .fetch_one(&self.db)
         .await
         .with_context(|| format!("version {version_id} is not in the database"))?;
-        let recipe = self
-            .languages
-            .recipe(
-                &job.language,
-                &job.entry,
-                (job.compile_command.as_deref(), job.run_command.as_deref()),
-            )
-            .with_context(|| format!("the language `{}` is not offered here", job.language))?;
-        if let Some(root) = self.cached(version_id) {
-            return Ok((root, recipe));
-        }
         tracing::info!(
             version = version_id,
             "not in this machine's build cache: building it again"

@@ -6,7 +6,6 @@
 //! fetched, a worker dying) gives the match back to the queue and never counts
 //! against a bot; a bot's own crash, timeout or bad output is part of the game.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +16,7 @@ use engine::runner::{run_match, MatchConfig, MatchResult, RunError};
 use engine::sandbox::Limits;
 use sqlx::PgPool;
 
-use crate::builds::Builder;
+use crate::builds::{gzip, Builder};
 use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
 
 /// One worker of this process.
@@ -41,12 +40,6 @@ pub struct Claimed {
     pub map_text: String,
     /// (seat, bot id, bot name, version id), by seat.
     pub players: Vec<(i32, i64, String, i64)>,
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let _ = gz.write_all(bytes);
-    gz.finish().unwrap_or_default()
 }
 
 /// The first turn where player `p` was removed, timed out, ran into a limit or got a
@@ -187,7 +180,7 @@ impl Worker {
             Ok(None) => self.release(m.id, "the worker is stopping").await?,
             Err(e) => self.release(m.id, &format!("{e:#}")).await?,
         }
-        self.heartbeat(None).await?;
+        // `run` says it is free again before its next match.
         Ok(true)
     }
 
@@ -229,6 +222,8 @@ impl Worker {
                     if !self.renew(m.id).await.unwrap_or(true) {
                         lost.store(true, Ordering::Relaxed);
                     }
+                    // Alive, for /admin and /metrics, however long the match.
+                    let _ = self.heartbeat(Some(m.id)).await;
                 }
             }
         };
@@ -245,10 +240,31 @@ impl Worker {
     /// Writes the result, every seat and the rating updates in one transaction, only
     /// if this worker still holds the match. False when it did not.
     pub async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
-        let mut tx = self.db.begin().await?;
+        // The compressing first, outside the transaction and its locks on the bots.
         let replay = gzip(r.replay.to_json().as_bytes());
         let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
         let winner = r.outcome.winner.map(|s| s.0 as i32);
+        let seats: Vec<(&str, Vec<u8>, Option<i32>)> = m
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, (seat, ..))| {
+                let p = &r.players[i];
+                let outcome = match (winner, p.rank) {
+                    (Some(w), _) if w == *seat => "win",
+                    (None, 1) => "draw",
+                    _ => "loss",
+                };
+                let stderr: Vec<(u32, String)> = p
+                    .stderr
+                    .iter()
+                    .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
+                    .collect();
+                let stderr = serde_json::to_string(&stderr).unwrap_or_default();
+                (outcome, gzip(stderr.as_bytes()), problem_turn(&r.replay, i))
+            })
+            .collect();
+        let mut tx = self.db.begin().await?;
         let n = sqlx::query(
             "update matches set status = 'finished', finished_at = now(), turns = $3, winner_seat = $4, \
                  replay = $5, lease_owner = null, lease_until = null \
@@ -290,21 +306,7 @@ impl Worker {
         let after = rating::rate(&before, &ranks);
         for (i, (seat, bot_id, _, _)) in m.players.iter().enumerate() {
             let p = &r.players[i];
-            let outcome = match (winner, p.rank) {
-                (Some(w), _) if w == *seat => "win",
-                (None, 1) => "draw",
-                _ => "loss",
-            };
-            let stderr: Vec<(u32, String)> = p
-                .stderr
-                .iter()
-                .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
-                .collect();
-            let stderr = gzip(
-                serde_json::to_string(&stderr)
-                    .unwrap_or_default()
-                    .as_bytes(),
-            );
+            let (outcome, stderr, problem) = &seats[i];
             sqlx::query(
                 "update match_players set rank = $3, outcome = $4, forts = $5, soldiers = $6, warnings = $7, \
                      timeouts = $8, error = $9, cpu_ms = $10, stderr = $11, mu_before = $12, sigma_before = $13, \
@@ -314,19 +316,19 @@ impl Worker {
             .bind(m.id)
             .bind(seat)
             .bind(p.rank as i32)
-            .bind(outcome)
+            .bind(*outcome)
             .bind(p.forts as i32)
             .bind(p.soldiers as i64)
             .bind(p.warnings as i32)
             .bind(p.timeouts as i32)
             .bind(&p.error)
             .bind(p.time_used.as_millis() as i64)
-            .bind(&stderr)
+            .bind(stderr)
             .bind(before[i].0)
             .bind(before[i].1)
             .bind(after[i].0)
             .bind(after[i].1)
-            .bind(problem_turn(&r.replay, i))
+            .bind(*problem)
             .execute(&mut *tx)
             .await?;
             sqlx::query(
@@ -338,7 +340,7 @@ impl Worker {
             .bind(bot_id)
             .bind(after[i].0)
             .bind(after[i].1)
-            .bind(outcome)
+            .bind(*outcome)
             .execute(&mut *tx)
             .await?;
             sqlx::query(
