@@ -39,13 +39,12 @@ fn main() {
         "/// (path in the kit, contents)\npub type KitFile = (&'static str, &'static [u8]);\n\
          /// (language, its files)\npub const STARTERS: &[(&str, &[KitFile])] = &[\n",
     );
+    // Without the folder the site would silently offer no kit at all.
     let mut kits: Vec<_> = std::fs::read_dir(&root)
-        .map(|d| {
-            d.filter_map(Result::ok)
-                .filter(|e| e.path().is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("the starter kits at {}: {e}", root.display()))
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .collect();
     kits.sort_by_key(|e| e.file_name());
     for kit in kits {
         let lang = kit.file_name().to_string_lossy().into_owned();

@@ -58,7 +58,6 @@ pub enum RemovalReason {
 /// A player's standing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
-    pub name: String,
     /// The turn in which the player was removed, with the reason; `None` while active.
     pub removed: Option<(u32, RemovalReason)>,
     /// Every warning, counted each time it happened.
@@ -182,8 +181,7 @@ impl Game {
                 .collect(),
             players: players
                 .iter()
-                .map(|name| Player {
-                    name: name.clone(),
+                .map(|_| Player {
                     removed: None,
                     warnings: 0,
                     reported: HashSet::new(),

@@ -121,16 +121,7 @@ async fn archives_are_recognised_by_their_entry_file() {
 async fn the_api_creates_bots_and_versions_with_a_token() {
     let mut c = Client::new().await;
     c.register("alice", PW).await;
-    let r = c.post("/profile/tokens", &[("name", "ci")]).await;
-    let token = r
-        .body
-        .split("id=\"new-token\">")
-        .nth(1)
-        .unwrap()
-        .split('<')
-        .next()
-        .unwrap()
-        .to_string();
+    let token = c.new_token("ci").await;
     let mut api = c.stranger();
     let r = api
         .api_upload(

@@ -492,6 +492,7 @@ impl Launcher for SandboxLauncher {
             cgroup,
             limits: limits.clone(),
             slot,
+            ended: false,
         }))
     }
 }
@@ -531,6 +532,8 @@ pub struct SandboxProcess {
     cgroup: Option<BotCgroup>,
     limits: Limits,
     slot: Option<Slot>,
+    /// Killed already: dropping it need not scan again.
+    ended: bool,
 }
 
 impl SandboxProcess {
@@ -580,6 +583,7 @@ impl BotProcess for SandboxProcess {
     }
 
     fn kill(&mut self) {
+        self.ended = true;
         if let Some(cg) = &self.cgroup {
             cg.kill();
             // Every process of the bot was in its cgroup (it cannot leave it): once it
@@ -600,6 +604,9 @@ impl BotProcess for SandboxProcess {
 
 impl Drop for SandboxProcess {
     fn drop(&mut self) {
-        self.kill();
+        // The cgroup's and the slot's own drops still make sure nothing is left.
+        if !self.ended {
+            self.kill();
+        }
     }
 }
