@@ -388,13 +388,14 @@ async fn every_filter_lists_exactly_its_matches_newest_first_across_pages() {
     let db = c.state.db.clone();
     // Copies of each finished match with its seats, some moved to another map, their
     // finish times spread back over minutes with ties (the id decides among equals),
-    // so that every filter spans several pages.
+    // so that every filter spans several pages: 60 copies, because the ladder may have
+    // given alice's bot a single match.
     let played: Vec<i64> =
         sqlx::query_scalar("select id from matches where status = 'finished' order by id")
             .fetch_all(&db)
             .await
             .unwrap();
-    for g in 0..40i32 {
+    for g in 0..60i32 {
         for &orig in &played {
             let copy: i64 = sqlx::query_scalar(
                 "insert into matches (status, map_id, turns, started_at, finished_at, replay, attempts) \
