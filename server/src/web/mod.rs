@@ -158,6 +158,7 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(crate::metrics::endpoint))
         .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
+        .layer(middleware::from_fn(plain_refusals))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::csrf_layer,
@@ -174,6 +175,50 @@ pub fn app(state: AppState) -> Router {
             tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
         }))
         .with_state(state)
+}
+
+/// axum's extractors refuse a bad address or form (`/matches/abc`, `?cursor=x`) with
+/// a bare line of text: this answers them as every other refusal, the site's error page,
+/// or the API's JSON error. A NUL character (`%00`), which no name or text here can
+/// hold (PostgreSQL refuses it), is refused the same way before any handler sees it.
+async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let nul = req
+        .uri()
+        .path_and_query()
+        .is_some_and(|pq| pq.as_str().contains("%00"));
+    let (status, said) = if nul {
+        (
+            StatusCode::BAD_REQUEST,
+            "the address holds a NUL character (%00)".to_string(),
+        )
+    } else {
+        let response = next.run(req).await;
+        let plain = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| t.starts_with("text/plain"));
+        if !(response.status().is_client_error() && plain) {
+            return response;
+        }
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), 4096)
+            .await
+            .unwrap_or_default();
+        (status, String::from_utf8_lossy(&body).trim().to_string())
+    };
+    let message = format!("The request could not be read: {said}.");
+    if api {
+        let mut r = (status, axum::Json(serde_json::json!({ "error": message }))).into_response();
+        r.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+        r
+    } else {
+        error::error_page(status, message)
+    }
 }
 
 /// Runs each request in a task of its own, to its end even when the client goes away.
