@@ -31,7 +31,10 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots/starters");
+    // Read when the script runs, not baked in when it was compiled: a build-script
+    // binary compiled for one checkout may be run for another sharing the target folder.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("../bots/starters");
     println!("cargo:rerun-if-changed={}", root.display());
     // `sqlx::migrate!` embeds the migrations: a new file must rebuild the crate too.
     println!("cargo:rerun-if-changed=../migrations");

@@ -86,14 +86,6 @@ pub async fn stats(
     owner: bool,
     record: Record,
 ) -> AppResult<Stats> {
-    let Record {
-        mu,
-        sigma,
-        games,
-        wins,
-        losses,
-        draws,
-    } = record;
     let history: Vec<(f64, f64)> = sqlx::query_as(
         "select mu, sigma from rating_history where bot_id = $1 order by at, match_id",
     )
@@ -119,12 +111,12 @@ pub async fn stats(
         Vec::new()
     };
     Ok(Stats {
-        rating: format!("{:.2}", conservative(mu, sigma)),
-        mu_sigma: format!("{mu:.2} ± {sigma:.2}"),
-        games,
-        wins,
-        losses,
-        draws,
+        rating: format!("{:.2}", conservative(record.mu, record.sigma)),
+        mu_sigma: format!("{:.2} ± {:.2}", record.mu, record.sigma),
+        games: record.games,
+        wins: record.wins,
+        losses: record.losses,
+        draws: record.draws,
         chart: chart(&history),
         recent,
         board,

@@ -697,27 +697,19 @@ async fn api_bot(
             o
         })
         .collect();
-    let super::bot_stats::Record {
-        mu,
-        sigma,
-        games,
-        wins,
-        losses,
-        draws,
-    } = bot.record;
-    let round = super::ladder::round2;
+    let (record, round) = (bot.record, super::ladder::round2);
     let mut r = Json(json!({
         "id": bot.id,
         "name": bot.name,
         "owner": bot.owner,
         "active_version": bot.active,
-        "mu": round(mu),
-        "sigma": round(sigma),
-        "rating": round(crate::ranker::rating::conservative(mu, sigma)),
-        "games": games,
-        "wins": wins,
-        "losses": losses,
-        "draws": draws,
+        "mu": round(record.mu),
+        "sigma": round(record.sigma),
+        "rating": round(crate::ranker::rating::conservative(record.mu, record.sigma)),
+        "games": record.games,
+        "wins": record.wins,
+        "losses": record.losses,
+        "draws": record.draws,
         "versions": versions,
     }))
     .into_response();
