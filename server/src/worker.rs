@@ -304,55 +304,59 @@ impl Worker {
             .collect();
         let ranks: Vec<u32> = r.players.iter().map(|p| p.rank).collect();
         let after = rating::rate(&before, &ranks);
-        for (i, (seat, bot_id, _, _)) in m.players.iter().enumerate() {
-            let p = &r.players[i];
-            let (outcome, stderr, problem) = &seats[i];
-            sqlx::query(
-                "update match_players set rank = $3, outcome = $4, forts = $5, soldiers = $6, warnings = $7, \
-                     timeouts = $8, error = $9, cpu_ms = $10, stderr = $11, mu_before = $12, sigma_before = $13, \
-                     mu_after = $14, sigma_after = $15, problem_turn = $16, finished_at = now() \
-                 where match_id = $1 and seat = $2",
-            )
-            .bind(m.id)
-            .bind(seat)
-            .bind(p.rank as i32)
-            .bind(*outcome)
-            .bind(p.forts as i32)
-            .bind(p.soldiers as i64)
-            .bind(p.warnings as i32)
-            .bind(p.timeouts as i32)
-            .bind(&p.error)
-            .bind(p.time_used.as_millis() as i64)
-            .bind(stderr)
-            .bind(before[i].0)
-            .bind(before[i].1)
-            .bind(after[i].0)
-            .bind(after[i].1)
-            .bind(*problem)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "update bots set mu = $2, sigma = $3, games = games + 1, version_games = version_games + 1, \
-                     wins = wins + ($4 = 'win')::int, losses = losses + ($4 = 'loss')::int, \
-                     draws = draws + ($4 = 'draw')::int, last_game_at = now() \
-                 where id = $1",
-            )
-            .bind(bot_id)
-            .bind(after[i].0)
-            .bind(after[i].1)
-            .bind(*outcome)
-            .execute(&mut *tx)
-            .await?;
-            sqlx::query(
-                "insert into rating_history (bot_id, match_id, mu, sigma) values ($1, $2, $3, $4)",
-            )
-            .bind(bot_id)
-            .bind(m.id)
-            .bind(after[i].0)
-            .bind(after[i].1)
-            .execute(&mut *tx)
-            .await?;
-        }
+        // Every seat's result, its bot's rating and record, and the rating history, in
+        // one statement: one round trip however many seats.
+        let col = |f: &dyn Fn(usize) -> i64| (0..m.players.len()).map(f).collect::<Vec<i64>>();
+        let seat_no: Vec<i32> = m.players.iter().map(|p| p.0).collect();
+        let bot_ids: Vec<i64> = m.players.iter().map(|p| p.1).collect();
+        let outcomes: Vec<&str> = seats.iter().map(|s| s.0).collect();
+        let stderrs: Vec<&[u8]> = seats.iter().map(|s| &s.1[..]).collect();
+        let problems: Vec<Option<i32>> = seats.iter().map(|s| s.2).collect();
+        let errors: Vec<Option<&str>> = r.players.iter().map(|p| p.error.as_deref()).collect();
+        let mu_before: Vec<f64> = before.iter().map(|b| b.0).collect();
+        let sigma_before: Vec<f64> = before.iter().map(|b| b.1).collect();
+        let mu_after: Vec<f64> = after.iter().map(|a| a.0).collect();
+        let sigma_after: Vec<f64> = after.iter().map(|a| a.1).collect();
+        let p = &r.players;
+        sqlx::query(
+            "with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], \
+                     $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[], $12::bytea[], \
+                     $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::int[]) \
+                 s(seat, bot_id, rank, outcome, forts, soldiers, warnings, timeouts, error, cpu_ms, stderr, \
+                   mu_before, sigma_before, mu_after, sigma_after, problem_turn)), \
+             players as (update match_players p set rank = s.rank, outcome = s.outcome, forts = s.forts, \
+                     soldiers = s.soldiers, warnings = s.warnings, timeouts = s.timeouts, error = s.error, \
+                     cpu_ms = s.cpu_ms, stderr = s.stderr, mu_before = s.mu_before, \
+                     sigma_before = s.sigma_before, mu_after = s.mu_after, sigma_after = s.sigma_after, \
+                     problem_turn = s.problem_turn, finished_at = now() \
+                 from s where p.match_id = $1 and p.seat = s.seat), \
+             ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after, games = games + 1, \
+                     version_games = version_games + 1, wins = wins + (s.outcome = 'win')::int, \
+                     losses = losses + (s.outcome = 'loss')::int, draws = draws + (s.outcome = 'draw')::int, \
+                     last_game_at = now() \
+                 from s where b.id = s.bot_id) \
+             insert into rating_history (bot_id, match_id, mu, sigma) \
+             select bot_id, $1, mu_after, sigma_after from s",
+        )
+        .bind(m.id)
+        .bind(&seat_no)
+        .bind(&bot_ids)
+        .bind(col(&|i| i64::from(p[i].rank)))
+        .bind(&outcomes)
+        .bind(col(&|i| p[i].forts as i64))
+        .bind(col(&|i| p[i].soldiers as i64))
+        .bind(col(&|i| p[i].warnings as i64))
+        .bind(col(&|i| i64::from(p[i].timeouts)))
+        .bind(&errors)
+        .bind(col(&|i| p[i].time_used.as_millis() as i64))
+        .bind(&stderrs)
+        .bind(&mu_before)
+        .bind(&sigma_before)
+        .bind(&mu_after)
+        .bind(&sigma_after)
+        .bind(&problems)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         tracing::info!(match_id = m.id, turns, "recorded");
         Ok(true)

@@ -78,6 +78,91 @@ async fn a_worker_that_dies_mid_match_is_replaced_and_the_match_counts_once() {
 }
 
 #[tokio::test]
+async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
+    let db = common::fresh_db().await;
+    let b = ladder(&db, "record").await;
+    // A three-player match, so the seats' rows are told apart.
+    let three = Settings {
+        multi_share: 1.0,
+        ..Settings::default()
+    };
+    assert_eq!(ranker::schedule(&db, 1, &three).await.unwrap(), 1);
+    // Played to the end, so the seats' ranks and ratings differ.
+    let w = common::worker(&b, "record", 1000);
+    let claimed = w.claim().await.unwrap().expect("a queued match");
+    assert_eq!(claimed.players.len(), 3);
+    let result = w.play(&claimed).await.unwrap().unwrap();
+    assert!(w.record(&claimed, &result).await.unwrap());
+
+    let ranks: Vec<u32> = result.players.iter().map(|p| p.rank).collect();
+    assert!(ranks.contains(&1) && ranks.contains(&3), "ranks {ranks:?}");
+    let after = server::ranker::rating::rate(
+        &[(server::ranker::rating::MU, server::ranker::rating::SIGMA); 3],
+        &ranks,
+    );
+    type Row = (
+        i32,
+        String,
+        i32,
+        i64,
+        i32,
+        i32,
+        Option<String>,
+        f64,
+        f64,
+        f64,
+        f64,
+    );
+    for (i, (seat, bot_id, name, _)) in claimed.players.iter().enumerate() {
+        let p = &result.players[i];
+        let row: Row = sqlx::query_as(
+            "select rank, outcome, forts, soldiers, warnings, timeouts, error, mu_before, mu_after, \
+                 sigma_after, (select mu from rating_history h where h.bot_id = p.bot_id and h.match_id = p.match_id) \
+             from match_players p where match_id = $1 and seat = $2",
+        )
+        .bind(claimed.id)
+        .bind(seat)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        let outcome = match (result.outcome.winner.map(|s| s.0 as i32), p.rank) {
+            (Some(w), _) if w == *seat => "win",
+            (None, 1) => "draw",
+            _ => "loss",
+        };
+        assert_eq!(
+            (row.0 as u32, row.1.as_str(), row.2 as u64, row.3 as u64),
+            (p.rank, outcome, p.forts, p.soldiers),
+            "{name}'s seat"
+        );
+        assert_eq!(
+            (row.4 as u64, row.5 as u32, &row.6),
+            (p.warnings, p.timeouts, &p.error)
+        );
+        assert_eq!(row.7, server::ranker::rating::MU, "{name} was new");
+        assert!((row.8 - after[i].0).abs() < 1e-9 && (row.9 - after[i].1).abs() < 1e-9);
+        assert!(
+            (row.10 - after[i].0).abs() < 1e-9,
+            "{name}'s rating history"
+        );
+        let bot: (f64, f64, i32, i32, i32, i32) =
+            sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
+                .bind(bot_id)
+                .fetch_one(&db)
+                .await
+                .unwrap();
+        assert!((bot.0 - after[i].0).abs() < 1e-9 && (bot.1 - after[i].1).abs() < 1e-9);
+        let won = i32::from(outcome == "win");
+        let drew = i32::from(outcome == "draw");
+        assert_eq!(
+            (bot.2, bot.3, bot.4, bot.5),
+            (1, won, 1 - won - drew, drew),
+            "{name}'s record"
+        );
+    }
+}
+
+#[tokio::test]
 async fn two_workers_never_play_the_same_match() {
     let db = common::fresh_db().await;
     let b = ladder(&db, "two").await;

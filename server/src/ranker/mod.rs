@@ -125,16 +125,14 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
 /// process schedules at a time (an advisory lock), so any number may call this.
 pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::Result<usize> {
     let mut tx = db.begin().await?;
-    let locked: bool = sqlx::query_scalar("select pg_try_advisory_xact_lock(7331)")
-        .fetch_one(&mut *tx)
-        .await?;
-    if !locked || is_paused(&mut *tx).await? {
-        return Ok(0);
-    }
-    let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
-        .fetch_one(&mut *tx)
-        .await?;
-    if queued >= buffer {
+    // The lock, the pause and the queue's length in one round trip.
+    let (locked, paused, queued): (bool, bool, i64) = sqlx::query_as(
+        "select pg_try_advisory_xact_lock(7331), (select paused from ranker), \
+             (select count(*) from matches where status = 'queued')",
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if !locked || paused || queued >= buffer {
         return Ok(0);
     }
     let mut cands = candidates(&mut tx).await?;
@@ -173,18 +171,24 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
         let Some(p) = matchmaking::map_for(chosen, &cands, &maps, &plays, &mut rng) else {
             break;
         };
-        let id: i64 = sqlx::query_scalar("insert into matches (map_id) values ($1) returning id")
-            .bind(p.map_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        for (seat, &i) in p.seats.iter().enumerate() {
-            sqlx::query("insert into match_players (match_id, seat, bot_id, version_id) values ($1, $2, $3, $4)")
-                .bind(id)
-                .bind(seat as i32)
-                .bind(cands[i].bot_id)
-                .bind(cands[i].version_id)
-                .execute(&mut *tx)
-                .await?;
+        // The match and its seats in one statement: one round trip however many seats.
+        let seats: Vec<i32> = (0..p.seats.len() as i32).collect();
+        let bots: Vec<i64> = p.seats.iter().map(|&i| cands[i].bot_id).collect();
+        let versions: Vec<i64> = p.seats.iter().map(|&i| cands[i].version_id).collect();
+        sqlx::query(
+            "with m as (insert into matches (map_id) values ($1) returning id) \
+             insert into match_players (match_id, seat, bot_id, version_id) \
+             select m.id, s.seat, s.bot, s.version \
+             from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version) \
+             order by s.seat",
+        )
+        .bind(p.map_id)
+        .bind(&seats)
+        .bind(&bots)
+        .bind(&versions)
+        .execute(&mut *tx)
+        .await?;
+        for &i in &p.seats {
             cands[i].load += 1;
         }
         made += 1;
