@@ -13,7 +13,7 @@
 # PORT (a free one), NO_BUILD=1 to use the binary already built, BIN=path to another
 # build of bottlebats, SANDBOX=best-effort where the sandbox is incomplete.
 #
-# Ranked games run in the sandbox, 500 turns at most, on every shipped map (a quarter
+# Ranked games run in the sandbox, 500 turns at most, on every shipped map (half
 # of them for 3 to 8 players). The house bots are Python: starting the interpreters
 # and their thinking is most of a match's time. The script stops the server (SIGTERM:
 # the match being played goes back to the queue, then its database stops) and deletes

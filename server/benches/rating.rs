@@ -12,7 +12,10 @@
 //!   share a rank (a draw: about 1 game in 18 between equals).
 //!
 //! Both noise levels are shown: sd 0.5 is what Weng-Lin's default beta (half a new
-//! bot's sigma) assumes, sd 1 a ladder where luck counts twice as much.
+//! bot's sigma) assumes, sd 1 a ladder where luck counts twice as much. The model
+//! assumes a multi-player game is as telling of each pair of its players as a duel;
+//! the sweep also plays multi-player games with 1.5 and 2 times the noise of a duel,
+//! which the ratings are not told, to weigh the share of multi-player matches.
 //!
 //! After 10, 20, 30, 50 and 100 games per bot on average, Kendall's tau compares the
 //! leaderboard (mu - 3 sigma) with the true order. The 2016 ranker is the baseline:
@@ -20,9 +23,10 @@
 //! scale 400), the same model and the same number of games per bot. A third row refits
 //! all the ladder's games at once (maximum a posteriori, every pair of players of a
 //! game as a comparison, knowing the model): what a rating that could look back would
-//! find in the same games. Averages over 100 ladders (seeds; `-- --runs N`), with the
+//! find in the same games. Averages over 400 ladders (seeds; `-- --runs N`), with the
 //! standard error; `-- --sweep` adds the leaderboard by mu alone, beta times 0.5, 0.75
-//! and 2, and the matchmaking knobs (window, share of multi-player matches).
+//! and 2, and the matchmaking knobs (window, share of multi-player matches, with multi-player
+//! games as lucky as duels and luckier).
 
 use std::collections::HashMap;
 
@@ -35,7 +39,7 @@ use server::ranker::rating;
 const BOTS: usize = 50;
 const CHECKPOINTS: [usize; 5] = [10, 20, 30, 50, 100];
 /// Ladders (seeds) averaged, unless `--runs N` says otherwise.
-const RUNS: u64 = 100;
+const RUNS: u64 = 400;
 /// Matches planned ahead, as one worker keeps (`serve`: 2 per worker).
 const BUFFER: usize = 2;
 /// Two performances closer than this many noise sd share a rank.
@@ -106,12 +110,26 @@ struct Point {
     max_games: f64,
 }
 
+/// The noise of a game's performances: `sd` in a duel, `sd * multi` in a game of more
+/// players.
+#[derive(Clone, Copy)]
+struct Luck {
+    sd: f64,
+    multi: f64,
+}
+
+impl Luck {
+    fn of(sd: f64) -> Luck {
+        Luck { sd, multi: 1.0 }
+    }
+}
+
 /// New (mu, sigma) of a match's players from the old ones and the ranks.
 type Rater = dyn Fn(&[(f64, f64)], &[u32]) -> Vec<(f64, f64)>;
 
 /// Our ladder: real matchmaking and ratings.
-fn ours(seed: u64, noise: f64, settings: &Settings) -> Vec<Point> {
-    ladder(seed, noise, settings, &rating::rate, Board::Conservative)
+fn ours(seed: u64, luck: Luck, settings: &Settings) -> Vec<Point> {
+    ladder(seed, luck, settings, &rating::rate, Board::Conservative)
 }
 
 /// What the leaderboard sorts by.
@@ -123,7 +141,7 @@ enum Board {
     Refit,
 }
 
-fn ladder(seed: u64, noise: f64, settings: &Settings, rate: &Rater, board: Board) -> Vec<Point> {
+fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, board: Board) -> Vec<Point> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let truth = strengths(&mut rng);
     let maps = shipped_maps();
@@ -155,7 +173,12 @@ fn ladder(seed: u64, noise: f64, settings: &Settings, rate: &Rater, board: Board
         }
         let p = queue.pop_front().unwrap();
         let s: Vec<f64> = p.seats.iter().map(|&i| truth[i]).collect();
-        let ranks = play(&s, noise, &mut rng);
+        let sd = if s.len() > 2 {
+            luck.sd * luck.multi
+        } else {
+            luck.sd
+        };
+        let ranks = play(&s, sd, &mut rng);
         let before: Vec<(f64, f64)> = p
             .seats
             .iter()
@@ -178,7 +201,7 @@ fn ladder(seed: u64, noise: f64, settings: &Settings, rate: &Rater, board: Board
                     .map(|c| rating::conservative(c.mu, c.sigma))
                     .collect(),
                 Board::Mu => cands.iter().map(|c| c.mu).collect(),
-                Board::Refit => map_fit(&history, noise),
+                Board::Refit => map_fit(&history, luck.sd),
             };
             points.push(Point {
                 tau: kendall(&board, &truth),
@@ -327,7 +350,7 @@ fn main() {
         header(&format!("performance = strength + N(0, {noise}²)"));
         row(
             "ladder (matchmaking, Weng-Lin)",
-            &average(seeds().map(|s| ours(s, noise, &d))),
+            &average(seeds().map(|s| ours(s, Luck::of(noise), &d))),
         );
         row(
             "2016 (random pairs, Elo K=10)",
@@ -335,20 +358,22 @@ fn main() {
         );
         row(
             "refit of the same games at once",
-            &average(seeds().map(|s| ladder(s, noise, &d, &rating::rate, Board::Refit))),
+            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, Board::Refit))),
         );
         if !sweep {
             continue;
         }
         row(
             "  leaderboard by mu",
-            &average(seeds().map(|s| ladder(s, noise, &d, &rating::rate, Board::Mu))),
+            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, Board::Mu))),
         );
         for beta in [0.5, 0.75, 2.0].map(|f| rating::BETA * f) {
             let rate = move |b: &[(f64, f64)], r: &[u32]| rating::rate_with(b, r, beta);
             row(
                 &format!("  beta {beta:.2}"),
-                &average(seeds().map(|s| ladder(s, noise, &d, &rate, Board::Conservative))),
+                &average(
+                    seeds().map(|s| ladder(s, Luck::of(noise), &d, &rate, Board::Conservative)),
+                ),
             );
         }
         for max_window in [0, 2, 6, 12, 49] {
@@ -359,7 +384,7 @@ fn main() {
                 };
                 row(
                     &format!("  max_window {max_window}, multi_share {multi_share}"),
-                    &average(seeds().map(|s| ours(s, noise, &settings))),
+                    &average(seeds().map(|s| ours(s, Luck::of(noise), &settings))),
                 );
             }
             let two = Settings {
@@ -368,8 +393,19 @@ fn main() {
             };
             row(
                 &format!("  refit, max_window {max_window}, duels"),
-                &average(seeds().map(|s| ladder(s, noise, &two, &rating::rate, Board::Refit))),
+                &average(
+                    seeds().map(|s| ladder(s, Luck::of(noise), &two, &rating::rate, Board::Refit)),
+                ),
             );
+        }
+        for multi in [1.0, 1.5, 2.0] {
+            for multi_share in [0.0, 0.25, 0.5, 0.75] {
+                let settings = Settings { multi_share, ..d };
+                row(
+                    &format!("  multi noise x{multi}, share {multi_share}"),
+                    &average(seeds().map(|s| ours(s, Luck { sd: noise, multi }, &settings))),
+                );
+            }
         }
     }
 }

@@ -39,6 +39,7 @@ use engine::replay::{Events, Replay};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use server::ranker::matchmaking::Settings;
 use server::ranker::rating::{self, BETA, MU, SIGMA};
 use server::ranker::SHIPPED_MAPS;
 
@@ -68,8 +69,6 @@ struct Args {
     seed: u64,
 }
 
-/// Share of matches on maps for more than two players (the ranker's default).
-const MULTI_SHARE: f64 = 0.25;
 /// Share of matches that end in a draw.
 const DRAW_SHARE: f64 = 0.04;
 /// Games played per map (each gives a whole replay and a short one).
@@ -439,7 +438,8 @@ async fn main() -> anyhow::Result<()> {
             arrived += 1;
         }
         let whole = i + args.full_replays >= args.matches;
-        let multi = rng.gen_bool(MULTI_SHARE);
+        // The ranker's default share of matches on maps for more than two players.
+        let multi = rng.gen_bool(Settings::default().multi_share);
         let k = *pools[usize::from(whole)][usize::from(multi)]
             .choose(&mut rng)
             .expect("replays of every kind");

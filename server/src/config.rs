@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
+use crate::ranker::matchmaking;
+
 /// Whether ranked games may run when the sandbox lacks a protection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -49,7 +51,7 @@ pub struct Settings {
     /// Matches played at once by this process [default: half the CPU cores, at least 1]
     #[arg(long, env = "BOTTLEBATS_WORKERS")]
     pub workers: Option<usize>,
-    /// Share of ranked matches on maps for more than two players, 0 to 1 [default: 0.25]
+    /// Share of ranked matches on maps for more than two players, 0 to 1 [default: 0.5]
     #[arg(long, env = "BOTTLEBATS_MULTI_PLAYER_SHARE")]
     pub multi_player_share: Option<f64>,
     /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
@@ -133,7 +135,9 @@ impl Config {
             workers: s.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
             }),
-            multi_player_share: s.multi_player_share.unwrap_or(0.25),
+            multi_player_share: s
+                .multi_player_share
+                .unwrap_or(matchmaking::Settings::default().multi_share),
         })
     }
 

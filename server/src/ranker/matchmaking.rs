@@ -42,7 +42,10 @@ pub struct MapChoice {
 /// Knobs of matchmaking.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    /// Share of matches on multi-player maps, when there are any.
+    /// Share of matches on multi-player maps, when there are any. Half by default: a
+    /// multi-player match compares every pair of its players, so each game tells more
+    /// (`cargo bench -p server --bench rating -- --sweep` weighs this, also for
+    /// multi-player games that are luckier than duels).
     pub multi_share: f64,
     /// The opponents are drawn from the `players - 1 + window` bots nearest in rating,
     /// with `window` drawn from `0..=max_window`.
@@ -52,7 +55,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            multi_share: 0.25,
+            multi_share: 0.5,
             max_window: 6,
         }
     }
@@ -251,16 +254,13 @@ mod tests {
     fn player_counts_follow_the_maps_and_the_mix() {
         let cands: Vec<Candidate> = (0..20).map(|i| bot(i, i, 25.0, 0)).collect();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let quarter = Settings {
+            multi_share: 0.25,
+            ..Settings::default()
+        };
         let mut multi = 0;
         for _ in 0..400 {
-            let p = plan(
-                &cands,
-                &maps(),
-                &HashMap::new(),
-                &Settings::default(),
-                &mut rng,
-            )
-            .unwrap();
+            let p = plan(&cands, &maps(), &HashMap::new(), &quarter, &mut rng).unwrap();
             let seats = maps().iter().find(|m| m.id == p.map_id).unwrap().seats;
             assert_eq!(p.seats.len(), seats);
             multi += usize::from(seats == 4);
