@@ -411,6 +411,42 @@ async fn over_long_fields_are_refused_cleanly() {
 }
 
 #[tokio::test]
+async fn an_error_page_keeps_the_logged_in_visitors_header() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    for (path, status) in [
+        ("/no/such/page", StatusCode::NOT_FOUND),
+        ("/bots/nobody", StatusCode::NOT_FOUND),
+        ("/matches/abc", StatusCode::BAD_REQUEST),
+        ("/admin", StatusCode::FORBIDDEN),
+        ("/static/none.css", StatusCode::NOT_FOUND),
+    ] {
+        let r = c.get(path).await;
+        assert_eq!(r.status, status, "{path}");
+        assert!(
+            r.body.contains("class=\"who\">alice<") && !r.body.contains(">Log in<"),
+            "{path} shows alice's header: {}",
+            r.body
+        );
+        assert!(
+            r.body.contains("action=\"/logout\"") && !r.body.contains("name=\"csrf\" value=\"\""),
+            "{path}: she can log out from it (a form with her CSRF token)"
+        );
+        let other = c.stranger().get(path).await;
+        if path == "/admin" {
+            assert_eq!(other.status, StatusCode::SEE_OTHER, "to the login page");
+            continue;
+        }
+        assert_eq!(other.status, status, "{path}");
+        assert!(
+            other.body.contains(">Log in<") && !other.body.contains("alice"),
+            "{path} to a stranger: {}",
+            other.body
+        );
+    }
+}
+
+#[tokio::test]
 async fn pages_anyone_can_read_and_the_error_pages() {
     let mut c = Client::new().await;
     for (path, text) in [

@@ -71,9 +71,17 @@ struct ErrorPage {
     message: String,
 }
 
-/// Renders an error page for a visitor who is not known (no request at hand).
+/// What an error page said, kept on the response so that [`super::visitor_error_pages`]
+/// can draw it again with the visitor's own header.
+#[derive(Clone)]
+pub struct ErrorMessage(pub String);
+
+/// Renders an error page where the visitor is not known (no request at hand); the
+/// site's middleware gives it the visitor's header on the way out.
 pub fn error_page(status: StatusCode, message: String) -> Response {
-    error_page_for(Layout::bare(), status, message)
+    let mut r = error_page_for(Layout::bare(), status, message.clone());
+    r.extensions_mut().insert(ErrorMessage(message));
+    r
 }
 
 /// Renders an error page with the visitor's header (their name, or "Log in").

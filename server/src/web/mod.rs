@@ -14,7 +14,7 @@ pub mod session;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
@@ -123,16 +123,41 @@ async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Respon
     }
 }
 
-/// The 404 page, with the visitor's own header.
-async fn not_found(visitor: Result<session::Visitor, error::AppError>) -> Response {
-    match visitor {
-        Ok(v) => error::error_page_for(
-            v.layout(),
-            StatusCode::NOT_FOUND,
-            "There is nothing at this address.".into(),
-        ),
-        Err(_) => error::AppError::NotFound.into_response(),
-    }
+/// The 404 page.
+async fn not_found() -> error::AppError {
+    error::AppError::NotFound
+}
+
+/// Error pages are rendered where no request is at hand (an `AppError`, a refusal of
+/// axum's), without account links. This draws them again with the visitor's own
+/// header: their name and "Log out", or "Log in" and "Register", so a refusal never
+/// looks like being logged out. Only error pages pay for the session lookup.
+async fn visitor_error_pages(
+    State(state): State<AppState>,
+    req: Request,
+    next: middleware::Next,
+) -> Response {
+    let token = session::cookie_value(req.headers(), session::SESSION_COOKIE);
+    let csrf = req.extensions().get::<session::CsrfToken>().cloned();
+    let response = next.run(req).await;
+    let (Some(csrf), Some(error::ErrorMessage(message))) = (
+        csrf,
+        response.extensions().get::<error::ErrorMessage>().cloned(),
+    ) else {
+        return response;
+    };
+    let user = match token {
+        Some(token) => match session::session_user(&state.db, &token).await {
+            Ok(user) => user,
+            // The database is what failed: the page stays as it was drawn.
+            Err(_) => return response,
+        },
+        None => None,
+    };
+    let layout = Layout { user, csrf: csrf.0 };
+    let (parts, _) = response.into_parts();
+    let (_, body) = error::error_page_for(layout, parts.status, message).into_parts();
+    Response::from_parts(parts, body)
 }
 
 /// The whole site.
@@ -159,6 +184,10 @@ pub fn app(state: AppState) -> Router {
         .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
         .layer(middleware::from_fn(plain_refusals))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            visitor_error_pages,
+        ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::csrf_layer,
