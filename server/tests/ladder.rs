@@ -221,6 +221,40 @@ async fn a_match_page_shows_the_result_and_its_downloads() {
     );
     let api_page = anon.get("/api").await;
     assert!(api_page.body.contains("GET /api/leaderboard"));
+    // Every read of the API and every replay download, answers and refusals alike, may
+    // be used from other origins; the site's pages may not.
+    for path in [
+        "/api/leaderboard".to_string(),
+        "/api/matches?bot=chatty".into(),
+        format!("/api/matches/{id}"),
+        format!("/api/matches/{id}/replay"),
+        format!("/matches/{id}/replay.json"),
+        "/api/bots/chatty".into(),
+        "/api/matches/999999".into(),
+        "/api/matches/abc".into(),
+        "/api/bots/nobody".into(),
+    ] {
+        let r = anon.get(&path).await;
+        assert_eq!(
+            r.headers
+                .get("access-control-allow-origin")
+                .map(|v| v.to_str().unwrap()),
+            Some("*"),
+            "{path} ({})",
+            r.status
+        );
+    }
+    for path in [
+        "/leaderboard".to_string(),
+        format!("/matches/{id}"),
+        "/api".into(),
+    ] {
+        let r = anon.get(&path).await;
+        assert!(
+            !r.headers.contains_key("access-control-allow-origin"),
+            "{path}"
+        );
+    }
 }
 
 #[tokio::test]

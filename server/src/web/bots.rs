@@ -698,7 +698,7 @@ async fn api_bot(
         })
         .collect();
     let (record, round) = (bot.record, super::ladder::round2);
-    let mut r = Json(json!({
+    Json(json!({
         "id": bot.id,
         "name": bot.name,
         "owner": bot.owner,
@@ -712,10 +712,5 @@ async fn api_bot(
         "draws": record.draws,
         "versions": versions,
     }))
-    .into_response();
-    r.headers_mut().insert(
-        axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        axum::http::HeaderValue::from_static("*"),
-    );
-    r
+    .into_response()
 }

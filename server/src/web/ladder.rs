@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderValue};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -38,23 +38,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/matches/{id}/replay", get(replay_file))
 }
 
-/// Read endpoints may be used from any origin.
-fn open_json(value: serde_json::Value) -> Response {
-    let mut r = Json(value).into_response();
-    r.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    r
-}
-
 fn api_error(e: AppError) -> Response {
-    let mut r = (e.status(), Json(json!({ "error": e.public_message() }))).into_response();
-    r.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    r
+    (e.status(), Json(json!({ "error": e.public_message() }))).into_response()
 }
 
 // ---------------------------------------------------------------- leaderboard
@@ -251,14 +236,7 @@ async fn leaderboard_page(
 
 async fn api_leaderboard(State(state): State<AppState>) -> Response {
     match board(&state).await {
-        Ok(b) => (
-            [
-                (header::CONTENT_TYPE, "application/json"),
-                (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
-            ],
-            b.json.clone(),
-        )
-            .into_response(),
+        Ok(b) => ([(header::CONTENT_TYPE, "application/json")], b.json.clone()).into_response(),
         Err(e) => api_error(e.into()),
     }
 }
@@ -501,10 +479,11 @@ async fn api_matches(State(state): State<AppState>, Query(f): Query<MatchFilter>
     match finished_matches(&state, &f).await {
         Ok(rows) => {
             let next = (rows.len() as i64 == PAGE).then(|| rows.last().map_or(0, |m| m.id));
-            open_json(json!({
+            Json(json!({
                 "matches": rows.iter().map(MatchRow::json).collect::<Vec<_>>(),
                 "next_cursor": next,
             }))
+            .into_response()
         }
         Err(e) => api_error(e.into()),
     }
@@ -620,22 +599,15 @@ async fn replay_bytes(state: &AppState, id: i64) -> AppResult<Vec<u8>> {
 /// The gzipped replay, served as it is stored.
 async fn replay_file(State(state): State<AppState>, Path(id): Path<i64>) -> Response {
     match replay_bytes(&state, id).await {
-        Ok(bytes) => {
-            let mut r = (
-                [
-                    (header::CONTENT_TYPE, "application/json"),
-                    (header::CONTENT_ENCODING, "gzip"),
-                    (header::CACHE_CONTROL, "public, max-age=86400"),
-                ],
-                bytes,
-            )
-                .into_response();
-            r.headers_mut().insert(
-                header::ACCESS_CONTROL_ALLOW_ORIGIN,
-                HeaderValue::from_static("*"),
-            );
-            r
-        }
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CONTENT_ENCODING, "gzip"),
+                (header::CACHE_CONTROL, "public, max-age=86400"),
+            ],
+            bytes,
+        )
+            .into_response(),
         Err(e) => api_error(e),
     }
 }
@@ -721,7 +693,7 @@ async fn api_match(State(state): State<AppState>, Path(id): Path<i64>) -> Respon
         Ok(x) => x,
         Err(e) => return api_error(e),
     };
-    open_json(json!({
+    Json(json!({
         "id": m.id,
         "status": m.status,
         "void_reason": m.void_reason,
@@ -746,6 +718,7 @@ async fn api_match(State(state): State<AppState>, Path(id): Path<i64>) -> Respon
             "mu_after": s.mu_after.map(round2),
         })).collect::<Vec<_>>(),
     }))
+    .into_response()
 }
 
 // ---------------------------------------------------------------- users, API page

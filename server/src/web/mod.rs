@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -184,6 +184,7 @@ pub fn app(state: AppState) -> Router {
         .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
         .layer(middleware::from_fn(plain_refusals))
+        .layer(middleware::from_fn(open_reads))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             visitor_error_pages,
@@ -239,15 +240,26 @@ async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
     };
     let message = format!("The request could not be read: {said}.");
     if api {
-        let mut r = (status, axum::Json(serde_json::json!({ "error": message }))).into_response();
-        r.headers_mut().insert(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        );
-        r
+        (status, axum::Json(serde_json::json!({ "error": message }))).into_response()
     } else {
         error::error_page(status, message)
     }
+}
+
+/// The API's reads, and replay downloads, may be used from pages of any origin (no
+/// credentials: a browser sends none with `*`). Its answers and refusals alike.
+async fn open_reads(req: Request, next: middleware::Next) -> Response {
+    let path = req.uri().path();
+    let open = matches!(*req.method(), Method::GET | Method::HEAD)
+        && (path.starts_with("/api/") || path.ends_with("/replay.json"));
+    let mut response = next.run(req).await;
+    if open {
+        response.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
+    response
 }
 
 /// Runs each request in a task of its own, to its end even when the client goes away.
