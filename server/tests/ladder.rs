@@ -388,6 +388,40 @@ async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board(
     );
     assert!(v["games"].as_i64().unwrap() >= 1);
     assert_eq!(api.headers["access-control-allow-origin"], "*");
+
+    // A second version, which crashed in chatty's newest match: each version's board
+    // lists its own problems only.
+    let db = &alice.state.db;
+    sqlx::query(
+        "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256, status) \
+         select bot_id, 2, language, entry, archive, archive_name, archive_sha256, 'retired' \
+         from bot_versions v join bots b on b.id = v.bot_id where b.name = 'chatty' and v.number = 1",
+    )
+    .execute(db)
+    .await
+    .unwrap();
+    let newest: i64 = sqlx::query_scalar(
+        "update match_players p set version_id = v.id, error = 'crashed (exit status 1)', problem_turn = 7 \
+         from bot_versions v join bots b on b.id = v.bot_id \
+         where b.name = 'chatty' and v.number = 2 and p.bot_id = b.id \
+           and p.match_id = (select max(match_id) from match_players where bot_id = b.id and rank is not null) \
+         returning p.match_id",
+    )
+    .fetch_one(db)
+    .await
+    .unwrap();
+    let page = alice.get("/bots/chatty").await.body;
+    let v2 = page.split("<h3>Version 2</h3>").nth(1).unwrap();
+    let (v2, v1) = v2
+        .split_once("<h3>Version 1</h3>")
+        .expect("both versions, newest first");
+    assert!(
+        v2.contains(&format!("href=\"/matches/{newest}#t=7\"")),
+        "{v2}"
+    );
+    assert!(v2.contains("crashed (exit status 1)") && v2.contains("<strong>1</strong> removals"));
+    assert!(!v1.contains(&format!("href=\"/matches/{newest}#")), "{v1}");
+    assert!(v1.contains("invalid command"));
 }
 
 /// Every page of `/api/matches` with `query`, followed through its cursors.

@@ -133,39 +133,42 @@ async fn board(state: &AppState, bot_id: i64) -> AppResult<Vec<BoardRow>> {
     .bind(bot_id)
     .fetch_all(&state.db)
     .await?;
-    let mut rows = Vec::new();
-    for (version, matches, timeouts, crashes, warnings) in totals {
-        // (match, problem turn, error, timeouts, warnings)
-        type Problem = (i64, Option<i32>, Option<String>, i32, i32);
-        let recent: Vec<Problem> = sqlx::query_as(
-            "select p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings \
-             from match_players p join matches m on m.id = p.match_id join bot_versions v on v.id = p.version_id \
-             where p.bot_id = $1 and v.number = $2 and m.status = 'finished' \
-               and (p.error is not null or p.timeouts > 0 or p.warnings > 0) \
-             order by p.match_id desc limit 8",
-        )
-        .bind(bot_id)
-        .bind(version)
-        .fetch_all(&state.db)
-        .await?;
-        rows.push(BoardRow {
+    // The 8 latest problems of every version, in one pass over the bot's seats.
+    type Problem = (i32, i64, Option<i32>, Option<String>, i32, i32);
+    let problems: Vec<Problem> = sqlx::query_as(
+        "select number, match_id, problem_turn, error, timeouts, warnings from ( \
+             select v.number, p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings, \
+                 row_number() over (partition by v.number order by p.match_id desc) as k \
+             from match_players p join matches m on m.id = p.match_id \
+                 join bot_versions v on v.id = p.version_id \
+             where p.bot_id = $1 and m.status = 'finished' \
+               and (p.error is not null or p.timeouts > 0 or p.warnings > 0)) x \
+         where k <= 8 order by number desc, match_id desc",
+    )
+    .bind(bot_id)
+    .fetch_all(&state.db)
+    .await?;
+    let rows = totals
+        .into_iter()
+        .map(|(version, matches, timeouts, crashes, warnings)| BoardRow {
             version,
             matches,
             timeouts,
             crashes,
             warnings,
-            recent: recent
-                .into_iter()
-                .map(|(id, turn, error, timeouts, warnings)| {
-                    let what = match (error, timeouts, warnings) {
-                        (Some(e), _, _) => e,
+            recent: problems
+                .iter()
+                .filter(|p| p.0 == version)
+                .map(|(_, id, turn, error, timeouts, warnings)| {
+                    let what = match (error, *timeouts, *warnings) {
+                        (Some(e), _, _) => e.clone(),
                         (None, t, _) if t > 0 => format!("{t} timeout(s)"),
                         (None, _, w) => format!("{w} invalid command(s)"),
                     };
-                    (id, turn.unwrap_or(0), what)
+                    (*id, turn.unwrap_or(0), what)
                 })
                 .collect(),
-        });
-    }
+        })
+        .collect();
     Ok(rows)
 }
