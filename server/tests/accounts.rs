@@ -444,6 +444,19 @@ async fn an_error_page_keeps_the_logged_in_visitors_header() {
             other.body
         );
     }
+    // The refusal a logged-in visitor meets most: a form from a stale page.
+    let r = c.post_raw("/profile/tokens", &[("name", "laptop")]).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert!(r.body.contains("reload the page"));
+    assert!(
+        r.body.contains("class=\"who\">alice<") && !r.body.contains("name=\"csrf\" value=\"\""),
+        "a CSRF refusal shows alice's header: {}",
+        r.body
+    );
+    assert!(r.headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
 }
 
 #[tokio::test]

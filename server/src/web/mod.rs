@@ -129,19 +129,22 @@ async fn not_found() -> error::AppError {
 }
 
 /// Error pages are rendered where no request is at hand (an `AppError`, a refusal of
-/// axum's), without account links. This draws them again with the visitor's own
-/// header: their name and "Log out", or "Log in" and "Register", so a refusal never
-/// looks like being logged out. Only error pages pay for the session lookup.
+/// axum's or of the CSRF check), without account links. This draws them again with the
+/// visitor's own header: their name and "Log out", or "Log in" and "Register", so a
+/// refusal never looks like being logged out. Only refusals (4xx) pay for the session
+/// lookup: a 5xx may come from the database itself, and keeps its plain header.
 async fn visitor_error_pages(
     State(state): State<AppState>,
     req: Request,
     next: middleware::Next,
 ) -> Response {
     let token = session::cookie_value(req.headers(), session::SESSION_COOKIE);
-    let csrf = req.extensions().get::<session::CsrfToken>().cloned();
     let response = next.run(req).await;
+    if !response.status().is_client_error() {
+        return response;
+    }
     let (Some(csrf), Some(error::ErrorMessage(message))) = (
-        csrf,
+        response.extensions().get::<session::CsrfToken>().cloned(),
         response.extensions().get::<error::ErrorMessage>().cloned(),
     ) else {
         return response;
@@ -149,14 +152,16 @@ async fn visitor_error_pages(
     let user = match token {
         Some(token) => match session::session_user(&state.db, &token).await {
             Ok(user) => user,
-            // The database is what failed: the page stays as it was drawn.
             Err(_) => return response,
         },
         None => None,
     };
     let layout = Layout { user, csrf: csrf.0 };
-    let (parts, _) = response.into_parts();
-    let (_, body) = error::error_page_for(layout, parts.status, message).into_parts();
+    let (mut parts, _) = response.into_parts();
+    let (fresh, body) = error::error_page_for(layout, parts.status, message).into_parts();
+    if let Some(kind) = fresh.headers.get(header::CONTENT_TYPE) {
+        parts.headers.insert(header::CONTENT_TYPE, kind.clone());
+    }
     Response::from_parts(parts, body)
 }
 
@@ -187,11 +192,11 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn(open_reads))
         .layer(middleware::from_fn_with_state(
             state.clone(),
-            visitor_error_pages,
+            session::csrf_layer,
         ))
         .layer(middleware::from_fn_with_state(
             state.clone(),
-            session::csrf_layer,
+            visitor_error_pages,
         ));
     for (name, value) in headers {
         router = router.layer(SetResponseHeaderLayer::if_not_present(
@@ -246,8 +251,9 @@ async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
     }
 }
 
-/// The API's reads, and replay downloads, may be used from pages of any origin (no
-/// credentials: a browser sends none with `*`). Its answers and refusals alike.
+/// The API's reads, and replay downloads, may be used from pages of any origin: simple
+/// GETs, which need no preflight, answers and refusals alike. A browser sends no
+/// credentials with `*`.
 async fn open_reads(req: Request, next: middleware::Next) -> Response {
     let path = req.uri().path();
     let open = matches!(*req.method(), Method::GET | Method::HEAD)

@@ -103,48 +103,19 @@ fn field(text: &str, name: &str) -> Option<String> {
 }
 
 /// The middleware: gives every visitor a token and checks it on every state change.
+/// The token goes on the request for the handlers, and on the response (refusals too)
+/// for the error pages drawn on the way out.
 pub async fn csrf_layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let existing = cookie_value(req.headers(), CSRF_COOKIE).filter(|t| t.len() == 64);
     let token = existing.clone().unwrap_or_else(random_token);
-    let mut req = req;
-    if changes_state(req.method()) && !has_bearer(req.headers()) {
-        let from_header = req
-            .headers()
-            .get("x-csrf-token")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        let from_query = req.uri().query().and_then(|q| field(q, "csrf"));
-        let is_form = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
-        let mut sent = from_header.or(from_query);
-        if sent.is_none() && is_form {
-            let (parts, body) = req.into_parts();
-            let bytes = match axum::body::to_bytes(body, FORM_LIMIT).await {
-                Ok(b) => b,
-                Err(_) => {
-                    return super::error::error_page(
-                        axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-                        "That form is larger than this site accepts.".into(),
-                    )
-                }
-            };
-            sent = field(&String::from_utf8_lossy(&bytes), "csrf");
-            req = Request::from_parts(parts, Body::from(bytes));
+    let mut resp = match checked(req, existing.as_deref()).await {
+        Ok(mut req) => {
+            req.extensions_mut().insert(CsrfToken(token.clone()));
+            next.run(req).await
         }
-        let ok = matches!((&existing, &sent), (Some(have), Some(got)) if same(have, got));
-        if !ok {
-            return AppError::Forbidden(
-                "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
-                    .into(),
-            )
-            .into_response();
-        }
-    }
-    req.extensions_mut().insert(CsrfToken(token.clone()));
-    let mut resp = next.run(req).await;
+        Err(refusal) => refusal,
+    };
+    resp.extensions_mut().insert(CsrfToken(token.clone()));
     if existing.is_none() {
         let secure = state.config.secure_cookies();
         resp.headers_mut().append(
@@ -153,6 +124,46 @@ pub async fn csrf_layer(State(state): State<AppState>, req: Request, next: Next)
         );
     }
     resp
+}
+
+/// The request, if it changes nothing or carries the visitor's token (`existing`); a
+/// refusal otherwise.
+async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Response> {
+    if !changes_state(req.method()) || has_bearer(req.headers()) {
+        return Ok(req);
+    }
+    let from_header = req
+        .headers()
+        .get("x-csrf-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let from_query = req.uri().query().and_then(|q| field(q, "csrf"));
+    let is_form = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+    let mut req = req;
+    let mut sent = from_header.or(from_query);
+    if sent.is_none() && is_form {
+        let (parts, body) = req.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, FORM_LIMIT).await else {
+            return Err(super::error::error_page(
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "That form is larger than this site accepts.".into(),
+            ));
+        };
+        sent = field(&String::from_utf8_lossy(&bytes), "csrf");
+        req = Request::from_parts(parts, Body::from(bytes));
+    }
+    match (existing, sent) {
+        (Some(have), Some(got)) if same(have, &got) => Ok(req),
+        _ => Err(AppError::Forbidden(
+            "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
+                .into(),
+        )
+        .into_response()),
+    }
 }
 
 /// A logged-in account.
