@@ -318,6 +318,7 @@ impl Worker {
         let mu_after: Vec<f64> = after.iter().map(|a| a.0).collect();
         let sigma_after: Vec<f64> = after.iter().map(|a| a.1).collect();
         let p = &r.players;
+        debug_assert_eq!(p.len(), m.players.len(), "a result for every seat");
         sqlx::query(
             "with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], \
                      $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[], $12::bytea[], \

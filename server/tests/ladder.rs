@@ -422,6 +422,10 @@ async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board(
     assert!(v2.contains("crashed (exit status 1)") && v2.contains("<strong>1</strong> removals"));
     assert!(!v1.contains(&format!("href=\"/matches/{newest}#")), "{v1}");
     assert!(v1.contains("invalid command"));
+    assert!(
+        v1.matches("href=\"/matches/").count() <= 8,
+        "the 8 latest problems a version"
+    );
 }
 
 /// Every page of `/api/matches` with `query`, followed through its cursors.

@@ -145,12 +145,43 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
             (row.10 - after[i].0).abs() < 1e-9,
             "{name}'s rating history"
         );
+        // The rest of the seat: what only the database keeps.
+        let (problem, cpu_ms, sigma_before, stderr, finished): (Option<i32>, i64, f64, bool, bool) =
+            sqlx::query_as(
+                "select problem_turn, cpu_ms, sigma_before, stderr is not null, finished_at is not null \
+                 from match_players where match_id = $1 and seat = $2",
+            )
+            .bind(claimed.id)
+            .bind(seat)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        assert_eq!(
+            problem,
+            server::worker::problem_turn(&result.replay, i),
+            "{name}'s problem turn"
+        );
+        assert_eq!(cpu_ms, p.time_used.as_millis() as i64);
+        assert_eq!(sigma_before, server::ranker::rating::SIGMA);
+        assert!(stderr && finished, "{name}'s stderr and finish time");
         let bot: (f64, f64, i32, i32, i32, i32) =
             sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
                 .bind(bot_id)
                 .fetch_one(&db)
                 .await
                 .unwrap();
+        let (version_games, played): (i32, bool) = sqlx::query_as(
+            "select version_games, last_game_at is not null from bots where id = $1",
+        )
+        .bind(bot_id)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+        assert_eq!(
+            (version_games, played),
+            (1, true),
+            "{name}'s version played"
+        );
         assert!((bot.0 - after[i].0).abs() < 1e-9 && (bot.1 - after[i].1).abs() < 1e-9);
         let won = i32::from(outcome == "win");
         let drew = i32::from(outcome == "draw");

@@ -125,14 +125,19 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
 /// process schedules at a time (an advisory lock), so any number may call this.
 pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::Result<usize> {
     let mut tx = db.begin().await?;
-    // The lock, the pause and the queue's length in one round trip.
-    let (locked, paused, queued): (bool, bool, i64) = sqlx::query_as(
-        "select pg_try_advisory_xact_lock(7331), (select paused from ranker), \
-             (select count(*) from matches where status = 'queued')",
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    if !locked || paused || queued >= buffer {
+    let (locked, paused): (bool, bool) =
+        sqlx::query_as("select pg_try_advisory_xact_lock(7331), (select paused from ranker)")
+            .fetch_one(&mut *tx)
+            .await?;
+    if !locked || paused {
+        return Ok(0);
+    }
+    // Counted once the lock is held, so it sees what the previous holder queued (a
+    // statement sees the matches committed before it began).
+    let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
+        .fetch_one(&mut *tx)
+        .await?;
+    if queued >= buffer {
         return Ok(0);
     }
     let mut cands = candidates(&mut tx).await?;
