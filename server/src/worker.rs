@@ -58,6 +58,11 @@ pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
         .map(|t| t as i32)
 }
 
+/// One field of every seat, as an array to bind.
+fn column<'a, S, T>(seats: &'a [S], field: impl Fn(&'a S) -> T) -> Vec<T> {
+    seats.iter().map(field).collect()
+}
+
 /// The name of this host, for worker names.
 pub fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -306,17 +311,6 @@ impl Worker {
         let after = rating::rate(&before, &ranks);
         // Every seat's result, its bot's rating and record, and the rating history, in
         // one statement: one round trip however many seats.
-        let col = |f: &dyn Fn(usize) -> i64| (0..m.players.len()).map(f).collect::<Vec<i64>>();
-        let seat_no: Vec<i32> = m.players.iter().map(|p| p.0).collect();
-        let bot_ids: Vec<i64> = m.players.iter().map(|p| p.1).collect();
-        let outcomes: Vec<&str> = seats.iter().map(|s| s.0).collect();
-        let stderrs: Vec<&[u8]> = seats.iter().map(|s| &s.1[..]).collect();
-        let problems: Vec<Option<i32>> = seats.iter().map(|s| s.2).collect();
-        let errors: Vec<Option<&str>> = r.players.iter().map(|p| p.error.as_deref()).collect();
-        let mu_before: Vec<f64> = before.iter().map(|b| b.0).collect();
-        let sigma_before: Vec<f64> = before.iter().map(|b| b.1).collect();
-        let mu_after: Vec<f64> = after.iter().map(|a| a.0).collect();
-        let sigma_after: Vec<f64> = after.iter().map(|a| a.1).collect();
         let p = &r.players;
         debug_assert_eq!(p.len(), m.players.len(), "a result for every seat");
         sqlx::query(
@@ -340,22 +334,22 @@ impl Worker {
              select bot_id, $1, mu_after, sigma_after from s",
         )
         .bind(m.id)
-        .bind(&seat_no)
-        .bind(&bot_ids)
-        .bind(col(&|i| i64::from(p[i].rank)))
-        .bind(&outcomes)
-        .bind(col(&|i| p[i].forts as i64))
-        .bind(col(&|i| p[i].soldiers as i64))
-        .bind(col(&|i| p[i].warnings as i64))
-        .bind(col(&|i| i64::from(p[i].timeouts)))
-        .bind(&errors)
-        .bind(col(&|i| p[i].time_used.as_millis() as i64))
-        .bind(&stderrs)
-        .bind(&mu_before)
-        .bind(&sigma_before)
-        .bind(&mu_after)
-        .bind(&sigma_after)
-        .bind(&problems)
+        .bind(column(&m.players, |s| s.0))
+        .bind(column(&m.players, |s| s.1))
+        .bind(column(p, |x| i64::from(x.rank)))
+        .bind(column(&seats, |s| s.0))
+        .bind(column(p, |x| x.forts as i64))
+        .bind(column(p, |x| x.soldiers as i64))
+        .bind(column(p, |x| x.warnings as i64))
+        .bind(column(p, |x| i64::from(x.timeouts)))
+        .bind(column(p, |x| x.error.as_deref()))
+        .bind(column(p, |x| x.time_used.as_millis() as i64))
+        .bind(column(&seats, |s| &s.1[..]))
+        .bind(column(&before, |b| b.0))
+        .bind(column(&before, |b| b.1))
+        .bind(column(&after, |a| a.0))
+        .bind(column(&after, |a| a.1))
+        .bind(column(&seats, |s| s.2))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -15,8 +15,10 @@
 //! (`apt-get install chromium chromium-driver`).
 
 mod common;
+#[allow(dead_code)]
 #[path = "browser/harness.rs"]
 mod harness;
+#[allow(dead_code)]
 #[path = "browser/webdriver.rs"]
 mod webdriver;
 

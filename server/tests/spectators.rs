@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use engine::Replay;
 use harness::{browser_tools, wait_for_path, Browser, Camera, Site};
 use serde_json::{json, Value};
-use webdriver::Session;
+use webdriver::{Session, ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
 
 const PASSWORD: &str = "a long enough secret";
 const OWNER: &str = "mira";
@@ -49,12 +49,6 @@ const PROBLEM_TURN: usize = 5;
 const OWN_MATCHES: usize = 4;
 /// The list shows 50 matches a page; more than that to see a second page.
 const FOR_PAGING: usize = 51;
-
-const ARROW_LEFT: &str = "\u{E012}";
-const ARROW_RIGHT: &str = "\u{E014}";
-const HOME: &str = "\u{E011}";
-const END: &str = "\u{E010}";
-const SPACE: &str = "\u{E00D}";
 
 /// The Python starter kit's bot, telling on stderr what it does each turn and sending
 /// a command to a fort that does not exist at `PROBLEM_TURN`.
@@ -204,21 +198,6 @@ fn listed_ids(b: &Session, css: &str) -> Vec<i64> {
         .iter()
         .map(|r| r[0].parse().unwrap_or_else(|_| panic!("a match id: {r:?}")))
         .collect()
-}
-
-/// Presses keys on whatever has the focus, through WebDriver actions.
-fn press(b: &Session, keys: &[&str]) {
-    let mut actions = Vec::new();
-    for k in keys {
-        actions.push(json!({"type": "keyDown", "value": k}));
-        actions.push(json!({"type": "keyUp", "value": k}));
-    }
-    b.cmd(
-        "POST",
-        "/actions",
-        Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
-    );
-    b.cmd("DELETE", "/actions", None);
 }
 
 /// Clicks the middle of the first element matching `css` at `fraction` of its width.
@@ -585,20 +564,20 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
 
     // Play, then pause, with the space bar.
     b.execute("document.activeElement && document.activeElement.blur();");
-    press(b, &[SPACE]);
+    b.press(&[SPACE]);
     wait_until(b, "the replay plays", Duration::from_secs(5), || {
         shown_turn(b) >= 3
     });
-    press(b, &[SPACE]);
+    b.press(&[SPACE]);
     let t = shown_turn(b);
     wait_hash(b, t);
     std::thread::sleep(Duration::from_millis(300));
     let t = check_forts(b, &replay, Some(t), "paused");
     assert!(t >= 3);
     // The arrows step.
-    press(b, &[ARROW_RIGHT, ARROW_RIGHT, ARROW_RIGHT]);
+    b.press(&[ARROW_RIGHT, ARROW_RIGHT, ARROW_RIGHT]);
     check_forts(b, &replay, Some(t + 3), "three steps on");
-    press(b, &[ARROW_LEFT]);
+    b.press(&[ARROW_LEFT]);
     check_forts(b, &replay, Some(t + 2), "one step back");
     wait_hash(b, t + 2);
     // The scrub bar, clicked at three quarters.
@@ -610,9 +589,9 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
     );
     wait_hash(b, scrubbed);
     b.execute("document.activeElement && document.activeElement.blur();");
-    press(b, &[END]);
+    b.press(&[END]);
     check_forts(b, &replay, Some(last), "the end");
-    press(b, &[HOME]);
+    b.press(&[HOME]);
     check_forts(b, &replay, Some(0), "the start");
     // A link to a turn opens there; changing the address moves the viewer.
     let mid = last / 2;
@@ -698,7 +677,7 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
         assert_eq!(panel(), expected(t), "the stderr of turn {t}");
         seen.insert(panel());
         b.execute("document.activeElement && document.activeElement.blur();");
-        press(b, &[ARROW_RIGHT]);
+        b.press(&[ARROW_RIGHT]);
     }
     assert_eq!(seen.len(), 4, "the panel changes with the turn: {seen:?}");
     assert!(
@@ -706,7 +685,7 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
             .any(|(t, s)| *t == PROBLEM_TURN && s.contains("turn")),
         "the bot's own lines: {log:?}"
     );
-    press(b, &[END]);
+    b.press(&[END]);
     assert_eq!(panel(), expected(last));
     b.execute(&format!("location.hash = '#t={mid}';"));
     wait_until(

@@ -27,7 +27,7 @@ use engine::replay::{Events, Replay};
 use engine::scripted::play_random_game;
 use harness::{browser_tools, viewport, Browser, Camera, Site, DESKTOP, PHONE};
 use serde_json::json;
-use webdriver::Session;
+use webdriver::{Session, ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
 
 /// The first frame of a 500-turn replay must be drawn within this (the goal is under a
 /// second; the margin keeps a loaded CI machine from failing the test).
@@ -164,27 +164,6 @@ fn open_file(b: &Session, file: &Path) -> (Duration, f64, f64) {
     );
     (seen, ms[0].as_f64().unwrap(), ms[1].as_f64().unwrap())
 }
-
-/// Presses keys on whatever has the focus, through WebDriver actions.
-fn press(b: &Session, keys: &[&str]) {
-    let mut actions = Vec::new();
-    for k in keys {
-        actions.push(json!({"type": "keyDown", "value": k}));
-        actions.push(json!({"type": "keyUp", "value": k}));
-    }
-    b.cmd(
-        "POST",
-        "/actions",
-        Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
-    );
-    b.cmd("DELETE", "/actions", None);
-}
-
-const ARROW_LEFT: &str = "\u{E012}";
-const ARROW_RIGHT: &str = "\u{E014}";
-const HOME: &str = "\u{E011}";
-const END: &str = "\u{E010}";
-const SPACE: &str = "\u{E00D}";
 
 /// Clicks with the mouse at a fraction of the width of the first element matching `css`
 /// (scrolled into view), dragging a little on the way as a hand would.
@@ -441,25 +420,25 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     // The keyboard, with the focus on the page: arrows step, Home and End jump, space
     // plays and pauses.
     b.execute("document.activeElement.blur();");
-    press(b, &[ARROW_RIGHT]);
+    b.press(&[ARROW_RIGHT]);
     assert_eq!(check_forts(b, &replay, "after →"), t + 1);
-    press(b, &[ARROW_LEFT, ARROW_LEFT]);
+    b.press(&[ARROW_LEFT, ARROW_LEFT]);
     assert_eq!(check_forts(b, &replay, "after ← ←"), t - 1);
-    press(b, &[ARROW_RIGHT]);
+    b.press(&[ARROW_RIGHT]);
     assert_eq!(shown_turn(b), t);
     cam.both("viewer-game");
-    press(b, &[END]);
+    b.press(&[END]);
     assert_eq!(check_forts(b, &replay, "after End"), last);
     assert!(b.text("[data-viewer] .bbv-events").contains("Turn 500"));
     cam.both("viewer-end");
-    press(b, &[HOME]);
+    b.press(&[HOME]);
     assert_eq!(check_forts(b, &replay, "after Home"), 0);
-    press(b, &[SPACE]);
+    b.press(&[SPACE]);
     assert_eq!(
         b.execute("return window.bottleBatsViewer.playing();"),
         json!(true)
     );
-    press(b, &[SPACE]);
+    b.press(&[SPACE]);
     assert_eq!(
         b.execute("return window.bottleBatsViewer.playing();"),
         json!(false)
@@ -522,7 +501,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     // nothing is wider than a phone).
     viewport(b, PHONE);
     b.execute("document.activeElement.blur();");
-    press(b, &[ARROW_RIGHT]);
+    b.press(&[ARROW_RIGHT]);
     assert_eq!(shown_turn(b), 124);
     viewport(b, DESKTOP);
 

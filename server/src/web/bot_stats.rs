@@ -69,7 +69,7 @@ fn chart(history: &[f64]) -> Option<Chart> {
 }
 
 /// A bot's rating and results, as its row in `bots` holds them.
-#[derive(sqlx::FromRow, Clone, Copy)]
+#[derive(sqlx::FromRow, Clone, Copy, Debug)]
 pub struct Record {
     pub mu: f64,
     pub sigma: f64,
@@ -77,6 +77,26 @@ pub struct Record {
     pub wins: i32,
     pub losses: i32,
     pub draws: i32,
+}
+
+impl Record {
+    /// What the leaderboard sorts by.
+    pub fn rating(&self) -> f64 {
+        conservative(self.mu, self.sigma)
+    }
+
+    /// `mu ± sigma`, as pages show it.
+    pub fn mu_sigma(&self) -> String {
+        format!("{:.2} ± {:.2}", self.mu, self.sigma)
+    }
+
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            f64::from(self.wins) / f64::from(self.games)
+        }
+    }
 }
 
 pub async fn stats(
@@ -111,8 +131,8 @@ pub async fn stats(
         Vec::new()
     };
     Ok(Stats {
-        rating: format!("{:.2}", conservative(record.mu, record.sigma)),
-        mu_sigma: format!("{:.2} ± {:.2}", record.mu, record.sigma),
+        rating: format!("{:.2}", record.rating()),
+        mu_sigma: record.mu_sigma(),
         games: record.games,
         wins: record.wins,
         losses: record.losses,

@@ -705,7 +705,7 @@ async fn api_bot(
         "active_version": bot.active,
         "mu": round(record.mu),
         "sigma": round(record.sigma),
-        "rating": round(crate::ranker::rating::conservative(record.mu, record.sigma)),
+        "rating": round(record.rating()),
         "games": record.games,
         "wins": record.wins,
         "losses": record.losses,

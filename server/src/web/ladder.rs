@@ -16,11 +16,11 @@ use serde::Deserialize;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use super::bot_stats::Record;
 use super::error::{AppError, AppResult};
 use super::profile::when;
 use super::session::{User, Visitor};
 use super::{AppState, Layout};
-use crate::ranker::rating::conservative;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -50,40 +50,27 @@ pub struct Standing {
     pub name: String,
     pub owner: String,
     pub language: String,
-    pub mu: f64,
-    pub sigma: f64,
-    pub games: i32,
-    pub wins: i32,
-    pub losses: i32,
-    pub draws: i32,
+    #[sqlx(flatten)]
+    pub record: Record,
     pub last_game_at: Option<OffsetDateTime>,
 }
 
 impl Standing {
-    pub fn rating(&self) -> f64 {
-        conservative(self.mu, self.sigma)
-    }
-    pub fn win_rate(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            self.wins as f64 / self.games as f64
-        }
-    }
     fn json(&self, rank: usize, languages: &crate::languages::Languages) -> serde_json::Value {
+        let r = &self.record;
         json!({
             "rank": rank,
             "bot": self.name,
             "owner": self.owner,
             "language": language_name(languages, &self.language),
-            "rating": round2(self.rating()),
-            "mu": round2(self.mu),
-            "sigma": round2(self.sigma),
-            "games": self.games,
-            "wins": self.wins,
-            "losses": self.losses,
-            "draws": self.draws,
-            "win_rate": round2(self.win_rate()),
+            "rating": round2(r.rating()),
+            "mu": round2(r.mu),
+            "sigma": round2(r.sigma),
+            "games": r.games,
+            "wins": r.wins,
+            "losses": r.losses,
+            "draws": r.draws,
+            "win_rate": round2(r.win_rate()),
             "last_game": self.last_game_at.map(|t| t.unix_timestamp()),
         })
     }
@@ -129,10 +116,10 @@ impl Row {
             bot: s.name.clone(),
             owner: s.owner.clone(),
             language: language_name(languages, &s.language),
-            rating: format!("{:.2}", s.rating()),
-            mu_sigma: format!("{:.2} ± {:.2}", s.mu, s.sigma),
-            games: s.games,
-            win_rate: format!("{:.0}%", 100.0 * s.win_rate()),
+            rating: format!("{:.2}", s.record.rating()),
+            mu_sigma: s.record.mu_sigma(),
+            games: s.record.games,
+            win_rate: format!("{:.0}%", 100.0 * s.record.win_rate()),
             last_game: s.last_game_at.map_or_else(|| "never".to_string(), when),
         }
     }

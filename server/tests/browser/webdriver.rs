@@ -10,6 +10,13 @@ use serde_json::{json, Value};
 /// The key under which W3C WebDriver returns an element reference.
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// Keys for [`Session::press`], as WebDriver names them.
+pub const ARROW_LEFT: &str = "\u{E012}";
+pub const ARROW_RIGHT: &str = "\u{E014}";
+pub const HOME: &str = "\u{E011}";
+pub const END: &str = "\u{E010}";
+pub const SPACE: &str = "\u{E00D}";
+
 /// One HTTP request to the driver at `addr`; the parsed `value` of the answer, or the
 /// driver's error message.
 pub fn call(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
@@ -288,6 +295,25 @@ impl Session {
     }
 
     /// Leaves the page as it is (screenshot and HTML) for a person to look at, then panics.
+    /// Presses keys on whatever has the focus, through WebDriver actions.
+    pub fn press(&self, keys: &[&str]) {
+        let actions: Vec<Value> = keys
+            .iter()
+            .flat_map(|k| {
+                [
+                    json!({"type": "keyDown", "value": k}),
+                    json!({"type": "keyUp", "value": k}),
+                ]
+            })
+            .collect();
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+        );
+        self.cmd("DELETE", "/actions", None);
+    }
+
     pub fn give_up(&self, message: &str) -> ! {
         if let Some((dir, name)) = &self.failure {
             use base64::Engine;
