@@ -18,7 +18,7 @@ struct Cli {
 }
 
 /// Where the server's settings come from, shared by `serve` and `admin`.
-#[derive(clap::Args, Debug, Default)]
+#[derive(clap::Args, Debug)]
 struct ServerArgs {
     /// A TOML file with any of the settings below (flags and environment win)
     #[arg(long, env = "BOTTLEBATS_CONFIG")]
@@ -140,8 +140,15 @@ enum MapCmd {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Cmd::Serve(ServerArgs::default())) {
+    // Without a command, as `serve`: parsed again so that its settings are read from
+    // the environment too (no flag can come before a command).
+    let command = match Cli::parse().command {
+        Some(command) => command,
+        None => Cli::parse_from(["bottlebats", "serve"])
+            .command
+            .expect("serve is a command"),
+    };
+    let result = match command {
         Cmd::Serve(args) => args.load().and_then(|c| {
             runtime()?
                 .block_on(crate::serve::run(c))

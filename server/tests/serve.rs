@@ -227,6 +227,47 @@ fn without_postgres_binaries_or_database_url_the_error_says_what_to_install() {
 }
 
 #[test]
+fn without_a_command_the_settings_are_read_from_the_environment_as_for_serve() {
+    // `bottlebats` alone serves; its settings come from the environment as well. A
+    // share out of range must stop it before anything starts.
+    let dir = data_dir("no-command");
+    let mut child = Command::new(BIN)
+        .env("BOTTLEBATS_MULTI_PLAYER_SHARE", "2")
+        .env("BOTTLEBATS_LISTEN", "127.0.0.1:0")
+        .env("BOTTLEBATS_DATA_DIR", &dir)
+        .env("BOTTLEBATS_POSTGRES_BIN", "/nonexistent")
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("`bottlebats` ignored BOTTLEBATS_MULTI_PLAYER_SHARE=2 and kept running");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(!status.success());
+    assert!(
+        err.contains("multi_player_share must be between 0 and 1"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_database_url_is_used_instead_of_the_embedded_cluster() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let url = rt.block_on(common::fresh_url());
