@@ -36,7 +36,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use engine::Replay;
-use harness::{browser_tools, wait_for_path, Browser, Camera, Site};
+use harness::{browser_tools, expected_forts, wait_for_path, Browser, Camera, Site};
 use serde_json::{json, Value};
 use webdriver::{Session, ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
 
@@ -263,21 +263,11 @@ fn check_forts(b: &Session, replay: &Replay, turn: Option<usize>, what: &str) ->
            [g.dataset.fort, g.dataset.owner, Number(g.dataset.garrison)]);",
     ))
     .unwrap();
-    let snapshot = &replay.turns[t];
-    let want: Vec<(String, String, u64)> = replay
-        .map
-        .forts
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _, _))| {
-            let owner = match snapshot.owners[i] {
-                o if o < 0 => "neutral".to_string(),
-                o => replay.players[o as usize].clone(),
-            };
-            (name.clone(), owner, snapshot.garrisons[i])
-        })
-        .collect();
-    assert_eq!(drawn, want, "{what}: the forts at turn {t}");
+    assert_eq!(
+        drawn,
+        expected_forts(replay, t),
+        "{what}: the forts at turn {t}"
+    );
     let range = b.execute("return document.querySelector('#viewer input[type=range]').value;");
     assert_eq!(range, json!(t.to_string()), "{what}: the scrub bar");
     t

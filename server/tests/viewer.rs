@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use engine::game::Game;
 use engine::replay::{Events, Replay};
 use engine::scripted::play_random_game;
-use harness::{browser_tools, viewport, Browser, Camera, Site, DESKTOP, PHONE};
+use harness::{browser_tools, expected_forts, viewport, Browser, Camera, Site, DESKTOP, PHONE};
 use serde_json::json;
 use webdriver::{Session, ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
 
@@ -53,24 +53,6 @@ fn long_game() -> Replay {
         }
     }
     panic!("no random game lasted 500 turns");
-}
-
-/// Each fort as the replay has it at turn `t`: (name, owner name, garrison).
-fn expected_forts(replay: &Replay, t: usize) -> Vec<(String, String, u64)> {
-    let turn = &replay.turns[t];
-    replay
-        .map
-        .forts
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _, _))| {
-            let owner = match turn.owners[i] {
-                o if o < 0 => "neutral".to_string(),
-                o => replay.players[o as usize].clone(),
-            };
-            (name.clone(), owner, turn.garrisons[i])
-        })
-        .collect()
 }
 
 /// Each fort the viewer draws now: (data-fort, data-owner, data-garrison).

@@ -394,3 +394,21 @@ impl<'a> Camera<'a> {
         );
     }
 }
+
+/// Each fort as the replay has it at turn `t`: (name, owner name, garrison).
+pub fn expected_forts(replay: &engine::Replay, t: usize) -> Vec<(String, String, u64)> {
+    let turn = &replay.turns[t];
+    replay
+        .map
+        .forts
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _, _))| {
+            let owner = match turn.owners[i] {
+                o if o < 0 => "neutral".to_string(),
+                o => replay.players[o as usize].clone(),
+            };
+            (name.clone(), owner, turn.garrisons[i])
+        })
+        .collect()
+}
