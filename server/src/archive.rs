@@ -1,7 +1,8 @@
 //! Unpacking uploads safely: a single source file, a `.zip` or a `.tar.gz`. Every
 //! entry is checked before anything is written: no `..`, no absolute paths, no
-//! symlinks or devices, UTF-8 names only, and caps on the number of files and on the
-//! bytes actually unpacked (declared sizes can lie).
+//! symlinks or devices, UTF-8 names only, and caps on the number of entries (folders
+//! count like files: a folder costs an inode too) and on the bytes actually unpacked
+//! (declared sizes can lie).
 
 use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -30,7 +31,7 @@ pub enum ArchiveError {
     Empty,
     #[error("the archive unpacks to more than {0} MiB")]
     TooBig(u64),
-    #[error("the archive holds more than {0} files")]
+    #[error("the archive holds more than {0} files and folders")]
     TooManyFiles(usize),
     #[error("the archive entry `{0}` points outside its folder (absolute path or `..`)")]
     UnsafePath(String),
@@ -82,17 +83,22 @@ fn entry_path(name: &str) -> Result<Option<PathBuf>, ArchiveError> {
     Ok((!out.as_os_str().is_empty()).then_some(out))
 }
 
-/// Counts files and bytes against the caps while writing.
+/// Counts entries and bytes against the caps while writing.
 struct Budget {
     caps: Caps,
+    /// Every entry seen: files, folders and the archive's own records.
+    entries: usize,
+    /// Regular files written.
     files: usize,
     bytes: u64,
 }
 
 impl Budget {
-    fn file(&mut self) -> Result<(), ArchiveError> {
-        self.files += 1;
-        if self.files > self.caps.max_files {
+    /// Counts one entry of any kind, before it is looked at: an archive of nothing but
+    /// folders (or of empty names) stops at the cap as fast as one of files.
+    fn entry(&mut self) -> Result<(), ArchiveError> {
+        self.entries += 1;
+        if self.entries > self.caps.max_files {
             return Err(ArchiveError::TooManyFiles(self.caps.max_files));
         }
         Ok(())
@@ -136,6 +142,7 @@ pub fn unpack(
     }
     let mut budget = Budget {
         caps,
+        entries: 0,
         files: 0,
         bytes: 0,
     };
@@ -154,7 +161,8 @@ pub fn unpack(
             if !ok {
                 return Err(ArchiveError::BadFileName(file_name.to_string()));
             }
-            budget.file()?;
+            budget.entry()?;
+            budget.files += 1;
             budget.copy(&mut &bytes[..], &dest.join(&name), false)?;
             return Ok(dest.to_path_buf());
         }
@@ -180,10 +188,11 @@ pub fn unpack(
 fn unzip(bytes: &[u8], dest: &Path, budget: &mut Budget) -> Result<(), ArchiveError> {
     let corrupt = |e: zip::result::ZipError| ArchiveError::Corrupt(e.to_string());
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(corrupt)?;
-    if zip.len() > budget.caps.max_files * 2 {
+    if zip.len() > budget.caps.max_files {
         return Err(ArchiveError::TooManyFiles(budget.caps.max_files));
     }
     for i in 0..zip.len() {
+        budget.entry()?;
         let mut entry = zip.by_index(i).map_err(corrupt)?;
         let name = std::str::from_utf8(entry.name_raw())
             .map_err(|_| ArchiveError::NotUtf8)?
@@ -201,7 +210,7 @@ fn unzip(bytes: &[u8], dest: &Path, budget: &mut Budget) -> Result<(), ArchiveEr
         if entry.is_symlink() || (kind != 0 && kind != 0o100000) {
             return Err(ArchiveError::NotAFile(name));
         }
-        budget.file()?;
+        budget.files += 1;
         budget.copy(&mut entry, &dest.join(&rel), mode & 0o111 != 0)?;
     }
     Ok(())
@@ -212,6 +221,7 @@ fn untar(bytes: &[u8], dest: &Path, budget: &mut Budget) -> Result<(), ArchiveEr
     let gz = flate2::read::GzDecoder::new(bytes);
     let mut tar = tar::Archive::new(gz);
     for entry in tar.entries().map_err(corrupt)? {
+        budget.entry()?;
         let mut entry = entry.map_err(corrupt)?;
         let name = std::str::from_utf8(&entry.path_bytes())
             .map_err(|_| ArchiveError::NotUtf8)?
@@ -224,7 +234,7 @@ fn untar(bytes: &[u8], dest: &Path, budget: &mut Budget) -> Result<(), ArchiveEr
                 std::fs::create_dir_all(dest.join(&rel)).map_err(corrupt)?;
             }
             tar::EntryType::Regular | tar::EntryType::Continuous => {
-                budget.file()?;
+                budget.files += 1;
                 let mode = entry.header().mode().unwrap_or(0o644);
                 budget.copy(&mut entry, &dest.join(&rel), mode & 0o111 != 0)?;
             }
