@@ -2,6 +2,7 @@
 //! API tokens. Used by the web pages and by `bottlebats admin`.
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -11,12 +12,14 @@ use sqlx::PgPool;
 use crate::web::session::{random_token, token_hash, User, SESSION_DAYS};
 
 pub const NAME_RULE: &str = "2 to 32 letters, digits, `-` or `_`";
+/// The longest name an account can have, in bytes.
+pub const NAME_MAX: usize = 32;
 pub const PASSWORD_MIN: usize = 8;
 pub const PASSWORD_MAX: usize = 256;
 
 /// Why a name or password cannot be used, in words for a form.
 pub fn check_name(name: &str) -> Result<(), String> {
-    let ok = (2..=32).contains(&name.len())
+    let ok = (2..=NAME_MAX).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
@@ -40,9 +43,38 @@ pub fn check_password(password: &str) -> Result<(), String> {
     }
 }
 
-/// Hashes a password with argon2id on a blocking thread.
+/// Password hashing is costly on purpose (19 MiB and tens of milliseconds each): at
+/// most one hash per core runs at once, so a flood of logins or registrations queues
+/// instead of taking the machine's memory.
+fn hashers() -> &'static tokio::sync::Semaphore {
+    static HASHERS: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
+    HASHERS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        tokio::sync::Semaphore::new(cores)
+    })
+}
+
+/// How long a request waits for its turn to hash before it is told to come back.
+const HASH_WAIT: Duration = Duration::from_secs(10);
+
+/// Every hasher stayed busy for [`HASH_WAIT`]: the request is refused, not queued on.
+#[derive(Debug, thiserror::Error)]
+#[error("the server is busy checking passwords; try again in a moment")]
+pub struct Busy;
+
+/// Runs argon2 work on a blocking thread once a hasher is free.
+async fn hashing<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    let _turn = tokio::time::timeout(HASH_WAIT, hashers().acquire())
+        .await
+        .map_err(|_| Busy)??;
+    Ok(tokio::task::spawn_blocking(work).await?)
+}
+
+/// Hashes a password with argon2id.
 pub async fn hash_password(password: String) -> anyhow::Result<String> {
-    tokio::task::spawn_blocking(move || {
+    hashing(move || {
         Argon2::default()
             .hash_password(password.as_bytes())
             .map(|h| h.to_string())
@@ -63,9 +95,9 @@ fn decoy_hash() -> &'static str {
     })
 }
 
-/// Checks a password against a stored hash (or the decoy) on a blocking thread.
-pub async fn verify_password(password: String, hash: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
+/// Checks a password against a stored hash (or the decoy); false for the decoy.
+pub async fn verify_password(password: String, hash: Option<String>) -> anyhow::Result<bool> {
+    hashing(move || {
         let real = hash.is_some();
         let hash = hash.unwrap_or_else(|| decoy_hash().to_string());
         let ok = PasswordHash::new(&hash)
@@ -78,7 +110,6 @@ pub async fn verify_password(password: String, hash: Option<String>) -> bool {
         ok && real
     })
     .await
-    .unwrap_or(false)
 }
 
 /// A new account, or `Ok(Err(message))` when the name is taken.
@@ -133,6 +164,30 @@ pub async fn create_session(db: &PgPool, user_id: i64) -> sqlx::Result<String> {
         .execute(db)
         .await?;
     Ok(token)
+}
+
+/// Sets a new password hash and ends every other session of the account (a thief
+/// logged in elsewhere is logged out); returns how many ended.
+pub async fn change_password(
+    db: &PgPool,
+    user_id: i64,
+    hash: &str,
+    keep_session: &str,
+) -> sqlx::Result<u64> {
+    let mut tx = db.begin().await?;
+    sqlx::query("update users set password_hash = $1 where id = $2")
+        .bind(hash)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let ended = sqlx::query("delete from sessions where user_id = $1 and token_hash <> $2")
+        .bind(user_id)
+        .bind(token_hash(keep_session))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(ended)
 }
 
 pub async fn end_session(db: &PgPool, token: &str) -> sqlx::Result<()> {

@@ -2,8 +2,9 @@
 //! then an optional TOML file, then the defaults. The doc comment of every field is its
 //! `--help` text; the README's configuration table lists them all.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use serde::Deserialize;
@@ -57,6 +58,36 @@ pub struct Settings {
     /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
     #[arg(long, env = "BOTTLEBATS_POSTGRES_BIN")]
     pub postgres_bin: Option<PathBuf>,
+    /// Address of a reverse proxy whose X-Forwarded-For names the client (otherwise the header is ignored)
+    #[arg(long, env = "BOTTLEBATS_TRUSTED_PROXY")]
+    pub trusted_proxy: Option<IpAddr>,
+    /// Accounts one address may register per hour (a classroom behind one NAT shares one) [default: 20]
+    #[arg(long, env = "BOTTLEBATS_REGISTRATIONS_PER_HOUR")]
+    pub registrations_per_hour: Option<u32>,
+    /// Versions one user may have waiting to be built at once [default: 3]
+    #[arg(long, env = "BOTTLEBATS_PENDING_BUILDS")]
+    pub pending_builds: Option<u32>,
+    /// Most a build may write, and what is kept of a built version, in MiB [default: 256]
+    #[arg(long, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
+    pub build_size_mib: Option<u64>,
+    /// Size of this machine's cache of built versions in GiB; the least recently used go first [default: 10]
+    #[arg(long, env = "BOTTLEBATS_BUILD_CACHE_GIB")]
+    pub build_cache_gib: Option<u64>,
+    /// A token /metrics requires (`Authorization: Bearer TOKEN`); without it /metrics is public but names no worker
+    #[arg(long, env = "BOTTLEBATS_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<String>,
+    /// Seconds a client has to send a request's headers; also how long an idle kept-alive connection stays open [default: 10]
+    #[arg(long, env = "BOTTLEBATS_HEADER_TIMEOUT")]
+    pub header_timeout: Option<u64>,
+    /// Seconds a request may take, its body and the answer included [default: 60]
+    #[arg(long, env = "BOTTLEBATS_REQUEST_TIMEOUT")]
+    pub request_timeout: Option<u64>,
+    /// Seconds a connection may go without a byte moving either way while it waits [default: 60]
+    #[arg(long, env = "BOTTLEBATS_IDLE_TIMEOUT")]
+    pub idle_timeout: Option<u64>,
+    /// Connections served at once; more wait to be accepted [default: 1024]
+    #[arg(long, env = "BOTTLEBATS_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
 }
 
 impl Settings {
@@ -74,6 +105,16 @@ impl Settings {
             languages: self.languages.or(other.languages),
             workers: self.workers.or(other.workers),
             multi_player_share: self.multi_player_share.or(other.multi_player_share),
+            trusted_proxy: self.trusted_proxy.or(other.trusted_proxy),
+            registrations_per_hour: self.registrations_per_hour.or(other.registrations_per_hour),
+            pending_builds: self.pending_builds.or(other.pending_builds),
+            build_size_mib: self.build_size_mib.or(other.build_size_mib),
+            build_cache_gib: self.build_cache_gib.or(other.build_cache_gib),
+            metrics_token: self.metrics_token.or(other.metrics_token),
+            header_timeout: self.header_timeout.or(other.header_timeout),
+            request_timeout: self.request_timeout.or(other.request_timeout),
+            idle_timeout: self.idle_timeout.or(other.idle_timeout),
+            max_connections: self.max_connections.or(other.max_connections),
         }
     }
 }
@@ -92,6 +133,16 @@ pub struct Config {
     pub languages: Option<PathBuf>,
     pub workers: usize,
     pub multi_player_share: f64,
+    pub trusted_proxy: Option<IpAddr>,
+    pub registrations_per_hour: u32,
+    pub pending_builds: u32,
+    pub build_size_bytes: u64,
+    pub build_cache_bytes: u64,
+    pub metrics_token: Option<String>,
+    pub header_timeout: Duration,
+    pub request_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub max_connections: usize,
 }
 
 impl Config {
@@ -114,6 +165,23 @@ impl Config {
         }
         if s.max_upload_mib == Some(0) {
             bail!("max_upload_mib must be at least 1");
+        }
+        for (name, value) in [
+            (
+                "registrations_per_hour",
+                s.registrations_per_hour.map(u64::from),
+            ),
+            ("pending_builds", s.pending_builds.map(u64::from)),
+            ("build_size_mib", s.build_size_mib),
+            ("build_cache_gib", s.build_cache_gib),
+            ("header_timeout", s.header_timeout),
+            ("request_timeout", s.request_timeout),
+            ("idle_timeout", s.idle_timeout),
+            ("max_connections", s.max_connections.map(|n| n as u64)),
+        ] {
+            if value == Some(0) {
+                bail!("{name} must be at least 1");
+            }
         }
         if let Some(url) = &s.base_url {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
@@ -138,6 +206,16 @@ impl Config {
             multi_player_share: s
                 .multi_player_share
                 .unwrap_or(matchmaking::Settings::default().multi_share),
+            trusted_proxy: s.trusted_proxy,
+            registrations_per_hour: s.registrations_per_hour.unwrap_or(20),
+            pending_builds: s.pending_builds.unwrap_or(3),
+            build_size_bytes: s.build_size_mib.unwrap_or(256) * 1024 * 1024,
+            build_cache_bytes: s.build_cache_gib.unwrap_or(10) * 1024 * 1024 * 1024,
+            metrics_token: s.metrics_token.filter(|t| !t.is_empty()),
+            header_timeout: Duration::from_secs(s.header_timeout.unwrap_or(10)),
+            request_timeout: Duration::from_secs(s.request_timeout.unwrap_or(60)),
+            idle_timeout: Duration::from_secs(s.idle_timeout.unwrap_or(60)),
+            max_connections: s.max_connections.unwrap_or(1024),
         })
     }
 

@@ -63,7 +63,7 @@ async fn names_are_unique_whatever_their_case() {
 #[tokio::test]
 async fn bad_registrations_say_what_is_wrong_and_store_nothing() {
     let mut c = Client::new().await;
-    let long = "x".repeat(10_000);
+    let long = "x".repeat(300);
     let cases: Vec<(&str, &str, &str, &str)> = vec![
         ("a", PW, PW, "A name is 2 to 32 letters"),
         (&long, PW, PW, "A name is 2 to 32 letters"),
@@ -201,8 +201,8 @@ async fn failed_logins_are_limited_per_account_and_per_address() {
     }
     let r = v.login("alice", PW).await;
     assert!(
-        r.body.contains("Too many login attempts"),
-        "even the right password waits"
+        r.body.contains("Too many failed logins for this account"),
+        "even the right password waits, from the address that failed"
     );
     // Another account from the same address still works until the address limit.
     c.stranger().register("bob", PW).await;

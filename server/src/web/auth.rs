@@ -1,15 +1,12 @@
-//! Registering, logging in and out. Login attempts are rate-limited per IP address
-//! and per account; an unknown name and a wrong password get the same answer after
-//! the same work.
+//! Registering, logging in and out. Login attempts and registrations are limited per
+//! address, failed logins put an account in back-off (see [`super::guard`]); an
+//! unknown name and a wrong password get the same answer after the same work.
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::net::SocketAddr;
 
 use askama::Template;
 use axum::extract::{ConnectInfo, Query, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
@@ -25,48 +22,6 @@ pub fn router() -> Router<AppState> {
         .route("/login", get(login_page).post(login))
         .route("/register", get(register_page).post(register))
         .route("/logout", post(logout))
-}
-
-/// Counts recent events per key in a sliding window.
-#[derive(Debug, Default)]
-pub struct RateLimiter {
-    events: Mutex<HashMap<String, Vec<Instant>>>,
-}
-
-/// Login attempts per IP address, and failed logins per account, in this window.
-pub const WINDOW: Duration = Duration::from_secs(600);
-pub const PER_IP: usize = 20;
-pub const PER_ACCOUNT: usize = 5;
-
-impl RateLimiter {
-    /// Seconds until `key` may try again, if it is over `limit`.
-    pub fn blocked(&self, key: &str, limit: usize) -> Option<u64> {
-        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        let list = events.entry(key.to_string()).or_default();
-        list.retain(|t| now.duration_since(*t) < WINDOW);
-        (list.len() >= limit).then(|| (WINDOW - now.duration_since(list[0])).as_secs() + 1)
-    }
-
-    pub fn record(&self, key: &str) {
-        let mut events = self.events.lock().unwrap_or_else(|e| e.into_inner());
-        if events.len() > 100_000 {
-            // Forget stale keys rather than grow without end.
-            let now = Instant::now();
-            events.retain(|_, l| l.last().is_some_and(|t| now.duration_since(*t) < WINDOW));
-        }
-        events
-            .entry(key.to_string())
-            .or_default()
-            .push(Instant::now());
-    }
-
-    pub fn clear(&self, key: &str) {
-        self.events
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(key);
-    }
 }
 
 #[derive(Template)]
@@ -91,10 +46,22 @@ struct NextQuery {
     next: Option<String>,
 }
 
-/// Only local paths, so a login link cannot send people elsewhere.
+/// Only a plain local path, so a login link cannot send people elsewhere: it starts
+/// with one `/`, and holds no whitespace, control character or backslash (browsers
+/// drop tabs and newlines from `/\t/evil.example` and read `/\\evil.example` as
+/// `//evil.example`, another site).
 fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && n.len() <= 2048
+                && !n
+                    .chars()
+                    .any(|c| c == '\\' || c.is_whitespace() || c.is_control()) =>
+        {
+            n.to_string()
+        }
         _ => "/profile".to_string(),
     }
 }
@@ -138,47 +105,47 @@ async fn login(
     Form(form): Form<LoginForm>,
 ) -> AppResult<Response> {
     let next = safe_next(form.next.as_deref());
-    let again = |error: String| -> AppResult<Response> {
+    let again = |status: StatusCode, error: String| -> AppResult<Response> {
         let page = LoginPage {
             layout: visitor.layout(),
-            name: form.name.chars().take(64).collect(),
+            name: form.name.chars().take(accounts::NAME_MAX).collect(),
             next: next.clone(),
             error: Some(error),
         };
-        Ok((axum::http::StatusCode::UNAUTHORIZED, Html(page.render()?)).into_response())
+        Ok((status, Html(page.render()?)).into_response())
     };
-    let ip_key = format!("ip:{}", client_ip(addr.ip(), &headers));
-    let account_key = format!("account:{}", form.name.to_lowercase());
-    let limits = [
-        (ip_key.as_str(), PER_IP),
-        (account_key.as_str(), PER_ACCOUNT),
-    ];
-    if let Some(wait) = limits
-        .iter()
-        .filter_map(|(k, l)| state.limiter.blocked(k, *l))
-        .max()
-    {
-        return again(format!(
-            "Too many login attempts. Try again in {} minute(s).",
-            wait.div_ceil(60)
-        ));
+    let wrong = || {
+        again(
+            StatusCode::UNAUTHORIZED,
+            "Wrong name or password.".to_string(),
+        )
+    };
+    // No account has a longer name or password: nothing else is done for these.
+    if form.name.len() > accounts::NAME_MAX || form.password.len() > accounts::PASSWORD_MAX * 4 {
+        return wrong();
     }
-    state.limiter.record(&ip_key);
-    let found = if form.name.len() <= 64 && form.password.len() <= accounts::PASSWORD_MAX * 4 {
-        accounts::find_login(&state.db, &form.name).await?
-    } else {
-        None
+    let ip = state.client_ip(addr.ip(), &headers);
+    // Counted before the password is checked, so attempts under way count too.
+    if let Err(refusal) = state.guard.login_attempt(ip) {
+        return again(
+            StatusCode::TOO_MANY_REQUESTS,
+            refusal.message("login attempts"),
+        );
+    }
+    let Some((user, hash)) = accounts::find_login(&state.db, &form.name).await? else {
+        accounts::verify_password(form.password.clone(), None).await?;
+        state.guard.unknown_name_failed(ip);
+        return wrong();
     };
-    let (user, hash) = match found {
-        Some((u, h)) => (Some(u), Some(h)),
-        None => (None, None),
+    let ticket = match state.guard.begin_check(user.id, ip) {
+        Ok(t) => t,
+        Err(refusal) => return again(StatusCode::TOO_MANY_REQUESTS, refusal.message("logins")),
     };
-    let ok = accounts::verify_password(form.password.clone(), hash).await;
-    let Some(user) = user.filter(|_| ok) else {
-        state.limiter.record(&account_key);
-        return again("Wrong name or password.".to_string());
-    };
-    state.limiter.clear(&account_key);
+    let ok = accounts::verify_password(form.password.clone(), Some(hash)).await?;
+    ticket.finish(ok);
+    if !ok {
+        return wrong();
+    }
     // A new session id at every login; the old session, if any, ends.
     if let Some(old) = cookie_value(&headers, SESSION_COOKIE) {
         accounts::end_session(&state.db, &old).await?;
@@ -186,22 +153,6 @@ async fn login(
     let token = accounts::create_session(&state.db, user.id).await?;
     tracing::info!(user = %user.name, "logged in");
     Ok(logged_in(&state, token, &next))
-}
-
-/// The client's address. Behind a reverse proxy on the same machine, the proxy's
-/// `X-Forwarded-For` is trusted; from anywhere else it is ignored.
-fn client_ip(peer: IpAddr, headers: &HeaderMap) -> IpAddr {
-    if peer.is_loopback() {
-        if let Some(ip) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next_back())
-            .and_then(|v| v.trim().parse().ok())
-        {
-            return ip;
-        }
-    }
-    peer
 }
 
 async fn register_page(visitor: Visitor) -> AppResult<Response> {
@@ -225,6 +176,8 @@ struct RegisterForm {
 
 async fn register(
     State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     visitor: Visitor,
     Form(form): Form<RegisterForm>,
 ) -> AppResult<Response> {
@@ -238,6 +191,15 @@ async fn register(
                 Err("The two passwords differ.".to_string())
             }
         });
+    let mut status = StatusCode::BAD_REQUEST;
+    // Only a form that would be hashed is counted: a typo costs no registration.
+    let problem = problem.and_then(|()| {
+        let ip = state.client_ip(addr.ip(), &headers);
+        state.guard.registration(ip).map_err(|refusal| {
+            status = StatusCode::TOO_MANY_REQUESTS;
+            refusal.message("registrations")
+        })
+    });
     let problem = match problem {
         Err(e) => Some(e),
         Ok(()) => match accounts::create_user(&state.db, &name, &form.password, false).await? {
@@ -251,10 +213,10 @@ async fn register(
     };
     let page = RegisterPage {
         layout: visitor.layout(),
-        name: name.chars().take(64).collect(),
+        name: name.chars().take(accounts::NAME_MAX).collect(),
         error: problem,
     };
-    Ok((axum::http::StatusCode::BAD_REQUEST, Html(page.render()?)).into_response())
+    Ok((status, Html(page.render()?)).into_response())
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> AppResult<Response> {

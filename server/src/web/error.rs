@@ -19,8 +19,20 @@ pub enum AppError {
     Forbidden(String),
     #[error("{0}")]
     TooManyRequests(String),
+    /// Busy for a moment (every password hasher taken): come back soon.
+    #[error("{0}")]
+    Unavailable(String),
     #[error(transparent)]
-    Internal(#[from] anyhow::Error),
+    Internal(anyhow::Error),
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> Self {
+        match e.downcast_ref::<crate::accounts::Busy>() {
+            Some(busy) => AppError::Unavailable(format!("The server is busy: {busy}.")),
+            None => AppError::Internal(e),
+        }
+    }
 }
 
 impl From<sqlx::Error> for AppError {
@@ -43,6 +55,7 @@ impl AppError {
             AppError::Unauthorized => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -93,6 +106,7 @@ pub fn error_page_for(layout: Layout, status: StatusCode, message: String) -> Re
         403 => "Not allowed",
         413 => "Too large",
         429 => "Slow down",
+        503 => "Busy",
         _ => "Something went wrong",
     };
     let page = ErrorPage {
