@@ -162,7 +162,16 @@ async fn the_api_creates_bots_and_versions_with_a_token() {
         )
         .await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED);
-    assert!(r.body.contains("Authorization: Bearer"));
+    assert!(r.body.contains("Invalid API token"), "{}", r.body);
+    let r = api
+        .send(
+            axum::http::Request::post("/api/bots")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert!(r.body.contains("Authorization: Bearer"), "{}", r.body);
     assert_eq!(
         api.get("/api/bots/nope").await.status,
         StatusCode::NOT_FOUND

@@ -5,7 +5,9 @@ pub mod admin;
 pub mod auth;
 pub mod bot_stats;
 pub mod bots;
+pub mod byte_cache;
 pub mod error;
+pub mod guard;
 pub mod ladder;
 pub mod pages;
 pub mod profile;
@@ -35,23 +37,40 @@ pub struct AppState {
     pub db: PgPool,
     /// The configuration in force.
     pub config: Arc<Config>,
-    /// Login attempt counters.
-    pub limiter: Arc<auth::RateLimiter>,
+    /// Limits on logins and registrations.
+    pub guard: Arc<guard::Guard>,
     /// The languages bots may be written in.
     pub languages: Arc<Languages>,
     /// The leaderboard of the last second.
     pub board: Arc<ladder::BoardCache>,
+    /// Classic logs printed lately, gzipped.
+    pub classic_logs: Arc<byte_cache::ByteCache>,
+    /// When `/metrics` last read the ladder's state.
+    pub metrics_refreshed: Arc<crate::metrics::Refreshed>,
 }
 
 impl AppState {
     pub fn new(db: PgPool, config: Config, languages: Languages) -> AppState {
         AppState {
             db,
+            guard: Arc::new(guard::Guard::new(config.registrations_per_hour)),
             config: Arc::new(config),
-            limiter: Arc::new(auth::RateLimiter::default()),
             languages: Arc::new(languages),
             board: Arc::default(),
+            classic_logs: Arc::new(byte_cache::ByteCache::new(32 * 1024 * 1024)),
+            metrics_refreshed: Arc::default(),
         }
+    }
+}
+
+impl AppState {
+    /// The client's address (see [`guard::client_ip`]).
+    pub fn client_ip(
+        &self,
+        peer: std::net::IpAddr,
+        headers: &axum::http::HeaderMap,
+    ) -> std::net::IpAddr {
+        guard::client_ip(peer, self.config.trusted_proxy, headers)
     }
 }
 
@@ -165,6 +184,9 @@ async fn visitor_error_pages(
     Response::from_parts(parts, body)
 }
 
+/// Largest body of a form that is not an upload: no form field here needs more.
+pub const FORM_LIMIT: usize = 16 * 1024;
+
 /// The whole site.
 pub fn app(state: AppState) -> Router {
     let headers = [
@@ -188,12 +210,15 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(crate::metrics::endpoint))
         .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
+        // Uploads set their own, larger limit on their routes, which wins.
+        .layer(axum::extract::DefaultBodyLimit::max(FORM_LIMIT))
         .layer(middleware::from_fn(plain_refusals))
         .layer(middleware::from_fn(open_reads))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::csrf_layer,
         ))
+        .layer(middleware::from_fn(json_api_errors))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             visitor_error_pages,
@@ -249,6 +274,42 @@ async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
     } else {
         error::error_page(status, message)
     }
+}
+
+/// Every refusal on `/api/` is JSON, whoever made it (a handler, an extractor, the
+/// CSRF check, the fallback, a method the route lacks): `{"error": message}`, with the
+/// status and headers (`Allow`, say) it had.
+async fn json_api_errors(req: Request, next: middleware::Next) -> Response {
+    if !req.uri().path().starts_with("/api/") {
+        return next.run(req).await;
+    }
+    let response = next.run(req).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let message = response
+        .extensions()
+        .get::<error::ErrorMessage>()
+        .map(|m| m.0.clone())
+        .unwrap_or_else(|| match status {
+            StatusCode::NOT_FOUND => "There is nothing at this address.".to_string(),
+            StatusCode::METHOD_NOT_ALLOWED => "This address does not take that method.".to_string(),
+            _ => status.canonical_reason().unwrap_or("error").to_string(),
+        });
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.extensions.remove::<error::ErrorMessage>();
+    let (fresh, body) = session::api_refusal(status, &message).into_parts();
+    if let Some(kind) = fresh.headers.get(header::CONTENT_TYPE) {
+        parts.headers.insert(header::CONTENT_TYPE, kind.clone());
+    }
+    Response::from_parts(parts, body)
 }
 
 /// The API's reads, and replay downloads, may be used from pages of any origin: simple

@@ -3,7 +3,7 @@
 
 use askama::Template;
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
@@ -11,7 +11,7 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::error::AppResult;
-use super::session::{set_cookie, LoggedIn, SESSION_COOKIE};
+use super::session::{cookie_value, set_cookie, LoggedIn, SESSION_COOKIE};
 use super::{AppState, Layout};
 use crate::accounts;
 
@@ -135,10 +135,11 @@ async fn stored_hash(state: &AppState, user_id: i64) -> sqlx::Result<String> {
 async fn change_password(
     State(state): State<AppState>,
     who: LoggedIn,
+    headers: HeaderMap,
     Form(f): Form<PasswordForm>,
 ) -> AppResult<Response> {
     let hash = stored_hash(&state, who.user.id).await?;
-    let problem = if !accounts::verify_password(f.current, Some(hash)).await {
+    let problem = if !accounts::verify_password(f.current, Some(hash)).await? {
         Some("Your current password is not right.".to_string())
     } else if f.password != f.password2 {
         Some("The two new passwords differ.".to_string())
@@ -149,20 +150,15 @@ async fn change_password(
         return render(&state, &who, None, None, Some(("password", p))).await;
     }
     let hash = accounts::hash_password(f.password).await?;
-    sqlx::query("update users set password_hash = $1 where id = $2")
-        .bind(hash)
-        .bind(who.user.id)
-        .execute(&state.db)
-        .await?;
-    tracing::info!(user = %who.user.name, "changed password");
-    render(
-        &state,
-        &who,
-        None,
-        Some(("password", "Your password was changed.".into())),
-        None,
-    )
-    .await
+    let this_session = cookie_value(&headers, SESSION_COOKIE).unwrap_or_default();
+    let ended = accounts::change_password(&state.db, who.user.id, &hash, &this_session).await?;
+    tracing::info!(user = %who.user.name, ended, "changed password");
+    let notice = match ended {
+        0 => "Your password was changed.".to_string(),
+        1 => "Your password was changed, and your one other session was logged out.".to_string(),
+        n => format!("Your password was changed, and your {n} other sessions were logged out."),
+    };
+    render(&state, &who, None, Some(("password", notice)), None).await
 }
 
 #[derive(Deserialize)]
@@ -243,7 +239,7 @@ async fn delete_account(
         )
         .await;
     }
-    if !accounts::verify_password(f.password, Some(hash)).await {
+    if !accounts::verify_password(f.password, Some(hash)).await? {
         return render(
             &state,
             &who,

@@ -23,8 +23,6 @@ pub const SESSION_COOKIE: &str = "bb_session";
 pub const CSRF_COOKIE: &str = "bb_csrf";
 /// How long a login lasts.
 pub const SESSION_DAYS: i64 = 30;
-/// Largest form body the CSRF check reads.
-const FORM_LIMIT: usize = 64 * 1024;
 
 /// A random token: 32 bytes, hex.
 pub fn random_token() -> String {
@@ -39,7 +37,7 @@ pub fn token_hash(token: &str) -> Vec<u8> {
 }
 
 /// Constant-time comparison of two tokens.
-fn same(a: &str, b: &str) -> bool {
+pub fn same(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
@@ -89,11 +87,47 @@ fn changes_state(m: &Method) -> bool {
     !matches!(*m, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-fn has_bearer(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("Bearer "))
+/// The token of `Authorization: Bearer TOKEN` (the scheme in any case, RFC 9110).
+pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// The account of the request's API token, checked by [`csrf_layer`]. A request with a
+/// valid token is that account's alone: its cookies are dropped.
+#[derive(Clone, Debug)]
+pub struct ApiUser(pub User);
+
+/// The JSON refusal of the API.
+pub fn api_refusal(status: axum::http::StatusCode, message: &str) -> Response {
+    (status, axum::Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+/// What an API request without a token is told.
+pub const SEND_A_TOKEN: &str = "Send an API token: `Authorization: Bearer TOKEN`.";
+
+impl<S: Send + Sync> FromRequestParts<S> for ApiUser {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<ApiUser>()
+            .cloned()
+            .ok_or_else(|| api_refusal(axum::http::StatusCode::UNAUTHORIZED, SEND_A_TOKEN))
+    }
+}
+
+impl<S: Send + Sync> axum::extract::OptionalFromRequestParts<S> for ApiUser {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Option<Self>, Self::Rejection> {
+        Ok(parts.extensions.get::<ApiUser>().cloned())
+    }
 }
 
 fn field(text: &str, name: &str) -> Option<String> {
@@ -105,10 +139,15 @@ fn field(text: &str, name: &str) -> Option<String> {
 /// The middleware: gives every visitor a token and checks it on every state change.
 /// The token goes on the request for the handlers, and on the response (refusals too)
 /// for the error pages drawn on the way out.
+///
+/// A request with a valid API token needs no CSRF token (a page of another site cannot
+/// send one): it becomes an [`ApiUser`] request and loses its cookies. An invalid token
+/// is refused on the API, and counts for nothing elsewhere. A change through the API
+/// needs a token.
 pub async fn csrf_layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let existing = cookie_value(req.headers(), CSRF_COOKIE).filter(|t| t.len() == 64);
     let token = existing.clone().unwrap_or_else(random_token);
-    let mut resp = match checked(req, existing.as_deref()).await {
+    let mut resp = match authenticated(&state, req, existing.as_deref()).await {
         Ok(mut req) => {
             req.extensions_mut().insert(CsrfToken(token.clone()));
             next.run(req).await
@@ -126,10 +165,41 @@ pub async fn csrf_layer(State(state): State<AppState>, req: Request, next: Next)
     resp
 }
 
+/// The request with its API account, if its token is valid; else checked for CSRF.
+async fn authenticated(
+    state: &AppState,
+    mut req: Request,
+    existing: Option<&str>,
+) -> Result<Request, Response> {
+    use axum::http::StatusCode;
+    let api = req.uri().path().starts_with("/api/");
+    if let Some(token) = bearer_token(req.headers()).map(str::to_string) {
+        match crate::accounts::token_user(&state.db, &token).await {
+            Ok(Some(user)) => {
+                req.headers_mut().remove(header::COOKIE);
+                req.extensions_mut().insert(ApiUser(user));
+                return Ok(req);
+            }
+            Ok(None) if api => {
+                return Err(api_refusal(
+                    StatusCode::UNAUTHORIZED,
+                    "Invalid API token: it was revoked, or mistyped. Make a new one on your profile page.",
+                ))
+            }
+            Ok(None) => {}
+            Err(e) => return Err(AppError::from(e).into_response()),
+        }
+    }
+    if api && changes_state(req.method()) {
+        return Err(api_refusal(StatusCode::UNAUTHORIZED, SEND_A_TOKEN));
+    }
+    checked(req, existing).await
+}
+
 /// The request, if it changes nothing or carries the visitor's token (`existing`); a
 /// refusal otherwise.
 async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Response> {
-    if !changes_state(req.method()) || has_bearer(req.headers()) {
+    if !changes_state(req.method()) {
         return Ok(req);
     }
     let from_header = req
@@ -147,7 +217,7 @@ async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Respon
     let mut sent = from_header.or(from_query);
     if sent.is_none() && is_form {
         let (parts, body) = req.into_parts();
-        let Ok(bytes) = axum::body::to_bytes(body, FORM_LIMIT).await else {
+        let Ok(bytes) = axum::body::to_bytes(body, super::FORM_LIMIT).await else {
             return Err(super::error::error_page(
                 axum::http::StatusCode::PAYLOAD_TOO_LARGE,
                 "That form is larger than this site accepts.".into(),
