@@ -8,7 +8,7 @@
 
 use askama::Template;
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -17,9 +17,8 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use super::error::{AppError, AppResult};
-use super::pages::bearer_user;
 use super::profile::when;
-use super::session::{LoggedIn, User, Visitor};
+use super::session::{ApiUser, LoggedIn, User, Visitor};
 use super::{AppState, Layout};
 use crate::archive;
 use crate::languages::CUSTOM;
@@ -31,6 +30,7 @@ pub fn router(max_upload: u64) -> Router<AppState> {
         .route("/bots/{name}", get(bot_page))
         .route("/bots/{name}/versions", post(new_version).layer(limit))
         .route("/bots/{name}/versions/{number}/source", get(source))
+        .route("/bots/{name}/versions/{number}/logs", get(logs))
         .route(
             "/bots/{name}/versions/{number}/smoke.json",
             get(smoke_replay),
@@ -198,6 +198,30 @@ async fn accept(
     let sha = Sha256::digest(&up.file).to_vec();
     let custom = language == CUSTOM;
     let mut tx = state.db.begin().await.map_err(AppError::from)?;
+    // One upload of a user at a time: the count of waiting versions below and the next
+    // version number are read and written without another upload in between.
+    sqlx::query("select 1 from users where id = $1 for update")
+        .bind(owner.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(AppError::from)?;
+    let waiting: i64 = sqlx::query_scalar(
+        "select count(*) from bot_versions v join bots b on b.id = v.bot_id \
+         where b.owner_id = $1 and v.status in ('pending', 'building', 'testing')",
+    )
+    .bind(owner.id)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(AppError::from)?;
+    let cap = state.config.pending_builds;
+    if waiting >= i64::from(cap) {
+        return Err(Refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "You have {waiting} version(s) waiting to be built, the most this site takes at once ({cap}). Upload again when one of them is done."
+            ),
+        ));
+    }
     let bot_id: i64 = match existing {
         Some(name) => sqlx::query_scalar(
             "select id from bots where lower(name) = lower($1) and owner_id = $2",
@@ -340,6 +364,8 @@ pub struct VersionRow {
     pub failure: Option<String>,
     pub build_log: Option<String>,
     pub stderr: Option<String>,
+    /// Its logs are not shown inline (an older version), or only in part.
+    pub logs_link: bool,
     pub has_replay: bool,
     /// Its logs start unfolded: the newest version, when it failed.
     pub open: bool,
@@ -385,9 +411,38 @@ struct VersionDb {
     language: String,
     created_at: OffsetDateTime,
     failure: Option<String>,
+    has_logs: bool,
+    has_replay: bool,
+}
+
+/// The logs of a version as its owner's page shows them inline.
+#[derive(sqlx::FromRow)]
+struct LogsDb {
+    number: i32,
     build_log: Option<String>,
     smoke_stderr: Option<String>,
-    has_replay: bool,
+    /// Either was longer than [`INLINE_LOG`].
+    cut: bool,
+}
+
+/// Versions whose logs the owner's bot page shows inline (the newest); the others'
+/// are a link away, so that a bot with many versions keeps a light page.
+const INLINE_VERSIONS: i64 = 3;
+/// Characters of each log shown inline; the whole log is a link away.
+const INLINE_LOG: i32 = 64 * 1024;
+
+/// The newest versions' logs, cut to [`INLINE_LOG`], for the bot's owner.
+async fn inline_logs(state: &AppState, bot_id: i64) -> AppResult<Vec<LogsDb>> {
+    Ok(sqlx::query_as::<_, LogsDb>(
+        "select number, left(build_log, $2) as build_log, left(smoke_stderr, $2) as smoke_stderr, \
+             coalesce(length(build_log) > $2 or length(smoke_stderr) > $2, false) as cut \
+         from bot_versions where bot_id = $1 order by number desc limit $3",
+    )
+    .bind(bot_id)
+    .bind(INLINE_LOG)
+    .bind(INLINE_VERSIONS)
+    .fetch_all(&state.db)
+    .await?)
 }
 
 /// A bot and its versions as one moment saw them: a build finishing between the two
@@ -399,7 +454,8 @@ async fn bot_with_versions(state: &AppState, name: &str) -> AppResult<(BotRow, V
         .await?;
     let bot = find_bot_in(&mut *tx, name).await?;
     let versions = sqlx::query_as::<_, VersionDb>(
-        "select number, status, language, created_at, failure, build_log, smoke_stderr, \
+        "select number, status, language, created_at, failure, \
+             coalesce(build_log <> '' or smoke_stderr <> '', false) as has_logs, \
              smoke_replay is not null as has_replay \
          from bot_versions where bot_id = $1 order by number desc",
     )
@@ -458,6 +514,11 @@ async fn render_bot(
     );
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
     let stats = super::bot_stats::stats(state, bot.id, &bot.name, is_owner, bot.record).await?;
+    let mut logs = if is_owner {
+        inline_logs(state, bot.id).await?
+    } else {
+        Vec::new()
+    };
     let page = BotPage {
         stats,
         layout: visitor.layout(),
@@ -469,20 +530,32 @@ async fn render_bot(
         versions: rows
             .into_iter()
             .enumerate()
-            .map(|(i, v)| VersionRow {
-                open: i == 0 && v.status == "failed",
-                number: v.number,
-                status: v.status,
-                language: match state.languages.get(&v.language) {
-                    Some(l) => l.language.name.clone(),
-                    None if v.language == CUSTOM => "Custom commands".into(),
-                    None => v.language.clone(),
-                },
-                uploaded: when(v.created_at),
-                failure: v.failure.filter(|_| is_owner),
-                build_log: v.build_log.filter(|l| is_owner && !l.is_empty()),
-                stderr: v.smoke_stderr.filter(|s| is_owner && !s.is_empty()),
-                has_replay: v.has_replay && is_owner,
+            .map(|(i, v)| {
+                let inline = logs
+                    .iter()
+                    .position(|l| l.number == v.number)
+                    .map(|k| logs.swap_remove(k));
+                let cut = inline.as_ref().is_some_and(|l| l.cut);
+                let (build_log, stderr) =
+                    inline.map_or((None, None), |l| (l.build_log, l.smoke_stderr));
+                VersionRow {
+                    open: i == 0 && v.status == "failed",
+                    number: v.number,
+                    status: v.status,
+                    language: match state.languages.get(&v.language) {
+                        Some(l) => l.language.name.clone(),
+                        None if v.language == CUSTOM => "Custom commands".into(),
+                        None => v.language.clone(),
+                    },
+                    uploaded: when(v.created_at),
+                    failure: v.failure.filter(|_| is_owner),
+                    logs_link: is_owner
+                        && v.has_logs
+                        && (cut || build_log.is_none() && stderr.is_none()),
+                    build_log: build_log.filter(|l| !l.is_empty()),
+                    stderr: stderr.filter(|s| !s.is_empty()),
+                    has_replay: v.has_replay && is_owner,
+                }
             })
             .collect(),
         choices: choices(state),
@@ -580,6 +653,34 @@ async fn source(
         .into_response())
 }
 
+/// A version's whole build log and test-game stderr, as text, for its owner.
+async fn logs(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path((name, number)): Path<(String, i32)>,
+) -> AppResult<Response> {
+    let row: Option<(i64, Option<String>, Option<String>)> = sqlx::query_as(
+        "select b.owner_id, v.build_log, v.smoke_stderr from bots b join bot_versions v on v.bot_id = b.id \
+         where lower(b.name) = lower($1) and v.number = $2",
+    )
+    .bind(&name)
+    .bind(number)
+    .fetch_optional(&state.db)
+    .await?;
+    let (owner, build_log, stderr) = row.ok_or(AppError::NotFound)?;
+    if owner != who.user.id {
+        return Err(AppError::Forbidden(
+            "Only the bot's owner can read its logs.".into(),
+        ));
+    }
+    let text = format!(
+        "Build log of {name} version {number}\n\n{}\n\nStderr of {name} version {number} in its test game\n\n{}\n",
+        build_log.filter(|l| !l.is_empty()).as_deref().unwrap_or("(none)"),
+        stderr.filter(|s| !s.is_empty()).as_deref().unwrap_or("(none)"),
+    );
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
 async fn smoke_replay(
     State(state): State<AppState>,
     who: LoggedIn,
@@ -603,20 +704,10 @@ fn api_error(status: StatusCode, message: String) -> Response {
 
 async fn api_upload(
     state: AppState,
-    headers: HeaderMap,
+    user: User,
     existing: Option<String>,
     form: Multipart,
 ) -> Response {
-    let user = match bearer_user(&state, &headers).await {
-        Ok(u) => u,
-        Err(AppError::Unauthorized) => {
-            return api_error(
-                StatusCode::UNAUTHORIZED,
-                "Send an API token: `Authorization: Bearer TOKEN`.".into(),
-            )
-        }
-        Err(e) => return api_error(e.status(), e.public_message()),
-    };
     let up = match read_upload(&state, form).await {
         Ok(u) => u,
         Err(Refused(s, m)) => return api_error(s, m),
@@ -653,24 +744,24 @@ async fn api_upload(
 
 async fn api_new_bot(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    ApiUser(user): ApiUser,
     form: Multipart,
 ) -> Response {
-    api_upload(state, headers, None, form).await
+    api_upload(state, user, None, form).await
 }
 
 async fn api_new_version(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    ApiUser(user): ApiUser,
     Path(name): Path<String>,
     form: Multipart,
 ) -> Response {
-    api_upload(state, headers, Some(name), form).await
+    api_upload(state, user, Some(name), form).await
 }
 
 async fn api_bot(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    viewer: Option<ApiUser>,
     Path(name): Path<String>,
 ) -> Response {
     let (bot, rows) = match bot_with_versions(&state, &name).await {
@@ -680,8 +771,7 @@ async fn api_bot(
         }
         Err(e) => return api_error(e.status(), e.public_message()),
     };
-    let viewer = bearer_user(&state, &headers).await.ok();
-    let is_owner = viewer.is_some_and(|u| u.id == bot.owner_id);
+    let is_owner = viewer.is_some_and(|ApiUser(u)| u.id == bot.owner_id);
     let versions: Vec<_> = rows
         .iter()
         .map(|v| {

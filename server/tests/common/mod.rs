@@ -212,9 +212,15 @@ impl Resp {
     }
 }
 
-/// A config as tests use it.
+/// A config as tests use it: the defaults, but for the cap on versions waiting to be
+/// built, which tests that upload many versions at once would hit (the abuse suite
+/// tests the default).
 pub fn test_config() -> server::config::Config {
-    server::config::Config::load(server::config::Settings::default(), None).unwrap()
+    let settings = server::config::Settings {
+        pending_builds: Some(100),
+        ..Default::default()
+    };
+    server::config::Config::load(settings, None).unwrap()
 }
 
 impl Client {
@@ -427,16 +433,14 @@ pub fn tar_gz_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
 pub fn builder(db: &PgPool, test: &str) -> server::builds::Builder {
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("ladder-{test}"));
     let _ = std::fs::remove_dir_all(&base);
-    server::builds::Builder {
-        db: db.clone(),
+    server::builds::Builder::new(
+        db.clone(),
         // The machine's own slot pool (default lock folder), like a server's.
-        sandbox: std::sync::Arc::new(engine::sandbox::Sandbox::new(Default::default())),
-        languages: std::sync::Arc::new(server::languages::Languages::load(None).unwrap()),
-        dir: base.join("builds"),
-        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
-            .unwrap(),
-        caps: Default::default(),
-    }
+        std::sync::Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+        std::sync::Arc::new(server::languages::Languages::load(None).unwrap()),
+        server::build_cache::BuildCache::new(base.join("builds"), 256 << 20, 10 << 30).unwrap(),
+        server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT).unwrap(),
+    )
 }
 
 /// The house bots registered and built, the shipped maps loaded, and only `map` left
