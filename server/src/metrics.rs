@@ -1,7 +1,10 @@
 //! `/metrics` in the Prometheus text format: what this process measured (HTTP
-//! latency by route, durations of the matches its workers played) and the state of
-//! the whole ladder read from the database at each scrape (queue depth, matches
-//! finished and voided, bot problems by kind, workers and their last heartbeat).
+//! latency by route, durations of the matches its workers played, the size of its
+//! build cache) and the state of the whole ladder read from the database (queue
+//! depth, matches finished and voided, bot problems by kind, workers and their last
+//! heartbeat). The ladder's state is read at most once every [`REFRESH`], however
+//! many scrape at once. With a `metrics_token` set, `/metrics` asks for it and names
+//! each worker; without one it is public and only counts them.
 
 use std::sync::atomic::AtomicU64;
 use std::sync::OnceLock;
@@ -50,7 +53,13 @@ pub struct Metrics {
     problems: Family<KindLabels, Gauge>,
     workers: Gauge,
     heartbeat: Family<WorkerLabels, FloatGauge>,
+    pub build_cache_bytes: Gauge,
+    /// The registry without per-worker labels, for public scrapes.
+    public: Mutex<Registry>,
 }
+
+/// How often the ladder's state is read again from the database.
+pub const REFRESH: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn http_histogram() -> Histogram {
     // 0.5 ms to ~16 s.
@@ -70,9 +79,11 @@ pub fn global() -> &'static Metrics {
             problems: Family::default(),
             workers: Gauge::default(),
             heartbeat: Family::default(),
+            build_cache_bytes: Gauge::default(),
+            public: Mutex::new(Registry::with_prefix("bottlebats")),
         };
-        {
-            let mut r = m.registry.lock().unwrap_or_else(|e| e.into_inner());
+        for (registry, private) in [(&m.registry, true), (&m.public, false)] {
+            let mut r = registry.lock().unwrap_or_else(|e| e.into_inner());
             r.register(
                 "http_request_duration_seconds",
                 "Time to answer an HTTP request, by method, route and status",
@@ -92,10 +103,17 @@ pub fn global() -> &'static Metrics {
             );
             r.register("workers", "Workers that reported in the last two minutes", m.workers.clone());
             r.register(
-                "worker_heartbeat_age_seconds",
-                "Seconds since each worker last reported",
-                m.heartbeat.clone(),
+                "build_cache_bytes",
+                "Bytes of built versions this process keeps in its build cache",
+                m.build_cache_bytes.clone(),
             );
+            if private {
+                r.register(
+                    "worker_heartbeat_age_seconds",
+                    "Seconds since each worker last reported",
+                    m.heartbeat.clone(),
+                );
+            }
         }
         m
     })
@@ -163,14 +181,44 @@ async fn refresh(m: &Metrics, db: &sqlx::PgPool) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// `GET /metrics`
-pub async fn endpoint(State(state): State<AppState>) -> Response {
-    let m = global();
-    if let Err(e) = refresh(m, &state.db).await {
+/// When a site last read the ladder's state for its metrics.
+pub type Refreshed = tokio::sync::Mutex<Option<Instant>>;
+
+/// Reads the ladder's state unless it was read less than [`REFRESH`] ago; concurrent
+/// scrapes wait for the one read under way.
+async fn refresh_now_and_then(m: &Metrics, db: &sqlx::PgPool, refreshed: &Refreshed) {
+    let mut last = refreshed.lock().await;
+    if last.is_some_and(|t| t.elapsed() < REFRESH) {
+        return;
+    }
+    if let Err(e) = refresh(m, db).await {
         tracing::warn!("metrics: the database did not answer: {e}");
     }
+    *last = Some(Instant::now());
+}
+
+/// `GET /metrics`
+pub async fn endpoint(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+    let private = match &state.config.metrics_token {
+        Some(want) => {
+            let sent = crate::web::session::bearer_token(&headers).unwrap_or_default();
+            if !crate::web::session::same(sent, want) {
+                return (
+                    axum::http::StatusCode::UNAUTHORIZED,
+                    [(header::WWW_AUTHENTICATE, "Bearer")],
+                    "/metrics needs the metrics token: `Authorization: Bearer TOKEN`\n",
+                )
+                    .into_response();
+            }
+            true
+        }
+        None => false,
+    };
+    let m = global();
+    refresh_now_and_then(m, &state.db, &state.metrics_refreshed).await;
     let mut out = String::new();
-    let registry = m.registry.lock().unwrap_or_else(|e| e.into_inner());
+    let registry = if private { &m.registry } else { &m.public };
+    let registry = registry.lock().unwrap_or_else(|e| e.into_inner());
     if encode(&mut out, &registry).is_err() {
         return (
             axum::http::StatusCode::INTERNAL_SERVER_ERROR,

@@ -313,10 +313,32 @@ async fn a_bots_stderr_is_served_to_its_owner_only() {
 
 #[tokio::test]
 async fn metrics_report_the_queue_matches_problems_workers_and_http_latency() {
-    let (mut c, w) = ladder("metrics", 2).await;
+    let (c, w) = ladder("metrics", 2).await;
     w.heartbeat(None).await.unwrap();
+    // With a metrics token, /metrics names each worker.
+    let config = server::config::Config {
+        metrics_token: Some("metrics-token".into()),
+        ..common::test_config()
+    };
+    let state = server::web::AppState::new(
+        c.state.db.clone(),
+        config,
+        server::languages::Languages::load(None).unwrap(),
+    );
+    let mut c = Client {
+        app: server::web::app(state.clone()),
+        state,
+        ..c
+    };
     c.get("/leaderboard").await;
-    let r = c.get("/metrics").await;
+    let r = c
+        .send(
+            axum::http::Request::get("/metrics")
+                .header("authorization", "Bearer metrics-token")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.headers["content-type"]
         .to_str()

@@ -7,6 +7,9 @@ use super::ladder::{latest_matches, ListedMatch, MatchFilter};
 use super::AppState;
 use crate::ranker::rating::conservative;
 
+/// Most points a rating chart draws (one more when the last game is not on the step).
+pub const CHART_POINTS: i64 = 500;
+
 /// The rating chart, drawn as an SVG polyline.
 pub struct Chart {
     /// `x,y x,y ...` in a 600 × 160 box.
@@ -39,7 +42,7 @@ pub struct Stats {
     pub board: Vec<BoardRow>,
 }
 
-fn chart(history: &[f64]) -> Option<Chart> {
+fn chart(history: &[f64], games: usize) -> Option<Chart> {
     if history.len() < 2 {
         return None;
     }
@@ -64,7 +67,7 @@ fn chart(history: &[f64]) -> Option<Chart> {
         points,
         top: format!("{hi:.1}"),
         bottom: format!("{lo:.1}"),
-        games: history.len(),
+        games,
     })
 }
 
@@ -106,15 +109,24 @@ pub async fn stats(
     owner: bool,
     record: Record,
 ) -> AppResult<Stats> {
-    let history: Vec<(f64, f64)> = sqlx::query_as(
-        "select mu, sigma from rating_history where bot_id = $1 order by at, match_id",
+    // At most about CHART_POINTS points, the first and the last always: a chart is
+    // 600 pixels wide, and a bot of 100,000 games must not make a page of megabytes.
+    let history: Vec<(f64, f64, i64)> = sqlx::query_as(
+        "select mu, sigma, n from ( \
+             select mu, sigma, at, match_id, \
+                 row_number() over (order by at, match_id) - 1 as i, count(*) over () as n \
+             from rating_history where bot_id = $1) h \
+         where i % greatest(1, (n + $2 - 1) / $2) = 0 or i = n - 1 \
+         order by at, match_id",
     )
     .bind(bot_id)
+    .bind(CHART_POINTS)
     .fetch_all(&state.db)
     .await?;
+    let games = history.first().map_or(0, |h| h.2 as usize);
     let history: Vec<f64> = history
         .into_iter()
-        .map(|(m, s)| conservative(m, s))
+        .map(|(m, s, _)| conservative(m, s))
         .collect();
     let filter = MatchFilter {
         bot: Some(name.to_string()),
@@ -137,7 +149,7 @@ pub async fn stats(
         wins: record.wins,
         losses: record.losses,
         draws: record.draws,
-        chart: chart(&history),
+        chart: chart(&history, games),
         recent,
         board,
     })

@@ -606,29 +606,74 @@ fn gunzip(bytes: &[u8]) -> AppResult<Vec<u8>> {
     Ok(out)
 }
 
-/// The classic log of the 2016 visualizer, printed from the replay.
-async fn classic_log(State(state): State<AppState>, Path(id): Path<i64>) -> AppResult<Response> {
-    let json = gunzip(&replay_bytes(&state, id).await?)?;
-    let replay = engine::Replay::from_json(&String::from_utf8_lossy(&json))
-        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    let mut log = Vec::new();
-    replay
-        .write_classic_log(&mut log)
-        .map_err(|e| AppError::Internal(e.into()))?;
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_string(),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"match-{id}.log\""),
-            ),
-        ],
-        log,
-    )
-        .into_response())
+/// The classic log of the 2016 visualizer, printed from the replay. A busy game's log
+/// is megabytes and tens of milliseconds of work: it is printed once, kept gzipped in
+/// a small cache, and printed by at most one task per core at a time.
+async fn classic_log(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    headers: axum::http::HeaderMap,
+) -> AppResult<Response> {
+    let gz = match state.classic_logs.get(id) {
+        Some(gz) => gz,
+        None => {
+            let _turn = printers()
+                .acquire()
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let replay = replay_bytes(&state, id).await?;
+            let gz = tokio::task::spawn_blocking(move || -> AppResult<Vec<u8>> {
+                let json = gunzip(&replay)?;
+                let replay = engine::Replay::from_json(&String::from_utf8_lossy(&json))
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
+                let mut log = Vec::new();
+                replay
+                    .write_classic_log(&mut log)
+                    .map_err(|e| AppError::Internal(e.into()))?;
+                Ok(crate::builds::gzip(&log))
+            })
+            .await
+            .map_err(|e| AppError::Internal(e.into()))??;
+            let gz = std::sync::Arc::new(gz);
+            state.classic_logs.put(id, gz.clone());
+            gz
+        }
+    };
+    let gzip_ok = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    let disposition = format!("attachment; filename=\"match-{id}.log\"");
+    let kind = "text/plain; charset=utf-8";
+    if gzip_ok {
+        Ok((
+            [
+                (header::CONTENT_TYPE, kind.to_string()),
+                (header::CONTENT_ENCODING, "gzip".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            gz.as_ref().clone(),
+        )
+            .into_response())
+    } else {
+        Ok((
+            [
+                (header::CONTENT_TYPE, kind.to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            gunzip(&gz)?,
+        )
+            .into_response())
+    }
+}
+
+/// Classic logs printed at once: one per core.
+fn printers() -> &'static tokio::sync::Semaphore {
+    static PRINTERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PRINTERS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    })
 }
 
 /// A bot's stderr in a match, per turn: only for the bot's owner.
