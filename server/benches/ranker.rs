@@ -154,18 +154,17 @@ fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
     Ok(Worker {
         name: name.into(),
         db: db.clone(),
-        builder: Builder {
-            db: db.clone(),
-            sandbox: Arc::new(engine::sandbox::Sandbox::new(Default::default())),
-            languages: Arc::new(server::languages::Languages::load(None)?),
-            dir: dir.join("builds"),
-            opponent: BotSpec {
+        builder: Builder::new(
+            db.clone(),
+            Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+            Arc::new(server::languages::Languages::load(None)?),
+            server::build_cache::BuildCache::new(dir.join("builds"), 256 << 20, 10 << 30)?,
+            BotSpec {
                 name: "idle".into(),
                 command: "true".into(),
                 dir: dir.clone(),
             },
-            caps: Default::default(),
-        },
+        ),
         match_config: MatchConfig::default(),
         stop: Arc::new(AtomicBool::new(false)),
     })

@@ -3,14 +3,13 @@
 //! smoke-test game against a house bot. A version goes pending → building → testing →
 //! active, or failed with the reason; a failed version never replaces the active one.
 //!
-//! Built folders are cached on each machine's disk under `DATA_DIR/builds/v<ID>`
-//! (with `v<ID>.ok` holding the bot's root inside it once complete), rebuilt from the
-//! archive in the database on a miss, and evicted by age and size.
+//! Built folders are cached on each machine's disk (see [`crate::build_cache`]),
+//! rebuilt from the archive in the database on a miss, and evicted by age and size.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::process::{shell_quote, BotSpec, Launcher};
@@ -19,6 +18,7 @@ use engine::sandbox::{Limits, Sandbox};
 use sqlx::PgPool;
 
 use crate::archive::{self, Caps};
+use crate::build_cache::BuildCache;
 use crate::languages::{Languages, Recipe};
 
 /// The map and opponent of smoke tests.
@@ -37,8 +37,8 @@ pub struct Builder {
     pub db: PgPool,
     pub sandbox: Arc<Sandbox>,
     pub languages: Arc<Languages>,
-    /// `DATA_DIR/builds`
-    pub dir: PathBuf,
+    /// This machine's built versions.
+    pub cache: Arc<BuildCache>,
     /// The house bot smoke tests play against, ready to run.
     pub opponent: BotSpec,
     pub caps: Caps,
@@ -75,21 +75,28 @@ pub struct Built {
     pub log: String,
 }
 
-/// A finished command: its status, output and whether it ran out of time.
+/// A finished command: its status, output and whether it ran out of time or was
+/// stopped.
 #[derive(Debug)]
 pub struct Finished {
     pub code: Option<i32>,
     pub output: String,
     pub timed_out: bool,
+    pub stopped: bool,
 }
 
-/// Runs `command` in `dir` in the sandbox with `limits` until it ends or `timeout`;
-/// stdout and stderr are kept together, capped.
+/// How often a running build's `stop` condition is looked at.
+const WATCH_EVERY: Duration = Duration::from_millis(250);
+
+/// Runs `command` in `dir` in the sandbox with `limits` until it ends, `timeout`
+/// passes or `stop` says so (looked at every [`WATCH_EVERY`]); stdout and stderr are
+/// kept together, capped.
 pub fn run_to_end(
     launcher: &dyn Launcher,
     dir: &Path,
     command: &str,
     timeout: Duration,
+    stop: &dyn Fn() -> bool,
 ) -> std::io::Result<Finished> {
     // `sh -c '...' build`: the runner appends a name, which becomes $0 here.
     let spec = BotSpec {
@@ -124,12 +131,19 @@ pub fn run_to_end(
     })
     .collect();
     let started = Instant::now();
-    let (code, timed_out) = loop {
+    let mut watched = Instant::now();
+    let (code, timed_out, stopped) = loop {
         if let Some(status) = p.try_wait() {
-            break (status.code(), false);
+            break (status.code(), false, false);
         }
         if started.elapsed() > timeout {
-            break (None, true);
+            break (None, true, false);
+        }
+        if watched.elapsed() >= WATCH_EVERY {
+            watched = Instant::now();
+            if stop() {
+                break (None, false, true);
+            }
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -146,6 +160,7 @@ pub fn run_to_end(
         code,
         output,
         timed_out,
+        stopped,
     })
 }
 
@@ -158,23 +173,27 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 impl Builder {
-    fn folder(&self, id: i64) -> PathBuf {
-        self.dir.join(format!("v{id}"))
-    }
-
-    fn marker(&self, id: i64) -> PathBuf {
-        self.dir.join(format!("v{id}.ok"))
+    /// The builder of this machine, with the smoke test's opponent ready to run.
+    pub fn new(
+        db: PgPool,
+        sandbox: Arc<Sandbox>,
+        languages: Arc<Languages>,
+        cache: BuildCache,
+        opponent: BotSpec,
+    ) -> Builder {
+        Builder {
+            db,
+            sandbox,
+            languages,
+            cache: Arc::new(cache),
+            opponent,
+            caps: Caps::default(),
+        }
     }
 
     /// The built root of a version if it is in the cache (and marks it used).
     pub fn cached(&self, id: i64) -> Option<PathBuf> {
-        let rel = std::fs::read_to_string(self.marker(id)).ok()?;
-        let root = self.folder(id).join(rel.trim());
-        if !root.is_dir() {
-            return None;
-        }
-        let _ = filetime_now(&self.marker(id));
-        Some(root)
+        self.cache.cached(id)
     }
 
     /// Unpacks and compiles a version into the cache. Errors are the platform's; the
@@ -186,10 +205,12 @@ impl Builder {
                 log,
             })
         };
-        std::fs::create_dir_all(&self.dir)?;
-        let tmp = self.dir.join(format!("v{}.tmp", job.id));
-        let _ = std::fs::remove_dir_all(&tmp);
-        std::fs::create_dir_all(&tmp)?;
+        // Removed (and unmounted) on every way out of here.
+        let ws = self
+            .cache
+            .workspace(job.id)
+            .context("cannot make the build's workspace")?;
+        let tmp = ws.path().to_path_buf();
         let root = match archive::unpack(&job.archive, &job.archive_name, &tmp, self.caps) {
             Ok(r) => r,
             Err(e) => return failed(format!("the upload cannot be unpacked: {e}"), String::new()),
@@ -210,9 +231,15 @@ impl Builder {
         if let Some(compile) = &recipe.compile {
             log.push_str(&format!("$ {compile}\n"));
             let launcher = self.sandbox.launcher(Limits::build());
-            let done = run_to_end(&launcher, &root, compile, BUILD_TIMEOUT)
-                .context("the build sandbox failed")?;
+            let done = run_to_end(&launcher, &root, compile, BUILD_TIMEOUT, &|| {
+                ws.over().is_some()
+            })
+            .context("the build sandbox failed")?;
             log.push_str(&done.output);
+            if let Some(over) = ws.over() {
+                log.push_str(&format!("\n{over}: it was stopped\n"));
+                return failed(over, log);
+            }
             if done.timed_out {
                 return failed(
                     format!("the build took longer than {} s", BUILD_TIMEOUT.as_secs()),
@@ -236,14 +263,13 @@ impl Builder {
                 }
             }
         }
-        let folder = self.folder(job.id);
-        let _ = std::fs::remove_dir_all(&folder);
-        std::fs::rename(&tmp, &folder)?;
-        std::fs::write(self.marker(job.id), rel.to_string_lossy().as_bytes())?;
-        Ok(Built {
-            outcome: Ok((folder.join(rel), recipe)),
-            log,
-        })
+        match self.cache.keep(&ws, &rel, job.id)? {
+            Ok(kept) => Ok(Built {
+                outcome: Ok((kept.root, recipe)),
+                log,
+            }),
+            Err(why) => failed(why, log),
+        }
     }
 
     /// Builds a version and plays its smoke test.
@@ -349,16 +375,19 @@ impl Builder {
         }
     }
 
-    /// Takes the next version to build, if any.
+    /// Takes the next version to build, if any: in turn by owner, the one whose
+    /// owner's last build started longest ago (or never), then the oldest upload.
     pub async fn claim(&self) -> sqlx::Result<Option<Job>> {
         sqlx::query_as::<_, Job>(
             "update bot_versions v set status = 'building', lease_until = now() + interval '15 minutes', \
-                 attempts = v.attempts + 1 \
+                 attempts = v.attempts + 1, build_started_at = now() \
              from bots b \
              where b.id = v.bot_id and v.id = ( \
-                 select id from bot_versions \
-                 where status = 'pending' or (status in ('building', 'testing') and lease_until < now()) \
-                 order by id for update skip locked limit 1) \
+                 select c.id from bot_versions c join bots cb on cb.id = c.bot_id \
+                 where c.status = 'pending' or (c.status in ('building', 'testing') and c.lease_until < now()) \
+                 order by (select max(o.build_started_at) from bot_versions o join bots ob on ob.id = o.bot_id \
+                           where ob.owner_id = cb.owner_id) nulls first, c.id \
+                 for update of c skip locked limit 1) \
              returning v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
                  v.archive, v.archive_name, v.attempts",
         )
@@ -461,63 +490,38 @@ impl Builder {
         Ok(())
     }
 
-    /// Removes cached builds unused for `max_age`, then the least recently used until
-    /// the cache is under `max_bytes`.
-    pub fn evict(&self, max_bytes: u64, max_age: Duration) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
-        let mut builds: Vec<(SystemTime, u64, i64)> = entries
-            .filter_map(Result::ok)
-            .filter_map(|e| {
-                let name = e.file_name().into_string().ok()?;
-                let id: i64 = name.strip_prefix('v')?.strip_suffix(".ok")?.parse().ok()?;
-                let used = e.metadata().ok()?.modified().ok()?;
-                Some((used, dir_size(&self.folder(id)), id))
-            })
-            .collect();
-        builds.sort();
-        let mut total: u64 = builds.iter().map(|b| b.1).sum();
-        let now = SystemTime::now();
-        for (used, size, id) in builds {
-            let old = now.duration_since(used).unwrap_or_default() > max_age;
-            if old || total > max_bytes {
-                let _ = std::fs::remove_file(self.marker(id));
-                let _ = std::fs::remove_dir_all(self.folder(id));
-                total -= size;
-            }
+    /// Keeps the build cache under its size, and its metric up to date.
+    pub async fn upkeep(&self) {
+        let cache = self.cache.clone();
+        if let Ok(bytes) = tokio::task::spawn_blocking(move || cache.evict()).await {
+            crate::metrics::global()
+                .build_cache_bytes
+                .set(i64::try_from(bytes).unwrap_or(i64::MAX));
         }
     }
 }
 
-fn dir_size(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| match e.metadata() {
-            Ok(m) if m.is_dir() => dir_size(&e.path()),
-            Ok(m) => m.len(),
-            Err(_) => 0,
-        })
-        .sum()
-}
+/// How often the build cache is trimmed when nothing is being built.
+const UPKEEP_EVERY: Duration = Duration::from_secs(600);
 
-/// Marks a file as used now.
-fn filetime_now(path: &Path) -> std::io::Result<()> {
-    std::fs::File::options()
-        .write(true)
-        .open(path)?
-        .set_modified(SystemTime::now())
-}
-
-/// Builds queued versions until `stop` resolves; errors are logged and retried.
+/// Builds queued versions until `stop` resolves; errors are logged and retried. The
+/// build cache is swept of what interrupted builds left at start, and trimmed after
+/// every build and every [`UPKEEP_EVERY`].
 pub async fn run(builder: Builder, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let cache = builder.cache.clone();
+    let _ = tokio::task::spawn_blocking(move || cache.sweep()).await;
+    builder.upkeep().await;
+    let mut last_upkeep = Instant::now();
     loop {
         if *stop.borrow() {
             return;
         }
-        let idle = match builder.build_next().await {
+        let outcome = builder.build_next().await;
+        if matches!(outcome, Ok(true)) || last_upkeep.elapsed() >= UPKEEP_EVERY {
+            builder.upkeep().await;
+            last_upkeep = Instant::now();
+        }
+        let idle = match outcome {
             Ok(true) => false,
             Ok(false) => true,
             Err(e) => {

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod archive;
+pub mod build_cache;
 pub mod builds;
 pub mod cli;
 pub mod config;

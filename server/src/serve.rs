@@ -9,6 +9,7 @@ use std::sync::Arc;
 use engine::runner::MatchConfig;
 use engine::sandbox::{Sandbox, SandboxConfig};
 
+use crate::build_cache::BuildCache;
 use crate::builds::{self, Builder};
 use crate::config::Config;
 use crate::db::Database;
@@ -80,14 +81,20 @@ pub fn builder(
 ) -> anyhow::Result<Builder> {
     let opponent = house::install(&config.data_dir.join("house"), house::SMOKE_OPPONENT)
         .context("cannot install the house bots in the data folder")?;
-    Ok(Builder {
-        db: db.clone(),
+    let cache = BuildCache::new(
+        config.data_dir.join("builds"),
+        config.build_size_bytes,
+        config.build_cache_bytes,
+    )
+    .context("cannot prepare the build cache in the data folder")?;
+    tracing::info!("builds are kept to their size by {}", cache.quota_kind());
+    Ok(Builder::new(
+        db.clone(),
         sandbox,
         languages,
-        dir: config.data_dir.join("builds"),
+        cache,
         opponent,
-        caps: crate::archive::Caps::default(),
-    })
+    ))
 }
 
 /// The background work of a machine: the builder and the match workers.

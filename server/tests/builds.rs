@@ -16,15 +16,13 @@ fn builder(c: &Client, test: &str) -> Builder {
     let _ = std::fs::remove_dir_all(&base);
     // The default lock folder: slots are shared by every process on the machine.
     let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
-    Builder {
-        db: c.state.db.clone(),
-        sandbox: Arc::new(sandbox),
-        languages: c.state.languages.clone(),
-        dir: base.join("builds"),
-        opponent: server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT)
-            .unwrap(),
-        caps: Default::default(),
-    }
+    Builder::new(
+        c.state.db.clone(),
+        Arc::new(sandbox),
+        c.state.languages.clone(),
+        server::build_cache::BuildCache::new(base.join("builds"), 256 << 20, 10 << 30).unwrap(),
+        server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT).unwrap(),
+    )
 }
 
 async fn status(c: &Client, bot: &str, number: i32) -> (String, Option<String>) {
@@ -261,9 +259,12 @@ async fn the_build_cache_is_rebuilt_from_the_database_and_evicted_by_age_and_siz
         .await
         .unwrap();
     assert!(b.cached(id).is_some());
-    b.evict(u64::MAX, Duration::from_secs(3600));
+    let hour = Duration::from_secs(3600);
+    b.cache.evict_with(u64::MAX, hour, Duration::ZERO);
     assert!(b.cached(id).is_some(), "recent and small: kept");
-    b.evict(0, Duration::from_secs(3600));
+    b.cache.evict_with(0, hour, hour);
+    assert!(b.cached(id).is_some(), "over the size, but in use: kept");
+    b.cache.evict_with(0, hour, Duration::ZERO);
     assert!(b.cached(id).is_none(), "over the size: evicted");
     let (root, recipe) = b.artifact(id).await.unwrap();
     assert!(
@@ -273,7 +274,8 @@ async fn the_build_cache_is_rebuilt_from_the_database_and_evicted_by_age_and_siz
     assert_eq!(recipe.run, "/usr/bin/python3 bot.py");
     assert!(b.cached(id).is_some());
     std::thread::sleep(Duration::from_millis(1100));
-    b.evict(u64::MAX, Duration::from_secs(1));
+    b.cache
+        .evict_with(u64::MAX, Duration::from_secs(1), Duration::ZERO);
     assert!(
         b.cached(id).is_none(),
         "unused for longer than the age: evicted"

@@ -1,0 +1,577 @@
+//! This machine's cache of built versions, on disk under `DATA_DIR/builds`, and the
+//! workspace a build runs in. Everything here is sized, owned and checked, because a
+//! build is a contestant's code writing to our disk:
+//!
+//! - A build runs in a **workspace** of at most `size_cap` bytes and [`MAX_INODES`]
+//!   entries: a size-capped tmpfs when this process may mount one (root, or a container
+//!   with `SYS_ADMIN`), else a plain folder watched while the build runs. A workspace
+//!   is removed whatever happens; one left by a process that died is swept at start.
+//! - What a passing build wrote is **copied out** by the server: owned by the server's
+//!   uid, without setuid, setgid or write bits for others, symlinks kept as links and
+//!   never followed, special files dropped. A digest of the copy goes in its marker
+//!   (`v<ID>.ok`) and is checked again before the build runs (a cheap fingerprint of
+//!   the files' status spares re-reading unchanged files).
+//! - The cache as a whole stays under `total_cap` bytes: the least recently used
+//!   builds go first, never one used in the last [`IN_USE`] (a match may be playing
+//!   it), and any unused for [`MAX_AGE`].
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use sha2::{Digest, Sha256};
+
+/// Most files and folders one build may hold.
+pub const MAX_INODES: u64 = 20_000;
+/// A build used this recently is never evicted: a match may be playing it.
+pub const IN_USE: Duration = Duration::from_secs(60 * 60);
+/// A build unused this long is evicted whatever the cache's size.
+pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The build cache of this machine.
+#[derive(Debug)]
+pub struct BuildCache {
+    dir: PathBuf,
+    /// Most a build may write, and so what is kept of one.
+    pub size_cap: u64,
+    /// Most the whole cache keeps.
+    pub total_cap: u64,
+    /// A build used this recently is not evicted ([`IN_USE`]).
+    pub in_use: Duration,
+    /// Workspaces are size-capped tmpfs mounts (else watched folders).
+    tmpfs: bool,
+    /// Fingerprints of builds whose digest was checked, by version.
+    verified: Mutex<HashMap<i64, Fingerprint>>,
+}
+
+/// What a build's files look like from their status alone: any write changes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Fingerprint {
+    entries: u64,
+    bytes: u64,
+    newest_ctime: (i64, i64),
+}
+
+/// A build's files as copied out: where, how big, their digest.
+#[derive(Debug)]
+pub struct Kept {
+    pub root: PathBuf,
+    pub bytes: u64,
+}
+
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+fn cstr(path: &Path) -> std::io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes()).map_err(std::io::Error::other)
+}
+
+/// Mounts a tmpfs of `bytes` and `inodes` at `at` (no devices, no setuid).
+fn mount_tmpfs(at: &Path, bytes: u64, inodes: u64) -> std::io::Result<()> {
+    let target = cstr(at)?;
+    let options = CString::new(format!("size={bytes},nr_inodes={inodes},mode=0700"))
+        .map_err(std::io::Error::other)?;
+    // SAFETY: every pointer is a valid NUL-terminated string for the call's duration.
+    let r = unsafe {
+        libc::mount(
+            c"bottlebats-build".as_ptr(),
+            target.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            options.as_ptr().cast(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+fn unmount(at: &Path) {
+    if let Ok(target) = cstr(at) {
+        // SAFETY: a valid path string; MNT_DETACH also lets go of a busy mount.
+        unsafe {
+            if libc::umount2(target.as_ptr(), 0) != 0 {
+                libc::umount2(target.as_ptr(), libc::MNT_DETACH);
+            }
+        }
+    }
+}
+
+/// True when `path` is the root of a mount (its device differs from its parent's).
+fn is_mount_point(path: &Path) -> bool {
+    let (Ok(me), Some(Ok(parent))) = (
+        std::fs::symlink_metadata(path),
+        path.parent().map(std::fs::symlink_metadata),
+    ) else {
+        return false;
+    };
+    me.dev() != parent.dev()
+}
+
+fn process_alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    pid > 0 && unsafe { libc::kill(pid, 0) } == 0
+}
+
+/// Where one build runs. Dropped, it is unmounted and removed.
+#[derive(Debug)]
+pub struct Workspace {
+    path: PathBuf,
+    mounted: bool,
+    cap: u64,
+}
+
+impl Workspace {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Bytes and entries written so far.
+    pub fn usage(&self) -> (u64, u64) {
+        if self.mounted {
+            if let Some(used) = statvfs_used(&self.path) {
+                return used;
+            }
+        }
+        let mut usage = (0, 0);
+        walk_usage(&self.path, &mut usage);
+        usage
+    }
+
+    /// Why the build has outgrown its workspace, if it has: a full tmpfs refuses the
+    /// write that would go past it, so "nearly full" counts as over.
+    pub fn over(&self) -> Option<String> {
+        let (bytes, entries) = self.usage();
+        let slack = if self.mounted {
+            (self.cap / 64).max(1024 * 1024)
+        } else {
+            0
+        };
+        if bytes + slack > self.cap {
+            Some(format!(
+                "the build wrote more than {} MiB",
+                self.cap / (1024 * 1024)
+            ))
+        } else if entries + 16 > MAX_INODES {
+            Some(format!(
+                "the build made more than {MAX_INODES} files and folders"
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if self.mounted {
+            unmount(&self.path);
+        }
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+fn statvfs_used(path: &Path) -> Option<(u64, u64)> {
+    let c = cstr(path).ok()?;
+    // SAFETY: statvfs writes into the zeroed struct we pass.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid path and a valid out pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    let bytes = (st.f_blocks - st.f_bfree) as u64 * st.f_frsize as u64;
+    let entries = (st.f_files - st.f_ffree) as u64;
+    Some((bytes, entries))
+}
+
+/// Adds the bytes and entries under `dir` (links not followed) to `usage`.
+fn walk_usage(dir: &Path, usage: &mut (u64, u64)) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let Ok(m) = e.metadata() else { continue };
+        usage.1 += 1;
+        usage.0 += m.len();
+        if m.is_dir() {
+            walk_usage(&e.path(), usage);
+        }
+    }
+}
+
+/// Every entry under `root`, in a stable order, with its path relative to `root`.
+fn entries(root: &Path) -> std::io::Result<Vec<(PathBuf, std::fs::Metadata)>> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let mut here: Vec<_> = std::fs::read_dir(root.join(&rel))?
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .map(|e| e.file_name())
+            .collect();
+        here.sort();
+        for name in here.into_iter().rev() {
+            let path = rel.join(name);
+            let meta = std::fs::symlink_metadata(root.join(&path))?;
+            if meta.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push((path, meta));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// The digest of a tree: every path, kind, permission bits and contents (a link's
+/// target, never what it points to).
+fn digest(root: &Path) -> std::io::Result<String> {
+    let mut h = Sha256::new();
+    for (rel, meta) in entries(root)? {
+        h.update(rel.as_os_str().as_bytes());
+        h.update([0]);
+        h.update((meta.mode() & 0o7777).to_le_bytes());
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            h.update(b"l");
+            h.update(std::fs::read_link(root.join(&rel))?.as_os_str().as_bytes());
+        } else if ft.is_file() {
+            h.update(b"f");
+            h.update(meta.len().to_le_bytes());
+            let mut f = std::fs::File::open(root.join(&rel))?;
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let n = f.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                h.update(&buf[..n]);
+            }
+        } else {
+            h.update(b"d");
+        }
+        h.update([0]);
+    }
+    Ok(hex::encode(h.finalize()))
+}
+
+fn fingerprint(root: &Path) -> std::io::Result<Fingerprint> {
+    let mut f = Fingerprint::default();
+    for (_, meta) in entries(root)? {
+        f.entries += 1;
+        f.bytes += meta.len();
+        f.newest_ctime = f.newest_ctime.max((meta.ctime(), meta.ctime_nsec()));
+    }
+    Ok(f)
+}
+
+/// Copies `from` into the new folder `to` as the server's own files: permission bits
+/// without setuid, setgid, sticky or write for others; links as links; special files
+/// left out. Stops past `cap` bytes or [`MAX_INODES`] entries.
+fn copy_out(from: &Path, to: &Path, cap: u64) -> Result<u64, String> {
+    let io = |e: std::io::Error| format!("copying the build failed: {e}");
+    std::fs::create_dir(to).map_err(io)?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+    let list = entries(from).map_err(io)?;
+    if list.len() as u64 > MAX_INODES {
+        return Err(format!(
+            "the build made more than {MAX_INODES} files and folders"
+        ));
+    }
+    let mut bytes = 0u64;
+    for (rel, meta) in list {
+        let (src, dst) = (from.join(&rel), to.join(&rel));
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            std::fs::create_dir(&dst).map_err(io)?;
+            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+        } else if ft.is_symlink() {
+            let target = std::fs::read_link(&src).map_err(io)?;
+            std::os::unix::fs::symlink(target, &dst).map_err(io)?;
+        } else if ft.is_file() {
+            bytes += meta.len();
+            if bytes > cap {
+                return Err(format!(
+                    "the build wrote more than {} MiB",
+                    cap / (1024 * 1024)
+                ));
+            }
+            // Read through a descriptor opened without following links: the file was
+            // a regular file a moment ago, and must still be one.
+            let mut input = std::fs::File::options()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&src)
+                .map_err(io)?;
+            let mut output = std::fs::File::create_new(&dst).map_err(io)?;
+            std::io::copy(&mut (&mut input).take(cap), &mut output).map_err(io)?;
+            let mode = meta.mode() & 0o755;
+            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(mode)).map_err(io)?;
+        }
+    }
+    Ok(bytes)
+}
+
+use std::os::unix::fs::OpenOptionsExt;
+
+impl BuildCache {
+    /// The cache in `dir` (made `0700`), with a probe of whether builds can get a
+    /// tmpfs of their own here.
+    pub fn new(dir: PathBuf, size_cap: u64, total_cap: u64) -> std::io::Result<BuildCache> {
+        std::fs::create_dir_all(&dir)?;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700))?;
+        let probe = dir.join(format!(".probe-{}-{}", std::process::id(), next_id()));
+        std::fs::create_dir(&probe)?;
+        let tmpfs = is_root() && mount_tmpfs(&probe, 1024 * 1024, 16).is_ok();
+        if tmpfs {
+            unmount(&probe);
+        }
+        let _ = std::fs::remove_dir(&probe);
+        Ok(BuildCache {
+            dir,
+            size_cap,
+            total_cap,
+            in_use: IN_USE,
+            tmpfs,
+            verified: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// How builds are kept to their size, for `doctor` and the logs.
+    pub fn quota_kind(&self) -> &'static str {
+        if self.tmpfs {
+            "a size-capped tmpfs per build"
+        } else {
+            "a watched folder per build (no tmpfs: not root, or no SYS_ADMIN)"
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn folder(&self, id: i64) -> PathBuf {
+        self.dir.join(format!("v{id}"))
+    }
+
+    fn marker(&self, id: i64) -> PathBuf {
+        self.dir.join(format!("v{id}.ok"))
+    }
+
+    /// A fresh workspace for building version `id`.
+    pub fn workspace(&self, id: i64) -> std::io::Result<Workspace> {
+        std::fs::create_dir_all(&self.dir)?;
+        let path = self
+            .dir
+            .join(format!("v{id}.tmp-{}-{}", std::process::id(), next_id()));
+        std::fs::create_dir(&path)?;
+        let mounted = self.tmpfs && mount_tmpfs(&path, self.size_cap, MAX_INODES).is_ok();
+        Ok(Workspace {
+            path,
+            mounted,
+            cap: self.size_cap,
+        })
+    }
+
+    /// Copies a built workspace into the cache as version `id`, the bot's root at
+    /// `rel` inside it; the reason for its owner when it cannot be kept.
+    pub fn keep(
+        &self,
+        ws: &Workspace,
+        rel: &Path,
+        id: i64,
+    ) -> anyhow::Result<Result<Kept, String>> {
+        if let Some(over) = ws.over() {
+            return Ok(Err(over));
+        }
+        let staging = self
+            .dir
+            .join(format!("v{id}.keep-{}-{}", std::process::id(), next_id()));
+        let bytes = match copy_out(ws.path(), &staging, self.size_cap) {
+            Ok(b) => b,
+            Err(why) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                return Ok(Err(why));
+            }
+        };
+        let digest = digest(&staging)?;
+        let folder = self.folder(id);
+        let _ = std::fs::remove_file(self.marker(id));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::rename(&staging, &folder)?;
+        let marker_tmp = self
+            .dir
+            .join(format!("v{id}.ok.tmp-{}", std::process::id()));
+        std::fs::write(
+            &marker_tmp,
+            format!("{}\n{digest}\n{bytes}\n", rel.to_string_lossy()),
+        )?;
+        std::fs::rename(&marker_tmp, self.marker(id))?;
+        if let Ok(fp) = fingerprint(&folder) {
+            self.verified_map().insert(id, fp);
+        }
+        Ok(Ok(Kept {
+            root: folder.join(rel),
+            bytes,
+        }))
+    }
+
+    fn verified_map(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Fingerprint>> {
+        self.verified.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The built root of version `id` if the cache holds it unchanged (and marks it
+    /// used). A build whose files changed since it was kept is dropped.
+    pub fn cached(&self, id: i64) -> Option<PathBuf> {
+        let marker = std::fs::read_to_string(self.marker(id)).ok()?;
+        let mut lines = marker.lines();
+        let (rel, want) = (lines.next()?.trim(), lines.next()?.trim());
+        let folder = self.folder(id);
+        let root = folder.join(rel);
+        if !root.is_dir() {
+            return None;
+        }
+        let fp = fingerprint(&folder).ok()?;
+        if self.verified_map().get(&id) != Some(&fp) {
+            if digest(&folder).ok().as_deref() != Some(want) {
+                tracing::warn!(
+                    version = id,
+                    "the cached build changed on disk since it was built: it is built again"
+                );
+                self.remove(id);
+                return None;
+            }
+            self.verified_map().insert(id, fp);
+        }
+        let _ = touch(&self.marker(id));
+        Some(root)
+    }
+
+    fn remove(&self, id: i64) {
+        let _ = std::fs::remove_file(self.marker(id));
+        let _ = std::fs::remove_dir_all(self.folder(id));
+        self.verified_map().remove(&id);
+    }
+
+    /// (last used, bytes, version) of every kept build.
+    fn kept(&self) -> Vec<(SystemTime, u64, i64)> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let id: i64 = name.strip_prefix('v')?.strip_suffix(".ok")?.parse().ok()?;
+                let used = e.metadata().ok()?.modified().ok()?;
+                let text = std::fs::read_to_string(e.path()).ok()?;
+                let bytes = text.lines().nth(2).and_then(|b| b.trim().parse().ok());
+                let bytes = bytes.unwrap_or_else(|| {
+                    let mut usage = (0, 0);
+                    walk_usage(&self.folder(id), &mut usage);
+                    usage.0
+                });
+                Some((used, bytes, id))
+            })
+            .collect()
+    }
+
+    /// Bytes the cache holds.
+    pub fn size(&self) -> u64 {
+        self.kept().iter().map(|k| k.1).sum()
+    }
+
+    /// Evicts with the cache's own caps; returns the bytes kept.
+    pub fn evict(&self) -> u64 {
+        self.evict_with(self.total_cap, MAX_AGE, self.in_use)
+    }
+
+    /// Removes builds unused for `max_age`, then the least recently used until the
+    /// cache is under `max_bytes`, sparing those used within `in_use`. Returns the
+    /// bytes kept.
+    pub fn evict_with(&self, max_bytes: u64, max_age: Duration, in_use: Duration) -> u64 {
+        let mut builds = self.kept();
+        builds.sort();
+        let mut total: u64 = builds.iter().map(|b| b.1).sum();
+        let now = SystemTime::now();
+        for (used, size, id) in builds {
+            let idle = now.duration_since(used).unwrap_or_default();
+            if idle > max_age || (total > max_bytes && idle >= in_use) {
+                self.remove(id);
+                total -= size;
+            }
+        }
+        if total > max_bytes {
+            tracing::warn!(
+                bytes = total,
+                cap = max_bytes,
+                "the build cache is over its size, but every build in it was used in the last hour"
+            );
+        }
+        total
+    }
+
+    /// Removes what builds interrupted by a crash left: workspaces and copies of
+    /// processes that are gone, and folders that never got their marker.
+    pub fn sweep(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            let owner_pid = name
+                .split_once(".tmp-")
+                .or_else(|| name.split_once(".keep-"))
+                .and_then(|(_, rest)| rest.split('-').next()?.parse::<i32>().ok());
+            let leftover = match owner_pid {
+                Some(pid) => !process_alive(pid),
+                None => {
+                    // `v<ID>` without its marker, an hour after it was made.
+                    name.strip_prefix('v')
+                        .is_some_and(|id| id.parse::<i64>().is_ok())
+                        && !self.dir.join(format!("{name}.ok")).exists()
+                        && e.metadata()
+                            .ok()
+                            .and_then(|m| m.modified().ok())
+                            .and_then(|t| t.elapsed().ok())
+                            .is_some_and(|age| age > IN_USE)
+                }
+            };
+            if leftover {
+                if is_mount_point(&path) {
+                    unmount(&path);
+                }
+                tracing::info!("removing {}, left by an interrupted build", path.display());
+                if path.is_dir() {
+                    let _ = std::fs::remove_dir_all(&path);
+                } else {
+                    let _ = std::fs::remove_file(&path);
+                }
+            }
+        }
+    }
+}
+
+/// Marks a file as used now.
+fn touch(path: &Path) -> std::io::Result<()> {
+    std::fs::File::options()
+        .write(true)
+        .open(path)?
+        .set_modified(SystemTime::now())
+}
