@@ -33,8 +33,8 @@ serve "${ARGS[@]}"
 
 # psql on the embedded cluster: its socket folder, and the port on line 4 of its
 # postmaster.pid.
-PG_PORT=$(sed -n 4p "$DATA/postgres/postmaster.pid")
-sql() { psql -X -q -t -A -F '|' -h "$DATA/postgres" -p "$PG_PORT" -U bottlebats -d bottlebats -c "$1"; }
+PG_PORT=$(sed -n 4p "$PGDIR/postmaster.pid")
+sql() { psql -X -q -t -A -F '|' -h "$PGDIR" -p "$PG_PORT" -U bottlebats -d bottlebats -c "$1"; }
 
 echo "== waiting for the house bots to be built and smoke-tested"
 for i in $(seq 3000); do

@@ -59,9 +59,11 @@ stop_server() {
         wait "$SERVER_PID" 2>/dev/null || true
     fi
     # If the server died without stopping its PostgreSQL, stop that too.
-    if [[ -n "$DATA" && -f "$DATA/postgres/postmaster.pid" ]]; then
+    local pgdir=""
+    [[ -z "$DATA" ]] || pgdir=$(pg_dir)
+    if [[ -n "$pgdir" && -f "$pgdir/postmaster.pid" ]]; then
         local pg_pid
-        pg_pid=$(head -n1 "$DATA/postgres/postmaster.pid" 2>/dev/null || true)
+        pg_pid=$(head -n1 "$pgdir/postmaster.pid" 2>/dev/null || true)
         [[ -n "$pg_pid" ]] && kill -TERM "$pg_pid" 2>/dev/null || true
         for _ in $(seq 100); do
             [[ -n "$pg_pid" ]] && kill -0 "$pg_pid" 2>/dev/null || break
@@ -72,8 +74,20 @@ stop_server() {
         echo "--- last lines of the server log:" >&2
         tail -n 20 "$DATA/server.log" >&2 || true
     fi
+    # As root the cluster lives outside the data folder (see postgres.location).
+    [[ -z "$DATA" || "$pgdir" == "$DATA/postgres" ]] || rm -rf "$pgdir"
     [[ -z "$DATA" ]] || rm -rf "$DATA"
     exit "$status"
+}
+
+# The folder of the embedded cluster of $DATA, where its socket is: $DATA/postgres, or
+# as root the folder that $DATA/postgres.location names.
+pg_dir() {
+    if [[ -f "$DATA/postgres.location" ]]; then
+        sed -n 2p "$DATA/postgres.location"
+    else
+        echo "$DATA/postgres"
+    fi
 }
 
 serve() {
@@ -96,7 +110,8 @@ serve() {
         [[ $i -lt 1200 ]] || { echo "the server was not ready within 120 s" >&2; exit 1; }
         sleep 0.1
     done
-    [[ -f "$DATA/postgres/postmaster.pid" ]] && PG_PID=$(head -n1 "$DATA/postgres/postmaster.pid")
+    PGDIR=$(pg_dir)
+    [[ -f "$PGDIR/postmaster.pid" ]] && PG_PID=$(head -n1 "$PGDIR/postmaster.pid")
     return 0
 }
 

@@ -135,7 +135,7 @@ echo "(server and database: CPU time per request)"
 # left inside a transaction by a request cut short.
 if [[ -n "$PG_PID" ]] && command -v psql >/dev/null; then
     sleep 1
-    stuck=$(psql -h "$DATA/postgres" -p "$(sed -n 4p "$DATA/postgres/postmaster.pid")" -U bottlebats -Atc \
+    stuck=$(psql -h "$PGDIR" -p "$(sed -n 4p "$PGDIR/postmaster.pid")" -U bottlebats -Atc \
         "select count(*) from pg_stat_activity where datname = 'bottlebats' and state like 'idle in transaction%'" bottlebats)
     if [[ "$stuck" != 0 ]]; then
         echo "$stuck database connection(s) of the server were left inside a transaction" >&2

@@ -1,14 +1,21 @@
 //! The database: a pool, the migrations, and the embedded PostgreSQL cluster used when
 //! no `DATABASE_URL` is given.
 //!
-//! The embedded cluster lives in `DATA_DIR/postgres`, is created with the installed
-//! server binaries (`initdb`, `pg_ctl`, on PATH or under /usr/lib/postgresql/*/bin),
-//! listens on a Unix socket in that folder and on a free loopback port, and is stopped
-//! when the process that started it exits. PostgreSQL refuses to run as root, so as
-//! root it runs as the `postgres` system user. Any `bottlebats` command given the same
-//! data folder finds a running cluster through its `postmaster.pid` and uses it.
+//! The embedded cluster is created with the installed server binaries (`initdb`,
+//! `pg_ctl`, on PATH or under /usr/lib/postgresql/*/bin), listens only on a Unix
+//! socket inside its own folder (mode 0700: only the server and PostgreSQL can enter
+//! it, so no other local account can connect), and is stopped when the process that
+//! started it exits. Any `bottlebats` command given the same data folder finds a
+//! running cluster through its `postmaster.pid` and uses it.
+//!
+//! Where it lives: `DATA_DIR/postgres`, except as root. PostgreSQL refuses to run as
+//! root, so it runs as the `postgres` system user, which cannot enter a data folder of
+//! mode 0700 (nor a checkout in root's home folder): its cluster then lives in
+//! `/var/lib/bottlebats/clusters/<name>-<hash of the data folder>`, and
+//! `DATA_DIR/postgres.location` says where. A cluster an earlier version made in
+//! `DATA_DIR/postgres` is used where it is.
 
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -121,14 +128,65 @@ fn user_ids(name: &str) -> Option<(u32, u32)> {
     }
 }
 
-/// A free port on the loopback interface.
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
+/// Where root's embedded clusters live, one folder per data folder.
+pub const CLUSTERS: &str = "/var/lib/bottlebats/clusters";
+
+/// The port in the socket's name (`.s.PGSQL.5432`); nothing listens on TCP.
+const PORT: u16 = 5432;
+
+/// The folder of the cluster of `data_dir` (canonical), and whether it is in the data
+/// folder.
+fn cluster_dir(data_dir: &Path, root: bool) -> (PathBuf, bool) {
+    let here = data_dir.join("postgres");
+    if !root || here.join("PG_VERSION").exists() {
+        return (here, true);
+    }
+    use sha2::Digest;
+    let hash = hex::encode(sha2::Sha256::digest(
+        data_dir.as_os_str().as_encoded_bytes(),
+    ));
+    let name: String = data_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(32)
+        .collect();
+    (
+        Path::new(CLUSTERS).join(format!("{name}-{}", &hash[..16])),
+        false,
+    )
+}
+
+/// Creates the data folder if it does not exist, readable by the server alone: it
+/// holds contestants' builds. An existing folder keeps its mode.
+pub fn create_data_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("cannot create the data folder {}", dir.display()))
+}
+
+/// Sets the mode of a folder.
+fn set_mode(dir: &Path, mode: u32) -> anyhow::Result<()> {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+        .with_context(|| format!("cannot set the mode of {}", dir.display()))
 }
 
 impl EmbeddedPg {
+    /// The folder of the embedded cluster of `data_dir` (an existing folder), where
+    /// its socket is too.
+    pub fn folder_of(data_dir: &Path) -> std::io::Result<PathBuf> {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        Ok(cluster_dir(&data_dir.canonicalize()?, root).0)
+    }
+
     /// Uses the cluster of `data_dir` if it is running, else creates (once) and starts
     /// it, with the binaries in `bin` or else the ones found on this machine.
     pub fn start(data_dir: &Path, bin: Option<&Path>) -> anyhow::Result<EmbeddedPg> {
@@ -148,15 +206,14 @@ impl EmbeddedPg {
         } else {
             None
         };
-        std::fs::create_dir_all(data_dir)
-            .with_context(|| format!("cannot create the data folder {}", data_dir.display()))?;
+        create_data_dir(data_dir)?;
         let data_dir = data_dir.canonicalize()?;
-        let dir = data_dir.join("postgres");
+        let (dir, in_data) = cluster_dir(&data_dir, run_as.is_some());
         let mut pg = EmbeddedPg {
             socket_dir: dir.clone(),
             dir,
             bin,
-            port: 0,
+            port: PORT,
             run_as,
             owned: false,
         };
@@ -171,12 +228,24 @@ impl EmbeddedPg {
             return Ok(pg);
         }
         if let Some((uid, gid)) = run_as {
-            // The postgres user must be able to walk to its folder (not to list ours).
-            let mut perm = std::fs::metadata(&data_dir)?.permissions();
-            perm.set_mode(perm.mode() | 0o711);
-            std::fs::set_permissions(&data_dir, perm)?;
+            if in_data {
+                // A cluster made in the data folder by an earlier version: the
+                // postgres user must still be able to walk to it (not to list).
+                set_mode(&data_dir, 0o711)?;
+            } else {
+                std::fs::create_dir_all(CLUSTERS)
+                    .with_context(|| format!("cannot create {CLUSTERS}"))?;
+                std::fs::write(
+                    data_dir.join("postgres.location"),
+                    format!(
+                        "The embedded PostgreSQL cluster of this data folder is in\n{}\n",
+                        pg.dir.display()
+                    ),
+                )?;
+            }
             std::fs::create_dir_all(&pg.dir)?;
             std::os::unix::fs::chown(&pg.dir, Some(uid), Some(gid))?;
+            set_mode(&pg.dir, 0o700)?;
         }
         if !pg.dir.join("PG_VERSION").exists() {
             tracing::info!(
@@ -190,8 +259,9 @@ impl EmbeddedPg {
                 .args([
                     "-U",
                     "bottlebats",
-                    "-A",
-                    "trust",
+                    // Only the socket: its folder's mode keeps other accounts out.
+                    "--auth-local=trust",
+                    "--auth-host=reject",
                     "-E",
                     "UTF8",
                     "--locale=C",
@@ -206,7 +276,6 @@ impl EmbeddedPg {
                 );
             }
         }
-        pg.port = free_port()?;
         pg.launch()?;
         pg.owned = true;
         tracing::info!(
@@ -278,7 +347,7 @@ impl EmbeddedPg {
             .arg(&log)
             .arg("-o")
             .arg(format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1",
+                "-p {} -k {} -c listen_addresses=''",
                 self.port,
                 self.socket_dir.display()
             ))

@@ -172,12 +172,7 @@ fn languages(config: &Config) -> anyhow::Result<Languages> {
 
 /// Opens the database and makes sure the house bots and shipped maps are in it.
 async fn open_ladder(config: &Config) -> anyhow::Result<Database> {
-    std::fs::create_dir_all(&config.data_dir).with_context(|| {
-        format!(
-            "cannot create the data folder {}",
-            config.data_dir.display()
-        )
-    })?;
+    crate::db::create_data_dir(&config.data_dir)?;
     let db = Database::open(config).await?;
     house::register(&db.pool)
         .await

@@ -7,5 +7,7 @@ mod common;
 
 #[path = "abuse/builds.rs"]
 mod builds;
+#[path = "abuse/database.rs"]
+mod database;
 #[path = "abuse/web.rs"]
 mod web;

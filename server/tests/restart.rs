@@ -58,7 +58,8 @@ fn stop(mut child: Child) {
 }
 
 fn psql(dir: &Path, sql: &str) -> String {
-    let pid = std::fs::read_to_string(dir.join("postgres/postmaster.pid")).unwrap();
+    let cluster = server::db::EmbeddedPg::folder_of(dir).unwrap();
+    let pid = std::fs::read_to_string(cluster.join("postmaster.pid")).unwrap();
     let port = pid.lines().nth(3).unwrap().trim().to_string();
     let bin = [
         "/usr/lib/postgresql/17/bin",
@@ -72,7 +73,7 @@ fn psql(dir: &Path, sql: &str) -> String {
     .unwrap_or_else(|| "psql".into());
     let out = Command::new(bin)
         .args(["-h"])
-        .arg(dir.join("postgres"))
+        .arg(&cluster)
         .args([
             "-p",
             &port,

@@ -277,7 +277,7 @@ fn a_database_url_is_used_instead_of_the_embedded_cluster() {
     assert_eq!(server.request("GET", "/healthz", "", "").0, 200);
     server.stop();
     assert!(
-        !dir.join("postgres").exists(),
+        !dir.join("postgres").exists() && !dir.join("postgres.location").exists(),
         "no embedded cluster was made"
     );
 }

@@ -166,7 +166,9 @@ async fn accept(
     // cannot be used, for its owner.
     let checked = tokio::task::spawn_blocking(move || -> std::io::Result<Result<(String, String), String>> {
         let scratch = std::env::temp_dir().join(format!("bottlebats-upload-{}", crate::web::session::random_token()));
-        std::fs::create_dir_all(&scratch)?;
+        // Readable by the server alone while it is looked at.
+        std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+            .create(&scratch)?;
         let result = (|| {
             let root = archive::unpack(&file, &file_name, &scratch, caps).map_err(|e| format!("The upload cannot be used: {e}."))?;
             match choice.as_str() {
