@@ -8,6 +8,9 @@
 //! 2. The round trip per turn: a 500-turn match of two such bots through `run_match`,
 //!    the runner's time per turn as in `benches/engine.rs`; median of 5, sandboxed and
 //!    bare.
+//! 3. A spinning neighbour: the wall time of a fixed amount of work by one sandboxed
+//!    bot, alone and next to a bot spinning on every core and more, with the CPU quota
+//!    (one core) and without one; median of 5.
 
 mod common;
 
@@ -140,6 +143,61 @@ fn per_turn_report(what: &str, launcher: &dyn Launcher, dir: &Path) {
     );
 }
 
+/// Runs `bot` to its end; its wall time.
+fn run_to_exit(launcher: &dyn Launcher, bot: &BotSpec) -> Duration {
+    let started = Instant::now();
+    let mut p = launcher.launch(bot).unwrap();
+    drop(p.take_stdio());
+    while p.try_wait().is_none() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    p.kill();
+    started.elapsed()
+}
+
+fn neighbour_report(sandbox: &Arc<Sandbox>, dir: &Path) {
+    let work = BotSpec {
+        name: "work".into(),
+        command: "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'".into(),
+        dir: dir.to_path_buf(),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let spinner = BotSpec {
+        name: "spin".into(),
+        command: format!(
+            "sh -c 'for i in $(seq {}); do (while :; do :; done) & done; wait'",
+            cores + 2
+        ),
+        dir: dir.to_path_buf(),
+    };
+    let launcher = sandbox.launcher(Limits::game());
+    let timed = || median((0..5).map(|_| run_to_exit(&launcher, &work)).collect());
+    let alone = timed();
+    println!(
+        "a fixed amount of work, sandboxed: {:.0} ms alone",
+        ms(alone)
+    );
+    for (what, millicores) in [
+        ("with the CPU quota (one core)", 1000),
+        ("without a CPU quota", 0),
+    ] {
+        let limits = Limits {
+            cpu_millicores: millicores,
+            ..Limits::game()
+        };
+        let mut spin = sandbox.launcher(limits).launch(&spinner).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let next_to = timed();
+        spin.kill();
+        println!(
+            "  next to a bot spinning {} processes {what}: {:.0} ms ({:+.0}%)",
+            cores + 2,
+            ms(next_to),
+            (next_to.as_secs_f64() / alone.as_secs_f64() - 1.0) * 100.0
+        );
+    }
+}
+
 fn main() {
     // `cargo test --benches` runs this with `--bench` absent; keep that quick.
     if !std::env::args().any(|a| a == "--bench") {
@@ -155,8 +213,9 @@ fn main() {
         lock_dir: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-slots"),
         ..SandboxConfig::default()
     });
+    let sandbox = Arc::new(sandbox);
     let sandboxed = if sandbox.is_complete() {
-        Some(Arc::new(sandbox).launcher(Limits::game()))
+        Some(sandbox.launcher(Limits::game()))
     } else {
         println!("the sandbox is incomplete here; only bare numbers follow:");
         for p in sandbox.protections().iter().filter(|p| !p.active) {
@@ -172,5 +231,6 @@ fn main() {
     per_turn_report("bare (LocalLauncher)", &LocalLauncher, &dir);
     if let Some(launcher) = &sandboxed {
         per_turn_report("sandboxed", launcher, &dir);
+        neighbour_report(&sandbox, &dir);
     }
 }

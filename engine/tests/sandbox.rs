@@ -223,7 +223,8 @@ fn cgroup_bases() -> Vec<PathBuf> {
             memory,
             pids,
             cpuacct,
-        }) => vec![pids, memory, cpuacct],
+            cpu,
+        }) => [pids, memory, cpuacct].into_iter().chain(cpu).collect(),
         Ok(Cgroups::V2 { base }) => vec![base],
         Err(_) => Vec::new(),
     }

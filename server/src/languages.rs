@@ -33,6 +33,11 @@ pub struct Language {
     pub compile: Option<String>,
     /// Run command; the player name is appended.
     pub run: String,
+    /// Host folders beyond the system's (`/usr`, `/lib`, ...) that its bots need to
+    /// read, e.g. a JDK in `/opt`: bound read-only into every bot's sandbox when the
+    /// language is offered. Nothing else of the host is visible to bots.
+    #[serde(default)]
+    pub host_folders: Vec<std::path::PathBuf>,
 }
 
 /// One language of the table, with whether its toolchain is here.
@@ -67,6 +72,19 @@ fn installed(program: &str) -> bool {
 }
 
 impl Languages {
+    /// The host folders the offered languages ask for, for the sandbox.
+    pub fn host_folders(&self) -> Vec<std::path::PathBuf> {
+        let mut all: Vec<_> = self
+            .list
+            .iter()
+            .filter(|e| e.available)
+            .flat_map(|e| e.language.host_folders.iter().cloned())
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
+
     /// Parses a table and checks which toolchains are installed.
     pub fn parse(text: &str) -> anyhow::Result<Languages> {
         let table: toml::Table =

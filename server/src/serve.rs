@@ -112,7 +112,10 @@ impl BotWork {
         db: &sqlx::PgPool,
         languages: Arc<Languages>,
     ) -> anyhow::Result<BotWork> {
-        let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
+        let sandbox = Arc::new(Sandbox::new(SandboxConfig {
+            extra_read_only: languages.host_folders(),
+            ..SandboxConfig::default()
+        }));
         let (stop_builds, stop_rx) = tokio::sync::watch::channel(false);
         let stop_matches = Arc::new(AtomicBool::new(false));
         let mut tasks = Vec::new();

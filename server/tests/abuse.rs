@@ -9,5 +9,7 @@ mod common;
 mod builds;
 #[path = "abuse/database.rs"]
 mod database;
+#[path = "abuse/sandbox.rs"]
+mod sandbox;
 #[path = "abuse/web.rs"]
 mod web;

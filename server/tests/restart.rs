@@ -10,7 +10,16 @@ const BIN: &str = env!("CARGO_BIN_EXE_bottlebats");
 
 /// Starts `serve` on the data folder and returns once it plays matches.
 fn start(dir: &Path) -> (Child, std::sync::mpsc::Receiver<String>) {
-    let mut child = Command::new(BIN)
+    let mut command = Command::new(BIN);
+    // SAFETY: prctl is async-signal-safe. A test that fails leaves no server running:
+    // the server is told to stop when the thread that started it ends.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let mut child = command
         .args([
             "serve",
             "--listen",

@@ -1,6 +1,6 @@
-//! Control groups for bots: memory and process limits, CPU accounting, and killing
-//! everything a bot started. Works with cgroup v2 (most current hosts) and with the
-//! v1 `memory`, `pids` and `cpuacct` hierarchies (hosts like ours).
+//! Control groups for bots: memory and process limits, a CPU quota, CPU accounting,
+//! and killing everything a bot started. Works with cgroup v2 (most current hosts) and
+//! with the v1 `memory`, `pids`, `cpuacct` and `cpu` hierarchies (hosts like ours).
 
 use std::ffi::CString;
 use std::fs;
@@ -13,13 +13,19 @@ use std::time::Duration;
 pub enum Cgroups {
     /// One unified tree; bots get folders under `base`.
     V2 { base: PathBuf },
-    /// Separate hierarchies; bots get a folder under each base.
+    /// Separate hierarchies; bots get a folder under each base. `cpu` (for the
+    /// quota) is missing on hosts without the controller, and may be the same
+    /// hierarchy as `cpuacct` (`cpu,cpuacct`).
     V1 {
         memory: PathBuf,
         pids: PathBuf,
         cpuacct: PathBuf,
+        cpu: Option<PathBuf>,
     },
 }
+
+/// The period of the CPU quota: the quota is this much CPU time per period per core.
+const CPU_PERIOD_US: u64 = 100_000;
 
 /// Our own cgroup paths, from `/proc/self/cgroup`: (hierarchy controllers, path).
 fn own_cgroups() -> Vec<(String, String)> {
@@ -76,11 +82,28 @@ impl Cgroups {
             usable(&dir).map_err(|e| format!("cannot create cgroups in {}: {e}", dir.display()))?;
             Ok(dir)
         };
+        let cpuacct = find("cpuacct")?;
+        // A combined `cpu,cpuacct` hierarchy is one folder under two names: the
+        // cpuacct folder then holds the quota too.
+        let cpu = find("cpu")
+            .ok()
+            .filter(|cpu| cpu.canonicalize().ok() != cpuacct.canonicalize().ok());
         Ok(Cgroups::V1 {
             memory: find("memory")?,
             pids: find("pids")?,
-            cpuacct: find("cpuacct")?,
+            cpuacct,
+            cpu,
         })
+    }
+
+    /// Whether bots get a CPU quota here.
+    pub fn has_cpu_quota(&self) -> bool {
+        match self {
+            Cgroups::V2 { .. } => true,
+            Cgroups::V1 { cpu, cpuacct, .. } => {
+                cpu.is_some() || cpuacct.join("cpu.cfs_quota_us").exists()
+            }
+        }
     }
 
     /// With v2, processes may only sit in leaf cgroups once controllers are enabled
@@ -120,16 +143,27 @@ impl Cgroups {
         }
     }
 
-    /// Creates the cgroup of one bot with its limits.
-    pub fn create(&self, name: &str, memory: u64, processes: u64) -> io::Result<BotCgroup> {
+    /// Creates the cgroup of one bot with its limits; a CPU quota of `millicores`
+    /// thousandths of a core (0: none).
+    pub fn create(
+        &self,
+        name: &str,
+        memory: u64,
+        processes: u64,
+        millicores: u64,
+    ) -> io::Result<BotCgroup> {
+        // memory, pids, cpuacct, cpu: the folders of each role (v1), or one (v2).
         let dirs: Vec<PathBuf> = match self {
             Cgroups::V2 { base } => vec![base.join(name)],
             Cgroups::V1 {
                 memory,
                 pids,
                 cpuacct,
+                cpu,
             } => {
-                vec![memory.join(name), pids.join(name), cpuacct.join(name)]
+                let mut d = vec![memory.join(name), pids.join(name), cpuacct.join(name)];
+                d.extend(cpu.as_ref().map(|c| c.join(name)));
+                d
             }
         };
         for d in &dirs {
@@ -144,11 +178,21 @@ impl Cgroups {
             v2: matches!(self, Cgroups::V2 { .. }),
             dirs,
         };
+        let quota = (millicores > 0).then(|| (millicores * CPU_PERIOD_US / 1000).max(1000));
         if cg.v2 {
             fs::write(cg.dirs[0].join("memory.max"), memory.to_string())?;
             let _ = fs::write(cg.dirs[0].join("memory.swap.max"), "0");
             fs::write(cg.dirs[0].join("pids.max"), processes.to_string())?;
+            if let Some(q) = quota {
+                fs::write(cg.dirs[0].join("cpu.max"), format!("{q} {CPU_PERIOD_US}"))?;
+            }
         } else {
+            if let Some(q) = quota {
+                if let Some(d) = cg.dirs.iter().find(|d| d.join("cpu.cfs_quota_us").exists()) {
+                    fs::write(d.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string())?;
+                    fs::write(d.join("cpu.cfs_quota_us"), q.to_string())?;
+                }
+            }
             fs::write(cg.dirs[0].join("memory.limit_in_bytes"), memory.to_string())?;
             let _ = fs::write(
                 cg.dirs[0].join("memory.memsw.limit_in_bytes"),

@@ -1,13 +1,15 @@
 //! Untrusted bots, isolated and limited: bubblewrap for namespaces (no network, its own
 //! PID and IPC namespaces, a read-only view of the system, the bot's folder read-only, a
-//! size-capped scratch), one unprivileged uid per running bot, cgroups for memory,
-//! processes and CPU accounting, rlimits as a backstop.
+//! size-capped scratch) and a seccomp filter, one unprivileged uid per running bot,
+//! cgroups for memory, processes, a CPU quota and CPU accounting, rlimits as a
+//! backstop.
 //!
 //! Where a protection is missing on a machine (no bwrap, no user namespaces, no
 //! writable cgroups, not root) the sandbox falls back to what remains and says so:
 //! [`Sandbox::protections`] is the table `bottlebats doctor` prints.
 
 mod cgroup;
+mod seccomp;
 mod slots;
 
 use std::ffi::{CString, OsString};
@@ -20,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use cgroup::{BotCgroup, Cgroups};
-pub use slots::{kill_uid, Slot, SlotPool};
+pub use slots::{kill_uid, prepare_lock_dir, Slot, SlotPool};
 
 use crate::process::{
     shell_line, BotProcess, BotSpec, Confinement, Launcher, LocalProcess, MOVED_STDIN, MOVED_STDOUT,
@@ -42,6 +44,9 @@ pub struct Limits {
     pub scratch: u64,
     /// CPU seconds per process, a backstop behind the per-turn timing.
     pub cpu_seconds: u64,
+    /// Thousandths of a core the whole tree may use at once (cgroup CPU quota): 1000
+    /// is one core; 0 for no quota.
+    pub cpu_millicores: u64,
     /// The bot's folder is writable (builds) instead of read-only (games).
     pub writable_dir: bool,
 }
@@ -56,6 +61,7 @@ impl Limits {
             file_size: 64 * MIB,
             scratch: 64 * MIB,
             cpu_seconds: 1200,
+            cpu_millicores: 1000,
             writable_dir: false,
         }
     }
@@ -69,6 +75,7 @@ impl Limits {
             file_size: 256 * MIB,
             scratch: 512 * MIB,
             cpu_seconds: 600,
+            cpu_millicores: 1000,
             writable_dir: true,
         }
     }
@@ -81,10 +88,27 @@ pub struct SandboxConfig {
     pub uid_base: u32,
     /// Number of uids: bots that can run at once on this machine.
     pub slots: u32,
-    /// Where slot lock files live; shared by every process on the machine.
+    /// Where slot lock files live; shared by every process on the machine. It must be
+    /// ours and writable by nobody else (see [`SlotPool`]).
     pub lock_dir: PathBuf,
-    /// Extra host folders bots may read (a JDK in /opt, say).
+    /// Extra host folders bots may read (a JDK in /opt, say): those the languages
+    /// table asks for.
     pub extra_read_only: Vec<PathBuf>,
+}
+
+/// Where slot locks live by default: `/run/bottlebats/slots` as root (shared by every
+/// server and worker of the machine, out of other accounts' reach), else a folder of
+/// this user's own.
+pub fn default_lock_dir() -> PathBuf {
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    if uid == 0 {
+        return PathBuf::from("/run/bottlebats/slots");
+    }
+    match std::env::var_os("XDG_RUNTIME_DIR") {
+        Some(run) if !run.is_empty() => PathBuf::from(run).join("bottlebats-slots"),
+        _ => std::env::temp_dir().join(format!("bottlebats-slots-{uid}")),
+    }
 }
 
 impl Default for SandboxConfig {
@@ -92,7 +116,7 @@ impl Default for SandboxConfig {
         SandboxConfig {
             uid_base: 61_000,
             slots: 64,
-            lock_dir: std::env::temp_dir().join("bottlebats-slots"),
+            lock_dir: default_lock_dir(),
             extra_read_only: Vec::new(),
         }
     }
@@ -113,6 +137,8 @@ pub struct Sandbox {
     /// bwrap, if it is installed and works here.
     bwrap: Result<PathBuf, String>,
     cgroups: Result<Cgroups, String>,
+    /// The seccomp filters bwrap loads, as bytes.
+    seccomp: Result<Vec<Vec<u8>>, String>,
     /// Running as root: each bot gets a slot uid.
     root: bool,
     slots: Arc<SlotPool>,
@@ -124,9 +150,10 @@ pub struct Sandbox {
 /// then at `/oldroot/tmp`, where bwrap looks for it.)
 const STAGE: &str = "/tmp";
 
-/// Host folders a bot's language may need, read-only.
+/// Host folders every bot's language may need, read-only. Others (`/opt/...`) only
+/// when the languages table asks for them ([`SandboxConfig::extra_read_only`]).
 const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 ];
 const SYSTEM_ETC: &[&str] = &[
     "/etc/alternatives",
@@ -147,6 +174,7 @@ impl Sandbox {
         let slots = SlotPool::new(config.uid_base, config.slots, config.lock_dir.clone());
         let mut sandbox = Sandbox {
             cgroups: Cgroups::detect(),
+            seccomp: seccomp::programs(),
             bwrap: Err(String::new()),
             root,
             slots,
@@ -270,6 +298,26 @@ impl Sandbox {
                 ),
             },
             Protection {
+                name: "cpu quota",
+                active: cg.is_ok_and(Cgroups::has_cpu_quota),
+                how: match cg {
+                    Ok(c) if c.has_cpu_quota() => {
+                        "one core per bot by default (cgroup CPU quota)".into()
+                    }
+                    Ok(_) => "no cgroup cpu controller here: a spinning bot slows its neighbours".into(),
+                    Err(e) => format!("{e}; a spinning bot slows its neighbours"),
+                },
+            },
+            Protection {
+                name: "seccomp",
+                active: bwrap.is_ok() && self.seccomp.is_ok(),
+                how: match (bwrap, &self.seccomp) {
+                    (Ok(_), Ok(_)) => "system calls no bot needs are refused (ptrace, mount, keyctl, bpf, perf_event_open, userfaultfd, new namespaces, ...)".into(),
+                    (Err(e), _) => format!("{e}; no seccomp filter without it"),
+                    (_, Err(e)) => e.clone(),
+                },
+            },
+            Protection {
                 name: "uid",
                 active: self.root,
                 how: if self.root {
@@ -302,6 +350,7 @@ impl Sandbox {
         dir_fd: i32,
         staged: bool,
         limits: &Limits,
+        seccomp_fds: &[i32],
         line: &str,
     ) -> Vec<OsString> {
         let mut a: Vec<OsString> = Vec::new();
@@ -364,6 +413,9 @@ impl Sandbox {
             a.extend(["--remount-ro".into(), at.into()]);
         }
         a.extend(["--chdir".into(), dir.as_os_str().to_owned()]);
+        for fd in seccomp_fds {
+            a.extend(["--add-seccomp-fd".into(), fd.to_string().into()]);
+        }
         a.push("--clearenv".into());
         for (k, v) in [
             ("PATH", "/usr/local/bin:/usr/bin:/bin"),
@@ -401,7 +453,12 @@ impl Launcher for SandboxLauncher {
                     Some(s) => format!("slot-{}", s.uid),
                     None => format!("bot-{}-{}", std::process::id(), next_id()),
                 };
-                Some(c.create(&name, limits.memory, limits.processes)?)
+                Some(c.create(
+                    &name,
+                    limits.memory,
+                    limits.processes,
+                    limits.cpu_millicores,
+                )?)
             }
             Err(_) => None,
         };
@@ -431,6 +488,15 @@ impl Launcher for SandboxLauncher {
             rlimits.push((libc::RLIMIT_DATA as i32, limits.memory));
         }
         let line = shell_line(&bot.command, &bot.name);
+        // The filters bwrap installs, each in a fresh file of its own (bwrap reads them
+        // to their end, so launches must not share one).
+        let seccomp_fds = match (&sb.bwrap, &sb.seccomp) {
+            (Ok(_), Ok(programs)) => programs
+                .iter()
+                .map(|p| sealed_file(p))
+                .collect::<io::Result<Vec<_>>>()?,
+            _ => Vec::new(),
+        };
         // bwrap runs as the slot uid and resolves even `--bind-fd` sources by path: a
         // folder behind a path that uid cannot walk is staged where it can.
         let stage_cwd_at = match (&sb.bwrap, &slot) {
@@ -447,18 +513,18 @@ impl Launcher for SandboxLauncher {
                 );
                 let mut cmd = Command::new(bwrap);
                 let staged = stage_cwd_at.is_some();
-                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), staged, limits, &line));
+                let fds: Vec<i32> = seccomp_fds.iter().map(AsRawFd::as_raw_fd).collect();
+                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), staged, limits, &fds, &line));
                 // Nothing of the runner's environment, which holds its secrets, may
                 // reach bwrap: its processes in the sandbox (pid 1) show it in
                 // /proc/PID/environ.
                 cmd.env_clear();
                 // Only bwrap's `--bind-fd` needs the folder's descriptor (and closes
                 // it). Had the bot one, `openat(fd, "..")` would lead out of its view.
-                let keep = if staged {
-                    Vec::new()
-                } else {
-                    vec![dir.as_raw_fd()]
-                };
+                let mut keep = fds;
+                if !staged {
+                    keep.push(dir.as_raw_fd());
+                }
                 (cmd, keep)
             }
             Err(_) => {
@@ -487,6 +553,7 @@ impl Launcher for SandboxLauncher {
             )
         })?;
         drop(dir);
+        drop(seccomp_fds);
         Ok(Box::new(SandboxProcess {
             process,
             cgroup,
@@ -497,10 +564,29 @@ impl Launcher for SandboxLauncher {
     }
 }
 
+/// An in-memory file holding `bytes`, read from its start, at a descriptor of 10 or
+/// more (see [`high_fd`]).
+fn sealed_file(bytes: &[u8]) -> io::Result<OwnedFd> {
+    // SAFETY: a valid NUL-terminated name; the descriptor returned is ours alone.
+    let fd = unsafe { libc::memfd_create(c"bottlebats-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by memfd_create and nothing else owns it.
+    let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
+    io::Write::write_all(&mut file, bytes)?;
+    io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
+    high_fd(&file)
+}
+
 /// Opens a folder at a descriptor of 10 or more, clear of the bot's pipes at
 /// [`MOVED_STDIN`] and [`MOVED_STDOUT`].
 fn open_dir(path: &Path) -> io::Result<OwnedFd> {
-    let file = File::open(path)?;
+    high_fd(&File::open(path)?)
+}
+
+/// A copy of `file`'s descriptor at 10 or more, close-on-exec.
+fn high_fd(file: &File) -> io::Result<OwnedFd> {
     // SAFETY: F_DUPFD_CLOEXEC on a descriptor we own; the new one is ours alone.
     let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
     if fd < 0 {

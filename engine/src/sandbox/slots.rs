@@ -1,10 +1,13 @@
 //! One unprivileged uid per concurrently running bot, so that a bot never shares a uid
 //! with the server or with another bot. Slots are shared by every process on the
-//! machine through lock files (a crashed process releases its locks with it).
+//! machine through lock files (a crashed process releases its locks with it), in a
+//! folder that must be ours and writable by no one else: in a shared folder like
+//! `/tmp`, another account could hold every slot or plant links.
 
 use std::fs::{self, File};
 use std::os::fd::AsRawFd;
-use std::path::PathBuf;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -45,7 +48,7 @@ impl SlotPool {
 
     /// Takes a free slot, waiting up to `wait` for one.
     pub fn acquire(self: &Arc<Self>, wait: Duration) -> std::io::Result<Slot> {
-        fs::create_dir_all(&self.lock_dir)?;
+        prepare_lock_dir(&self.lock_dir)?;
         let deadline = std::time::Instant::now() + wait;
         loop {
             for index in 0..self.count {
@@ -71,11 +74,22 @@ impl SlotPool {
             return Ok(None);
         }
         let path = self.lock_dir.join(format!("slot-{index}.lock"));
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)?;
+        let open = || {
+            File::options()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&path)
+        };
+        let file = match open() {
+            // A link where a lock file belongs was planted: it goes, unfollowed.
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                fs::remove_file(&path)?;
+                open()?
+            }
+            other => other?,
+        };
         // SAFETY: flock on a descriptor we own.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             return Ok(None);
@@ -95,6 +109,43 @@ impl SlotPool {
             pool: self.clone(),
             _lock: file,
         }))
+    }
+}
+
+/// Makes the lock folder (mode 0700) or checks an existing one: a folder, not a link,
+/// ours, and writable by no one else.
+pub fn prepare_lock_dir(dir: &Path) -> std::io::Result<()> {
+    if let Some(parent) = dir.parent() {
+        if !parent.exists() {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o755)
+                .create(parent)?;
+        }
+    }
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let meta = fs::symlink_metadata(dir)?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let unsafe_because = if !meta.is_dir() {
+        Some("it is not a folder (a link?)")
+    } else if meta.uid() != me {
+        Some("it belongs to another account")
+    } else if meta.mode() & 0o022 != 0 {
+        Some("others may write in it")
+    } else {
+        None
+    };
+    match unsafe_because {
+        Some(why) => Err(std::io::Error::other(format!(
+            "the sandbox's slot lock folder {} cannot be trusted: {why}",
+            dir.display()
+        ))),
+        None => Ok(()),
     }
 }
 
