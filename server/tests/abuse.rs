@@ -9,6 +9,8 @@ mod common;
 mod builds;
 #[path = "abuse/database.rs"]
 mod database;
+#[path = "abuse/http.rs"]
+mod http;
 #[path = "abuse/sandbox.rs"]
 mod sandbox;
 #[path = "abuse/web.rs"]

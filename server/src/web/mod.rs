@@ -9,11 +9,11 @@ pub mod byte_cache;
 pub mod error;
 pub mod guard;
 pub mod ladder;
+pub mod listener;
 pub mod pages;
 pub mod profile;
 pub mod session;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
@@ -229,8 +229,15 @@ pub fn app(state: AppState) -> Router {
             HeaderValue::from_static(value),
         ));
     }
+    let request_timeout = state.config.request_timeout;
     router
         .layer(middleware::from_fn(run_to_completion))
+        // Outside `run_to_completion`: a request past its time is answered at once,
+        // and its handler still ends in its own task.
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
             tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
         }))
@@ -344,16 +351,17 @@ async fn run_to_completion(req: Request, next: middleware::Next) -> Response {
     }
 }
 
-/// Serves the site until `shutdown` resolves, then finishes the requests in flight.
+/// Serves the site until `shutdown` resolves, then finishes the requests in flight,
+/// with the connection limits of the configuration.
 pub async fn serve(
     state: AppState,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    let limits = listener::Limits {
+        max_connections: state.config.max_connections,
+        header_timeout: state.config.header_timeout,
+        idle_timeout: state.config.idle_timeout,
+    };
+    listener::serve(app(state), listener, limits, shutdown).await
 }

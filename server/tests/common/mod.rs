@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod binary;
+
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU32, Ordering};
