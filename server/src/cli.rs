@@ -140,6 +140,7 @@ enum MapCmd {
 }
 
 pub fn main() -> ExitCode {
+    fixed_mmap_threshold();
     // Without a command, as `serve`: parsed again so that its settings are read from
     // the environment too (no flag can come before a command).
     let command = match Cli::parse().command {
@@ -215,6 +216,20 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Allocations of 4 MiB or more always get memory of their own from the kernel, and
+/// give it back when freed. By default glibc raises this threshold to the size of the
+/// largest block freed so far: each password hash's 19 MiB (argon2, 64-byte aligned)
+/// then came from the heap, and the aligned blocks could not reuse each other's space,
+/// so every login or registration kept 19 MiB more (measured: 40 registrations, 540
+/// MiB). Setting the threshold turns the raising off.
+fn fixed_mmap_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's settings; called before any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20);
     }
 }
 

@@ -12,8 +12,9 @@
 //! root, so it runs as the `postgres` system user, which cannot enter a data folder of
 //! mode 0700 (nor a checkout in root's home folder): its cluster then lives in
 //! `/var/lib/bottlebats/clusters/<name>-<hash of the data folder>`, and
-//! `DATA_DIR/postgres.location` says where. A cluster an earlier version made in
-//! `DATA_DIR/postgres` is used where it is.
+//! `DATA_DIR/postgres.location` says where (and a data folder without that file is a
+//! new one: a cluster left at its path by a deleted folder is removed). A cluster an
+//! earlier version made in `DATA_DIR/postgres` is used where it is.
 
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -217,6 +218,21 @@ impl EmbeddedPg {
             run_as,
             owned: false,
         };
+        let location = data_dir.join("postgres.location");
+        if !in_data && !location.exists() && pg.dir.exists() {
+            // The cluster of an earlier data folder at this path, deleted since: a new
+            // data folder starts with a new database, as it would in the folder.
+            tracing::warn!(
+                "removing {}, the database of a deleted data folder at {}",
+                pg.dir.display(),
+                data_dir.display()
+            );
+            if pg.running().is_some() {
+                pg.stop_now();
+            }
+            std::fs::remove_dir_all(&pg.dir)
+                .with_context(|| format!("cannot remove {}", pg.dir.display()))?;
+        }
         if let Some((port, socket_dir)) = pg.running() {
             pg.port = port;
             pg.socket_dir = socket_dir;
@@ -236,7 +252,7 @@ impl EmbeddedPg {
                 std::fs::create_dir_all(CLUSTERS)
                     .with_context(|| format!("cannot create {CLUSTERS}"))?;
                 std::fs::write(
-                    data_dir.join("postgres.location"),
+                    &location,
                     format!(
                         "The embedded PostgreSQL cluster of this data folder is in\n{}\n",
                         pg.dir.display()
