@@ -150,16 +150,10 @@ pub fn main() -> ExitCode {
             .expect("serve is a command"),
     };
     let result = match command {
-        Cmd::Serve(args) => args.load().and_then(|c| {
-            runtime()?
-                .block_on(crate::serve::run(c))
-                .map(|()| ExitCode::SUCCESS)
-        }),
-        Cmd::Worker(args) => args.load().and_then(|c| {
-            runtime()?
-                .block_on(crate::serve::run_worker(c))
-                .map(|()| ExitCode::SUCCESS)
-        }),
+        Cmd::Serve(args) => args.load().and_then(|c| run_to_stop(crate::serve::run(c))),
+        Cmd::Worker(args) => args
+            .load()
+            .and_then(|c| run_to_stop(crate::serve::run_worker(c))),
         Cmd::Admin { server, command } => server.load().and_then(|c| {
             use crate::admin::LadderCmd as L;
             runtime()?.block_on(async move {
@@ -231,6 +225,18 @@ fn fixed_mmap_threshold() {
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20);
     }
+}
+
+/// Runs a long-lived command. Once it is done, threads still blocked in work it gave up
+/// on (a build, a game, a database call) get half a second: dropping the runtime
+/// would otherwise wait for them without end.
+fn run_to_stop(
+    command: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<ExitCode> {
+    let rt = runtime()?;
+    let result = rt.block_on(command);
+    rt.shutdown_timeout(std::time::Duration::from_millis(500));
+    result.map(|()| ExitCode::SUCCESS)
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

@@ -78,7 +78,8 @@ impl Database {
 
     /// Closes the pool and stops the embedded cluster if this process started it.
     pub async fn close(self) {
-        self.pool.close().await;
+        // Connections still checked out by work cut short are not waited for long.
+        let _ = tokio::time::timeout(Duration::from_secs(1), self.pool.close()).await;
         if let Some(pg) = self.embedded {
             let _ = tokio::task::spawn_blocking(move || pg.stop()).await;
         }
@@ -407,7 +408,7 @@ impl EmbeddedPg {
             .command("pg_ctl")
             .arg("-D")
             .arg(&self.dir)
-            .args(["-m", "fast", "-w", "stop"])
+            .args(["-m", "fast", "-w", "-t", "5", "stop"])
             .output();
         match out {
             Ok(o) if o.status.success() => tracing::info!("stopped the embedded PostgreSQL"),

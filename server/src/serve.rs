@@ -5,6 +5,7 @@ use anyhow::Context;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use engine::runner::MatchConfig;
 use engine::sandbox::{Sandbox, SandboxConfig};
@@ -150,13 +151,61 @@ impl BotWork {
         })
     }
 
-    /// Stops: a match being played goes back to the queue; a build finishes.
-    pub async fn stop(self) {
+    /// Stops within `deadline`: a match being played goes back to the queue, a build
+    /// finishes. What is still under way then (a database that does not answer, a
+    /// build that takes long) is left: its lease expires and another worker takes it.
+    pub async fn stop(self, deadline: Duration) {
         let _ = self.stop_builds.send(true);
         self.stop_matches.store(true, Ordering::Relaxed);
-        for t in self.tasks {
-            let _ = t.await;
+        let aborts: Vec<_> = self.tasks.iter().map(|t| t.abort_handle()).collect();
+        let all = async {
+            for t in self.tasks {
+                let _ = t.await;
+            }
+        };
+        if tokio::time::timeout(deadline, all).await.is_err() {
+            tracing::warn!(
+                "a build or match was still under way after {} s: it is left to its lease, and goes back to the queue when that expires",
+                deadline.as_secs()
+            );
+            for a in aborts {
+                a.abort();
+            }
         }
+    }
+}
+
+/// What a stop may take for the bots' work, and for the database after it: with the
+/// requests in flight (drained meanwhile), a stop takes at most about 8 s, however
+/// badly the database behaves.
+const STOP_WORK: Duration = Duration::from_secs(5);
+const STOP_DATABASE: Duration = Duration::from_secs(3);
+
+/// Resolves on Ctrl-C or SIGTERM; every clone of the receiver sees it.
+fn stop_signal() -> tokio::sync::watch::Receiver<bool> {
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = tx.send(true);
+    });
+    rx
+}
+
+/// Waits until `stop` says so.
+async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
+
+/// Closes the database within [`STOP_DATABASE`].
+async fn close_database(db: Database) {
+    if tokio::time::timeout(STOP_DATABASE, db.close())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "the database did not close within {} s",
+            STOP_DATABASE.as_secs()
+        );
     }
 }
 
@@ -197,9 +246,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let state = AppState::new(db.pool.clone(), config.clone(), languages);
     let work = BotWork::start(&config, &db.pool, state.languages.clone()).await?;
     tracing::info!("serving Bottle Bats on {url}");
-    let served = web::serve(state, listener, shutdown_signal()).await;
-    work.stop().await;
-    db.close().await;
+    let stop = stop_signal();
+    // On the signal the site drains its requests while the bots' work stops.
+    let (served, ()) = tokio::join!(web::serve(state, listener, stopped(stop.clone())), async {
+        stopped(stop).await;
+        work.stop(STOP_WORK).await;
+    });
+    close_database(db).await;
     served.context("the web server failed")?;
     tracing::info!("stopped");
     Ok(())
@@ -223,9 +276,9 @@ pub async fn run_worker(config: Config) -> anyhow::Result<()> {
             "the sandbox is not complete here and sandbox = required: this worker cannot run bots"
         );
     }
-    shutdown_signal().await;
-    work.stop().await;
-    db.close().await;
+    stopped(stop_signal()).await;
+    work.stop(STOP_WORK).await;
+    close_database(db).await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -185,3 +185,85 @@ fn a_database_url_is_used_instead_of_the_embedded_cluster() {
         "no embedded cluster was made"
     );
 }
+
+/// Sends `signal` and waits at most `within` for the server to end; how long it took.
+fn stop_within(server: &mut common::binary::Server, signal: i32, within: Duration) -> Duration {
+    let started = Instant::now();
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(server.child.id() as i32, signal) };
+    while started.elapsed() < within {
+        if server.child.try_wait().unwrap().is_some() {
+            return started.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!(
+        "the server was still running {} s after the signal",
+        within.as_secs()
+    );
+}
+
+/// Waits until the server has logged `what`.
+fn wait_log(server: &common::binary::Server, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        if let Ok(line) = server.log.recv_timeout(Duration::from_millis(200)) {
+            if line.contains(what) {
+                return;
+            }
+        }
+    }
+    panic!("the server never logged `{what}`");
+}
+
+#[test]
+fn a_server_whose_database_went_away_still_stops_when_asked() {
+    // The embedded cluster's folder removed while the server builds and plays.
+    let dir = data_dir("db-gone");
+    let d = dir.to_str().unwrap();
+    let mut server = start(&["--data-dir", d, "--workers", "1"]);
+    wait_log(&server, "building");
+    let cluster = server::db::EmbeddedPg::folder_of(&dir).unwrap();
+    let postmaster: i32 = std::fs::read_to_string(cluster.join("postmaster.pid"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    std::fs::remove_dir_all(&cluster).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let took = stop_within(&mut server, libc::SIGINT, Duration::from_secs(10));
+    println!(
+        "stopped {:.1} s after SIGINT with its cluster gone",
+        took.as_secs_f64()
+    );
+    // SAFETY: the orphaned postmaster, which nothing can stop through its folder.
+    unsafe { libc::kill(postmaster, libc::SIGQUIT) };
+
+    // An external PostgreSQL stopped under a running server.
+    let external = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-external-pg");
+    let pg = server::db::EmbeddedPg::start(&external, None).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(pg.create_database("bottlebats")).unwrap();
+    let opts = pg.options("bottlebats");
+    let url = format!(
+        "postgres://bottlebats@localhost:{}/bottlebats?host={}",
+        opts.get_port(),
+        opts.get_socket().unwrap().display()
+    );
+    let dir = data_dir("db-stopped");
+    let mut server = start_with(
+        &["--data-dir", dir.to_str().unwrap(), "--workers", "1"],
+        Some(&url),
+    );
+    wait_log(&server, "building");
+    pg.stop_now();
+    std::thread::sleep(Duration::from_secs(1));
+    let took = stop_within(&mut server, libc::SIGTERM, Duration::from_secs(10));
+    println!(
+        "stopped {:.1} s after SIGTERM with its database stopped",
+        took.as_secs_f64()
+    );
+}

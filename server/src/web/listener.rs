@@ -33,7 +33,7 @@ pub struct Limits {
 }
 
 /// How long the requests in flight have to finish once the server is asked to stop.
-const DRAIN: Duration = Duration::from_secs(10);
+const DRAIN: Duration = Duration::from_secs(5);
 
 /// A connection that fails once no byte has moved either way for `idle` while it
 /// waits to read or write.
