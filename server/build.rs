@@ -1,5 +1,7 @@
 //! Embeds the starter kits of `bots/starters/` in the binary, so the site can offer
-//! them as zips without reading the repository at run time.
+//! them as zips without reading the repository at run time, and the git revision the
+//! binary is built from (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and
+//! `/metrics`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,41 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The revision of the checkout: given by the environment (an image built from a copy
+/// of the source without `.git`), else asked of git; "unknown" without either.
+fn git_revision(manifest: &Path) -> String {
+    println!("cargo:rerun-if-env-changed=BOTTLEBATS_GIT_REVISION");
+    if let Ok(given) = std::env::var("BOTTLEBATS_GIT_REVISION") {
+        if !given.trim().is_empty() {
+            return given.trim().to_string();
+        }
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(manifest)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    // A new commit or checkout changes HEAD or the ref it names.
+    if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
+        println!("cargo:rerun-if-changed={dir}/HEAD");
+        if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            println!("cargo:rerun-if-changed={dir}/{head}");
+        }
+        println!("cargo:rerun-if-changed={dir}/packed-refs");
+    }
+    git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
+}
+
 fn main() {
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    println!(
+        "cargo:rustc-env=BOTTLEBATS_GIT_REVISION={}",
+        git_revision(Path::new(&manifest_dir))
+    );
     // Read when the script runs, not baked in when it was compiled: a build-script
     // binary compiled for one checkout may be run for another sharing the target folder.
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");

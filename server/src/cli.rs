@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(
     name = "bottlebats",
-    version,
+    version = crate::LONG_VERSION,
     about = "Bottle Bats: a self-hostable bot competition platform",
     after_help = "Without a command, `bottlebats` serves the site (as `bottlebats serve`)."
 )]
@@ -21,7 +21,7 @@ struct Cli {
 #[derive(clap::Args, Debug)]
 struct ServerArgs {
     /// A TOML file with any of the settings below (flags and environment win)
-    #[arg(long, env = "BOTTLEBATS_CONFIG")]
+    #[arg(long, global = true, env = "BOTTLEBATS_CONFIG")]
     config: Option<PathBuf>,
     #[command(flatten)]
     settings: crate::config::Settings,
@@ -78,6 +78,7 @@ enum AdminCmd {
         /// Make it an organizer.
         #[arg(long)]
         admin: bool,
+        /// The password (asked for when not given)
         #[arg(long)]
         password: Option<String>,
     },
@@ -139,13 +140,62 @@ enum MapCmd {
     },
 }
 
+/// Settings only the site uses: not shown in `worker --help`.
+const SITE_SETTINGS: &[&str] = &[
+    "listen",
+    "base_url",
+    "max_upload_mib",
+    "trusted_proxy",
+    "registrations_per_hour",
+    "pending_builds",
+    "metrics_token",
+    "header_timeout",
+    "request_timeout",
+    "idle_timeout",
+    "max_connections",
+];
+
+/// The settings `admin` uses: where the database is. The others are accepted (a shared
+/// config file or environment holds them) but not shown in its help.
+const DATABASE_SETTINGS: &[&str] = &["config", "data_dir", "database_url", "postgres_bin"];
+
+/// The command line, with each command's help showing only the settings it uses. The
+/// settings are global: `admin --data-dir D create-user N` and `admin create-user N
+/// --data-dir D` are the same.
+fn command_line() -> clap::Command {
+    use clap::CommandFactory;
+    let hide = |mut c: clap::Command, hidden: &dyn Fn(&str) -> bool| {
+        let ids: Vec<String> = c
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .filter(|id| hidden(id))
+            .collect();
+        for id in ids {
+            c = c.mut_arg(id, |a| a.hide(true));
+        }
+        c
+    };
+    Cli::command()
+        .mut_subcommand("worker", |c| hide(c, &|id| SITE_SETTINGS.contains(&id)))
+        .mut_subcommand("admin", |c| {
+            hide(c, &|id| !DATABASE_SETTINGS.contains(&id) && id != "help")
+        })
+}
+
+fn parse(args: &[std::ffi::OsString]) -> Cli {
+    use clap::FromArgMatches;
+    let matches = command_line().get_matches_from(args);
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 pub fn main() -> ExitCode {
     fixed_mmap_threshold();
+    let args: Vec<_> = std::env::args_os().collect();
     // Without a command, as `serve`: parsed again so that its settings are read from
     // the environment too (no flag can come before a command).
-    let command = match Cli::parse().command {
+    let command = match parse(&args).command {
         Some(command) => command,
-        None => Cli::parse_from(["bottlebats", "serve"])
+        None => parse(&["bottlebats".into(), "serve".into()])
             .command
             .expect("serve is a command"),
     };

@@ -26,67 +26,72 @@ pub enum SandboxPolicy {
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub struct Settings {
     /// Address and port to serve on [default: 127.0.0.1:8000]
-    #[arg(long, env = "BOTTLEBATS_LISTEN")]
+    #[arg(long, global = true, env = "BOTTLEBATS_LISTEN")]
     pub listen: Option<SocketAddr>,
     /// Folder for the embedded database and cached bot builds [default: ./data]
-    #[arg(long, env = "BOTTLEBATS_DATA_DIR")]
+    #[arg(long, global = true, env = "BOTTLEBATS_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// PostgreSQL URL; without it an embedded cluster runs in the data folder
-    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    #[arg(long, global = true, env = "DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<String>,
     /// The site's public URL, e.g. https://bots.example.org; https makes cookies Secure
-    #[arg(long, env = "BOTTLEBATS_BASE_URL")]
+    #[arg(long, global = true, env = "BOTTLEBATS_BASE_URL")]
     pub base_url: Option<String>,
     /// `required` refuses ranked games without the full sandbox; `best-effort` warns [default: required]
-    #[arg(long, env = "BOTTLEBATS_SANDBOX")]
+    #[arg(long, global = true, env = "BOTTLEBATS_SANDBOX")]
     pub sandbox: Option<SandboxPolicy>,
     /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info` [default: info]
-    #[arg(long, env = "BOTTLEBATS_LOG")]
+    #[arg(long, global = true, env = "BOTTLEBATS_LOG")]
     pub log: Option<String>,
     /// Largest bot upload in MiB [default: 10]
-    #[arg(long, env = "BOTTLEBATS_MAX_UPLOAD_MIB")]
+    #[arg(long, global = true, env = "BOTTLEBATS_MAX_UPLOAD_MIB")]
     pub max_upload_mib: Option<u64>,
     /// A languages table (TOML) replacing the built-in one
-    #[arg(long, env = "BOTTLEBATS_LANGUAGES")]
+    #[arg(long, global = true, env = "BOTTLEBATS_LANGUAGES")]
     pub languages: Option<PathBuf>,
     /// Matches played at once by this process [default: half the CPU cores, at least 1]
-    #[arg(long, env = "BOTTLEBATS_WORKERS")]
+    #[arg(long, global = true, env = "BOTTLEBATS_WORKERS")]
     pub workers: Option<usize>,
     /// Share of ranked matches on maps for more than two players, 0 to 1 [default: 0.5]
-    #[arg(long, env = "BOTTLEBATS_MULTI_PLAYER_SHARE")]
+    #[arg(long, global = true, env = "BOTTLEBATS_MULTI_PLAYER_SHARE")]
     pub multi_player_share: Option<f64>,
     /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
-    #[arg(long, env = "BOTTLEBATS_POSTGRES_BIN")]
+    #[arg(long, global = true, env = "BOTTLEBATS_POSTGRES_BIN")]
     pub postgres_bin: Option<PathBuf>,
     /// Address of a reverse proxy whose X-Forwarded-For names the client (otherwise the header is ignored)
-    #[arg(long, env = "BOTTLEBATS_TRUSTED_PROXY")]
+    #[arg(long, global = true, env = "BOTTLEBATS_TRUSTED_PROXY")]
     pub trusted_proxy: Option<IpAddr>,
     /// Accounts one address may register per hour (a classroom behind one NAT shares one) [default: 20]
-    #[arg(long, env = "BOTTLEBATS_REGISTRATIONS_PER_HOUR")]
+    #[arg(long, global = true, env = "BOTTLEBATS_REGISTRATIONS_PER_HOUR")]
     pub registrations_per_hour: Option<u32>,
     /// Versions one user may have waiting to be built at once [default: 3]
-    #[arg(long, env = "BOTTLEBATS_PENDING_BUILDS")]
+    #[arg(long, global = true, env = "BOTTLEBATS_PENDING_BUILDS")]
     pub pending_builds: Option<u32>,
     /// Most a build may write, and what is kept of a built version, in MiB [default: 256]
-    #[arg(long, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
+    #[arg(long, global = true, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
     pub build_size_mib: Option<u64>,
     /// Size of this machine's cache of built versions in GiB; the least recently used go first [default: 10]
-    #[arg(long, env = "BOTTLEBATS_BUILD_CACHE_GIB")]
+    #[arg(long, global = true, env = "BOTTLEBATS_BUILD_CACHE_GIB")]
     pub build_cache_gib: Option<u64>,
     /// A token /metrics requires (`Authorization: Bearer TOKEN`); without it /metrics is public but names no worker
-    #[arg(long, env = "BOTTLEBATS_METRICS_TOKEN", hide_env_values = true)]
+    #[arg(
+        long,
+        global = true,
+        env = "BOTTLEBATS_METRICS_TOKEN",
+        hide_env_values = true
+    )]
     pub metrics_token: Option<String>,
     /// Seconds a client has to send a request's headers; also how long an idle kept-alive connection stays open [default: 10]
-    #[arg(long, env = "BOTTLEBATS_HEADER_TIMEOUT")]
+    #[arg(long, global = true, env = "BOTTLEBATS_HEADER_TIMEOUT")]
     pub header_timeout: Option<u64>,
     /// Seconds a request may take, its body and the answer included [default: 60]
-    #[arg(long, env = "BOTTLEBATS_REQUEST_TIMEOUT")]
+    #[arg(long, global = true, env = "BOTTLEBATS_REQUEST_TIMEOUT")]
     pub request_timeout: Option<u64>,
     /// Seconds a connection may go without a byte moving either way while it waits [default: 60]
-    #[arg(long, env = "BOTTLEBATS_IDLE_TIMEOUT")]
+    #[arg(long, global = true, env = "BOTTLEBATS_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
     /// Connections served at once; more wait to be accepted [default: 1024]
-    #[arg(long, env = "BOTTLEBATS_MAX_CONNECTIONS")]
+    #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
 }
 

@@ -37,6 +37,12 @@ pub struct KindLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct BuildLabels {
+    pub version: String,
+    pub revision: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct WorkerLabels {
     pub worker: String,
 }
@@ -102,6 +108,17 @@ pub fn global() -> &'static Metrics {
                 m.problems.clone(),
             );
             r.register("workers", "Workers that reported in the last two minutes", m.workers.clone());
+            let info: Family<BuildLabels, Gauge> = Family::default();
+            info.get_or_create(&BuildLabels {
+                version: crate::VERSION.into(),
+                revision: crate::REVISION.into(),
+            })
+            .set(1);
+            r.register(
+                "build_info",
+                "The version and git revision of this process's binary (always 1)",
+                info,
+            );
             r.register(
                 "build_cache_bytes",
                 "Bytes of built versions this process keeps in its build cache",

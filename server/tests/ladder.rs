@@ -368,6 +368,11 @@ async fn metrics_report_the_queue_matches_problems_workers_and_http_latency() {
     assert!(warnings > 0, "chatty's bad command is counted");
     assert!(text.contains("bottlebats_http_request_duration_seconds_count{method=\"GET\",route=\"/leaderboard\",status=\"200\"}"));
     assert!(text.contains("bottlebats_match_duration_seconds_count"));
+    assert!(text.contains(&format!(
+        "bottlebats_build_info{{version=\"{}\",revision=\"{}\"}} 1",
+        server::VERSION,
+        server::REVISION
+    )));
     assert!(text.trim_end().ends_with("# EOF"));
 }
 

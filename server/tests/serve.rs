@@ -267,3 +267,70 @@ fn a_server_whose_database_went_away_still_stops_when_asked() {
         took.as_secs_f64()
     );
 }
+
+#[test]
+fn the_version_names_its_revision_and_admin_settings_go_anywhere() {
+    let out = Command::new(BIN).arg("--version").output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        said.starts_with(&format!("bottlebats {} (revision ", server::VERSION)),
+        "{said}"
+    );
+    assert_eq!(server::REVISION.len() >= 7, server::REVISION != "unknown");
+
+    // The data folder after the subcommand, as an organizer would type it.
+    let dir = data_dir("settings-after");
+    let out = Command::new(BIN)
+        .args([
+            "admin",
+            "create-user",
+            "olga",
+            "--password",
+            "organizer pass",
+            "--data-dir",
+        ])
+        .arg(&dir)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // ... and before it, on the same database.
+    let out = admin(
+        &dir,
+        &["create-user", "olga", "--password", "organizer pass"],
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is taken"));
+    // Each command's help shows the settings it uses.
+    let help = Command::new(BIN)
+        .args(["admin", "create-user", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--data-dir") && !help.contains("--listen"),
+        "{help}"
+    );
+    let help = Command::new(BIN)
+        .args(["worker", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--workers") && !help.contains("--listen"),
+        "{help}"
+    );
+
+    let server = start(&["--data-dir", dir.to_str().unwrap()]);
+    let (status, health) = server.request("GET", "/healthz", "", "");
+    assert_eq!(status, 200);
+    assert!(
+        health.contains(&format!("\"revision\":\"{}\"", server::REVISION)),
+        "{health}"
+    );
+    server.stop();
+}

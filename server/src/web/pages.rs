@@ -116,7 +116,8 @@ async fn starter_kit(
         .into_response())
 }
 
-/// `200 {"status":"ok","database":"ok"}`, or `503` when the database does not answer.
+/// `200 {"status":"ok","database":"ok","version":…,"revision":…}`, or `503` when the
+/// database does not answer.
 async fn healthz(State(state): State<AppState>) -> Response {
     let db = tokio::time::timeout(
         std::time::Duration::from_secs(3),
@@ -124,7 +125,13 @@ async fn healthz(State(state): State<AppState>) -> Response {
     )
     .await;
     match db {
-        Ok(Ok(_)) => Json(json!({"status": "ok", "database": "ok"})).into_response(),
+        Ok(Ok(_)) => Json(json!({
+            "status": "ok",
+            "database": "ok",
+            "version": crate::VERSION,
+            "revision": crate::REVISION,
+        }))
+        .into_response(),
         Ok(Err(e)) => {
             // The cause goes to the log; a public health check names no host or user.
             tracing::warn!("health check: the database failed: {e}");
