@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -31,6 +31,8 @@ use sha2::{Digest, Sha256};
 pub const MAX_INODES: u64 = 20_000;
 /// A build used this recently is never evicted: a match may be playing it.
 pub const IN_USE: Duration = Duration::from_secs(60 * 60);
+/// What an entry costs the cache besides its bytes: a block.
+const ENTRY_COST: u64 = 4096;
 /// A build unused this long is evicted whatever the cache's size.
 pub const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 
@@ -297,6 +299,9 @@ fn copy_out(from: &Path, to: &Path, cap: u64) -> Result<u64, String> {
     for (rel, meta) in list {
         let (src, dst) = (from.join(&rel), to.join(&rel));
         let ft = meta.file_type();
+        // Every entry costs at least a block, so that a cache of many empty files is
+        // trimmed by its count too: the disk's inodes cannot run out before its bytes.
+        bytes += ENTRY_COST;
         if ft.is_dir() {
             std::fs::create_dir(&dst).map_err(io)?;
             std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
@@ -305,12 +310,14 @@ fn copy_out(from: &Path, to: &Path, cap: u64) -> Result<u64, String> {
             std::os::unix::fs::symlink(target, &dst).map_err(io)?;
         } else if ft.is_file() {
             bytes += meta.len();
-            if bytes > cap {
-                return Err(format!(
-                    "the build wrote more than {} MiB",
-                    cap / (1024 * 1024)
-                ));
-            }
+        }
+        if bytes > cap {
+            return Err(format!(
+                "the build wrote more than {} MiB",
+                cap / (1024 * 1024)
+            ));
+        }
+        if ft.is_file() {
             // Read through a descriptor opened without following links: the file was
             // a regular file a moment ago, and must still be one.
             let mut input = std::fs::File::options()
@@ -326,8 +333,6 @@ fn copy_out(from: &Path, to: &Path, cap: u64) -> Result<u64, String> {
     }
     Ok(bytes)
 }
-
-use std::os::unix::fs::OpenOptionsExt;
 
 impl BuildCache {
     /// The cache in `dir` (made `0700`), with a probe of whether builds can get a
