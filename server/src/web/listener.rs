@@ -36,28 +36,36 @@ pub struct Limits {
 const DRAIN: Duration = Duration::from_secs(5);
 
 /// A connection that fails once no byte has moved either way for `idle` while it
-/// waits to read or write.
+/// waits to read or write. A byte moving only notes the time; the timer is set when
+/// the connection has to wait, which keeps it off the path of busy connections.
 struct Idle {
     inner: TcpStream,
     idle: Duration,
+    last_moved: Instant,
     deadline: Pin<Box<Sleep>>,
 }
 
 impl Idle {
     fn new(inner: TcpStream, idle: Duration) -> Idle {
+        let now = Instant::now();
         Idle {
             inner,
             idle,
-            deadline: Box::pin(tokio::time::sleep(idle)),
+            last_moved: now,
+            deadline: Box::pin(tokio::time::sleep_until(now + idle)),
         }
     }
 
     fn moved(&mut self) {
-        self.deadline.as_mut().reset(Instant::now() + self.idle);
+        self.last_moved = Instant::now();
     }
 
-    /// On a wait: an error once the deadline passed.
+    /// On a wait: an error once `idle` passed since a byte last moved.
     fn waiting<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        let due = self.last_moved + self.idle;
+        if self.deadline.deadline() != due {
+            self.deadline.as_mut().reset(due);
+        }
         match self.deadline.as_mut().poll(cx) {
             Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
