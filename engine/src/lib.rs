@@ -1,18 +1,16 @@
-//! Bottle Bats, the game: rules, map formats and generator, fog of war, replays, and
-//! the runner that plays a match with real bot processes.
+//! Bottle Bats, the game: rules, map formats and generator, fog of war and replays.
 //!
-//! Architecture invariant: the engine knows nothing of SQL, HTML or HTTP. The server
-//! stores and shows what the engine produces; it never parses game text itself.
+//! Architecture invariants: the engine knows nothing of SQL, HTML or HTTP, and does no
+//! I/O of its own: no processes, files, clock or `libc` (the `runner` crate plays
+//! matches with real processes). The server stores and shows what the engine
+//! produces; it never parses game text itself.
 
 pub mod command;
 pub mod game;
 pub mod generate;
 pub mod geometry;
 pub mod map;
-pub mod process;
 pub mod replay;
-pub mod runner;
-pub mod sandbox;
 pub mod scripted;
 pub mod view;
 

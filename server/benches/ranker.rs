@@ -31,9 +31,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use engine::game::Game;
-use engine::process::BotSpec;
 use engine::replay::{Events, Replay};
-use engine::runner::{MatchConfig, MatchResult, PlayerReport};
+use runner::process::BotSpec;
+use runner::{MatchConfig, MatchResult, PlayerReport};
 use server::builds::Builder;
 use server::db::{EmbeddedPg, MIGRATOR};
 use server::ranker::{self, matchmaking::Settings, SHIPPED_MAPS};
@@ -156,7 +156,7 @@ fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
         db: db.clone(),
         builder: Builder::new(
             db.clone(),
-            Arc::new(engine::sandbox::Sandbox::new(Default::default())),
+            Arc::new(runner::sandbox::Sandbox::new(Default::default())),
             Arc::new(server::languages::Languages::load(None)?),
             server::build_cache::BuildCache::new(dir.join("builds"), 256 << 20, 10 << 30)?,
             BotSpec {

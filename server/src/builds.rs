@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::process::{shell_quote, BotSpec, Launcher};
-use engine::runner::{run_match, MatchConfig};
-use engine::sandbox::{Limits, Sandbox};
+use runner::process::{shell_quote, BotSpec, Launcher};
+use runner::sandbox::{Limits, Sandbox};
+use runner::{run_match, MatchConfig};
 use sqlx::PgPool;
 
 use crate::archive::{self, Caps};

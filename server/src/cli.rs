@@ -297,7 +297,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// Prints the table of protections; with `strict`, fails when one is missing.
 fn doctor(strict: bool) -> ExitCode {
-    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
+    let sandbox = runner::sandbox::Sandbox::new(runner::sandbox::SandboxConfig::default());
     let rows = sandbox.protections();
     let width = rows.iter().map(|p| p.name.len()).max().unwrap_or(0);
     println!("{:width$}  {:7}  how", "protection", "active");

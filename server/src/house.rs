@@ -5,7 +5,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use engine::process::BotSpec;
+use runner::process::BotSpec;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 

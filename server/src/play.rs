@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use engine::map::{Map, Seat};
-use engine::process::{BotSpec, Launcher, LocalLauncher};
-use engine::runner::{run_match, MatchConfig, MatchResult, OnTimeout};
-use engine::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::process::{BotSpec, Launcher, LocalLauncher};
+use runner::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::{run_match, MatchConfig, MatchResult, OnTimeout};
 use serde::Deserialize;
 
 /// The config file. The first four keys are the 2016 ones.

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use engine::runner::MatchConfig;
-use engine::sandbox::{Sandbox, SandboxConfig};
+use runner::sandbox::{Sandbox, SandboxConfig};
+use runner::MatchConfig;
 
 use crate::build_cache::BuildCache;
 use crate::builds::{self, Builder};

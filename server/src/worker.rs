@@ -1,5 +1,5 @@
 //! Workers: claim a queued match, fetch the bots' builds (from this machine's cache,
-//! or rebuilt from the database), play it through `engine::runner` in the sandbox,
+//! or rebuilt from the database), play it through `runner` in the sandbox,
 //! and record the result and the rating updates in one transaction.
 //!
 //! Who is at fault: a failure of the platform (sandbox set-up, a build that cannot be
@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use engine::process::BotSpec;
-use engine::runner::{run_match, MatchConfig, MatchResult, RunError};
-use engine::sandbox::Limits;
+use runner::process::BotSpec;
+use runner::sandbox::Limits;
+use runner::{run_match, MatchConfig, MatchResult, RunError};
 use sqlx::PgPool;
 
 use crate::builds::{gzip, Builder};

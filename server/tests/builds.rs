@@ -15,7 +15,7 @@ fn builder(c: &Client, test: &str) -> Builder {
     let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("builds-{test}"));
     let _ = std::fs::remove_dir_all(&base);
     // The default lock folder: slots are shared by every process on the machine.
-    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
+    let sandbox = runner::sandbox::Sandbox::new(runner::sandbox::SandboxConfig::default());
     Builder::new(
         c.state.db.clone(),
         Arc::new(sandbox),

@@ -17,7 +17,7 @@ m b
 ";
 
 fn bot() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/bots/fixture.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/runner/tests/bots/fixture.py");
     format!(
         "/usr/bin/python3 {}",
         path.canonicalize().unwrap().display()

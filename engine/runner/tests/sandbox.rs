@@ -31,9 +31,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use engine::map::Map;
-use engine::process::{all_processes, proc_uid, BotSpec};
-use engine::runner::{run_match, MatchConfig, MatchResult, PlayerReport};
-use engine::sandbox::{Cgroups, Limits, Sandbox, SandboxConfig};
+use runner::process::{all_processes, proc_uid, BotSpec};
+use runner::sandbox::{Cgroups, Limits, Sandbox, SandboxConfig};
+use runner::{run_match, MatchConfig, MatchResult, PlayerReport};
 
 /// The uids these tests run bots as: not the server's default pool (61000..61063),
 /// so that a server running on this machine meanwhile is neither disturbed nor seen.

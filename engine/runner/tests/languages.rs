@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine::map::Map;
-use engine::process::BotSpec;
-use engine::runner::{run_match, MatchConfig};
-use engine::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::process::BotSpec;
+use runner::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::{run_match, MatchConfig};
 
 const MAP: &str = "\
 4 forts:

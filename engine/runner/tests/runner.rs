@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::map::Map;
-use engine::process::{BotSpec, LocalLauncher};
-use engine::runner::{run_match, MatchConfig, MatchResult, OnTimeout};
+use runner::process::{BotSpec, LocalLauncher};
+use runner::{run_match, MatchConfig, MatchResult, OnTimeout};
 
 const MAP: &str = "\
 4 forts:
@@ -344,7 +344,7 @@ fn a_command_behind_sh_c_is_ended_with_its_whole_tree() {
     ];
     let map = Arc::new(Map::parse(MAP).unwrap());
     run_match(map, &specs, &LocalLauncher, &config(3), &mut |_| true).unwrap();
-    let left: Vec<i32> = engine::process::all_processes()
+    let left: Vec<i32> = runner::process::all_processes()
         .into_iter()
         .filter(|p| {
             std::fs::read(format!("/proc/{}/cmdline", p.pid))

@@ -19,10 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::map::Map;
-use engine::process::{BotSpec, Launcher, LocalLauncher};
-use engine::runner::{run_match, MatchConfig};
-use engine::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::process::{BotSpec, Launcher, LocalLauncher};
+use runner::sandbox::{Limits, Sandbox, SandboxConfig};
+use runner::{run_match, MatchConfig};
 
 fn spec(dir: &Path, name: &str) -> BotSpec {
     BotSpec {
@@ -72,36 +71,8 @@ fn start_stop_report(what: &str, launcher: &dyn Launcher, bot: &BotSpec) {
     );
 }
 
-/// The 2-player 24-fort map the engine benchmark uses.
-fn duel_map() -> (String, Map) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps");
-    let mut shipped: Vec<(String, Map)> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let text = std::fs::read_to_string(e.path()).ok()?;
-            let map = Map::parse(&text).ok()?;
-            Some((e.file_name().to_string_lossy().into_owned(), map))
-        })
-        .filter(|(_, m)| m.seats.len() == 2 && m.forts.len() == 24)
-        .collect();
-    shipped.sort_by(|a, b| a.0.cmp(&b.0));
-    shipped.into_iter().next().unwrap_or_else(|| {
-        let opts = engine::generate::GenerateOptions {
-            players: 2,
-            seed: 1,
-            forts: Some(24),
-        };
-        (
-            "generated 24-fort map".into(),
-            engine::generate::generate(&opts).unwrap(),
-        )
-    })
-}
-
 fn per_turn_report(what: &str, launcher: &dyn Launcher, dir: &Path) {
-    let (name, map) = duel_map();
+    let (name, map) = common::maps::duel_map();
     let map = Arc::new(map);
     let specs = [spec(dir, "p1"), spec(dir, "p2")];
     let config = MatchConfig::default();

@@ -1,4 +1,7 @@
-//! What the engine's benchmarks share: a tiny compiled bot.
+//! What the runner's benchmarks share: a tiny compiled bot, and the maps they play on.
+
+#[path = "../../../benches/maps.rs"]
+pub mod maps;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;

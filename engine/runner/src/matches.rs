@@ -18,10 +18,10 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Orders, Outcome, SetupError};
-use crate::map::{is_ignored, parse_header, Count, Map, Seat};
 use crate::process::{BotProcess, BotSpec, Launcher};
-use crate::replay::{Events, Replay};
+use engine::game::{Game, Orders, Outcome, SetupError};
+use engine::map::{is_ignored, parse_header, Count, Map, Seat};
+use engine::replay::{Events, Replay};
 
 /// What happens to a bot that does not reply in time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -320,7 +320,7 @@ pub fn run_match(
         events.warnings = game_events.warnings;
         for (seat, reason) in &played.removals {
             let bot = &mut bots[seat.0];
-            if let crate::game::RemovalReason::Fatal(why) = reason {
+            if let engine::game::RemovalReason::Fatal(why) = reason {
                 bot.report.error = Some(why.clone());
             }
             bot.close_stdin(config.kill_grace);
