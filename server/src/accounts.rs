@@ -1,5 +1,6 @@
 //! Accounts: names, passwords (argon2id, hashed off the async threads), sessions and
-//! API tokens. Used by the web pages and by `bottlebats admin`.
+//! API tokens. Used by the web pages and by `bottlebats admin`; the web layer only
+//! carries the cookies and headers.
 
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -9,7 +10,19 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use sqlx::PgPool;
 
-use crate::web::session::{random_token, token_hash, User, SESSION_DAYS};
+use crate::ids::UserId;
+use crate::tokens::{random_token, token_hash};
+
+/// An account, as a session or an API token identifies it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct User {
+    pub id: UserId,
+    pub name: String,
+    pub is_admin: bool,
+}
+
+/// How long a login lasts.
+pub const SESSION_DAYS: i32 = 30;
 
 pub const NAME_RULE: &str = "2 to 32 letters, digits, `-` or `_`";
 /// The longest name an account can have, in bytes.
@@ -120,12 +133,14 @@ pub async fn create_user(
     admin: bool,
 ) -> anyhow::Result<Result<User, String>> {
     let hash = hash_password(password.to_string()).await?;
-    let created = sqlx::query_as::<_, User>(
-        "insert into users (name, password_hash, is_admin) values ($1, $2, $3) returning id, name, is_admin",
+    let created = sqlx::query_as!(
+        User,
+        r#"insert into users (name, password_hash, is_admin) values ($1, $2, $3)
+           returning id as "id: UserId", name, is_admin"#,
+        name,
+        hash,
+        admin
     )
-    .bind(name)
-    .bind(hash)
-    .bind(admin)
     .fetch_one(db)
     .await;
     match created {
@@ -139,62 +154,100 @@ pub async fn create_user(
 
 /// The account and password hash for a name, whatever its case.
 pub async fn find_login(db: &PgPool, name: &str) -> sqlx::Result<Option<(User, String)>> {
-    let row: Option<(i64, String, bool, String)> = sqlx::query_as(
-        "select id, name, is_admin, password_hash from users where lower(name) = lower($1)",
+    let row = sqlx::query!(
+        r#"select id as "id: UserId", name, is_admin, password_hash from users
+           where lower(name) = lower($1)"#,
+        name
     )
-    .bind(name)
     .fetch_optional(db)
     .await?;
-    Ok(row.map(|(id, name, is_admin, hash)| (User { id, name, is_admin }, hash)))
+    Ok(row.map(|r| {
+        let user = User {
+            id: r.id,
+            name: r.name,
+            is_admin: r.is_admin,
+        };
+        (user, r.password_hash)
+    }))
+}
+
+/// The password hash of an account.
+pub async fn password_hash(db: &PgPool, user: UserId) -> sqlx::Result<String> {
+    sqlx::query_scalar!(
+        "select password_hash from users where id = $1",
+        user as UserId
+    )
+    .fetch_one(db)
+    .await
 }
 
 /// Opens a session and returns the cookie value.
-pub async fn create_session(db: &PgPool, user_id: i64) -> sqlx::Result<String> {
+pub async fn create_session(db: &PgPool, user: UserId) -> sqlx::Result<String> {
     let token = random_token();
-    sqlx::query(
-        "insert into sessions (token_hash, user_id, expires_at) values ($1, $2, now() + make_interval(days => $3))",
+    sqlx::query!(
+        "insert into sessions (token_hash, user_id, expires_at) \
+         values ($1, $2, now() + make_interval(days => $3))",
+        token_hash(&token),
+        user as UserId,
+        SESSION_DAYS
     )
-    .bind(token_hash(&token))
-    .bind(user_id)
-    .bind(SESSION_DAYS as i32)
     .execute(db)
     .await?;
     // Old sessions are cleaned up as new ones open.
-    sqlx::query("delete from sessions where expires_at < now()")
+    sqlx::query!("delete from sessions where expires_at < now()")
         .execute(db)
         .await?;
     Ok(token)
+}
+
+/// The account of a session cookie, if the session is valid.
+pub async fn session_user(db: &PgPool, token: &str) -> sqlx::Result<Option<User>> {
+    sqlx::query_as!(
+        User,
+        r#"select u.id as "id: UserId", u.name, u.is_admin
+           from sessions s join users u on u.id = s.user_id
+           where s.token_hash = $1 and s.expires_at > now()"#,
+        token_hash(token)
+    )
+    .fetch_optional(db)
+    .await
 }
 
 /// Sets a new password hash and ends every other session of the account (a thief
 /// logged in elsewhere is logged out); returns how many ended.
 pub async fn change_password(
     db: &PgPool,
-    user_id: i64,
+    user: UserId,
     hash: &str,
     keep_session: &str,
 ) -> sqlx::Result<u64> {
     let mut tx = db.begin().await?;
-    sqlx::query("update users set password_hash = $1 where id = $2")
-        .bind(hash)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-    let ended = sqlx::query("delete from sessions where user_id = $1 and token_hash <> $2")
-        .bind(user_id)
-        .bind(token_hash(keep_session))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+    sqlx::query!(
+        "update users set password_hash = $1 where id = $2",
+        hash,
+        user as UserId
+    )
+    .execute(&mut *tx)
+    .await?;
+    let ended = sqlx::query!(
+        "delete from sessions where user_id = $1 and token_hash <> $2",
+        user as UserId,
+        token_hash(keep_session)
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
     tx.commit().await?;
     Ok(ended)
 }
 
 pub async fn end_session(db: &PgPool, token: &str) -> sqlx::Result<()> {
-    sqlx::query("delete from sessions where token_hash = $1")
-        .bind(token_hash(token))
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "delete from sessions where token_hash = $1",
+        token_hash(token)
+    )
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -202,24 +255,28 @@ pub async fn end_session(db: &PgPool, token: &str) -> sqlx::Result<()> {
 pub const TOKEN_PREFIX: &str = "bbt_";
 
 /// Makes an API token; returns its text, shown once.
-pub async fn create_token(db: &PgPool, user_id: i64, name: &str) -> sqlx::Result<String> {
+pub async fn create_token(db: &PgPool, user: UserId, name: &str) -> sqlx::Result<String> {
     let token = format!("{TOKEN_PREFIX}{}", random_token());
-    sqlx::query("insert into api_tokens (user_id, name, token_hash) values ($1, $2, $3)")
-        .bind(user_id)
-        .bind(name)
-        .bind(token_hash(&token))
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "insert into api_tokens (user_id, name, token_hash) values ($1, $2, $3)",
+        user as UserId,
+        name,
+        token_hash(&token)
+    )
+    .execute(db)
+    .await?;
     Ok(token)
 }
 
 /// The account of an API token, noting its use.
 pub async fn token_user(db: &PgPool, token: &str) -> sqlx::Result<Option<User>> {
-    sqlx::query_as::<_, User>(
-        "update api_tokens t set last_used_at = now() from users u \
-         where t.token_hash = $1 and u.id = t.user_id returning u.id, u.name, u.is_admin",
+    sqlx::query_as!(
+        User,
+        r#"update api_tokens t set last_used_at = now() from users u
+           where t.token_hash = $1 and u.id = t.user_id
+           returning u.id as "id: UserId", u.name, u.is_admin"#,
+        token_hash(token)
     )
-    .bind(token_hash(token))
     .fetch_optional(db)
     .await
 }

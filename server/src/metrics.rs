@@ -10,10 +10,9 @@ use std::sync::atomic::AtomicU64;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
+use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::family::Family;
@@ -21,8 +20,6 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 use std::sync::Mutex;
-
-use crate::web::AppState;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RouteLabels {
@@ -159,40 +156,45 @@ pub async fn track(req: Request, next: Next) -> Response {
 
 /// Reads the ladder's state into the gauges.
 async fn refresh(m: &Metrics, db: &sqlx::PgPool) -> sqlx::Result<()> {
-    let (queued, running, finished, void): (i64, i64, i64, i64) = sqlx::query_as(
-        "select count(*) filter (where status = 'queued'), count(*) filter (where status = 'running'), \
-             count(*) filter (where status = 'finished'), count(*) filter (where status = 'void') from matches",
+    let q = sqlx::query!(
+        r#"select count(*) filter (where status = 'queued') as "queued!",
+                  count(*) filter (where status = 'running') as "running!",
+                  count(*) filter (where status = 'finished') as "finished!",
+                  count(*) filter (where status = 'void') as "void!"
+           from matches"#
     )
     .fetch_one(db)
     .await?;
     let kind = |k: &str| KindLabels {
         kind: k.to_string(),
     };
-    m.queue.get_or_create(&kind("queued")).set(queued);
-    m.queue.get_or_create(&kind("running")).set(running);
-    m.matches.get_or_create(&kind("finished")).set(finished);
-    m.matches.get_or_create(&kind("void")).set(void);
-    let (timeouts, errors, warnings): (i64, i64, i64) = sqlx::query_as(
-        "select coalesce(sum(timeouts), 0)::bigint, count(error)::bigint, coalesce(sum(warnings), 0)::bigint \
-         from match_players",
+    m.queue.get_or_create(&kind("queued")).set(q.queued);
+    m.queue.get_or_create(&kind("running")).set(q.running);
+    m.matches.get_or_create(&kind("finished")).set(q.finished);
+    m.matches.get_or_create(&kind("void")).set(q.void);
+    let p = sqlx::query!(
+        r#"select coalesce(sum(timeouts), 0)::bigint as "timeouts!",
+                  count(error)::bigint as "errors!",
+                  coalesce(sum(warnings), 0)::bigint as "warnings!"
+           from match_players"#
     )
     .fetch_one(db)
     .await?;
-    m.problems.get_or_create(&kind("timeout")).set(timeouts);
-    m.problems.get_or_create(&kind("error")).set(errors);
-    m.problems.get_or_create(&kind("warning")).set(warnings);
-    let workers: Vec<(String, f64)> = sqlx::query_as(
-        "select name, extract(epoch from now() - heartbeat_at)::float8 from workers",
+    m.problems.get_or_create(&kind("timeout")).set(p.timeouts);
+    m.problems.get_or_create(&kind("error")).set(p.errors);
+    m.problems.get_or_create(&kind("warning")).set(p.warnings);
+    let workers = sqlx::query!(
+        r#"select name, extract(epoch from now() - heartbeat_at)::float8 as "age!" from workers"#
     )
     .fetch_all(db)
     .await?;
     m.heartbeat.clear();
     let mut alive = 0;
-    for (name, age) in workers {
-        alive += i64::from(age < 120.0);
+    for w in workers {
+        alive += i64::from(w.age < 120.0);
         m.heartbeat
-            .get_or_create(&WorkerLabels { worker: name })
-            .set(age);
+            .get_or_create(&WorkerLabels { worker: w.name })
+            .set(w.age);
     }
     m.workers.set(alive);
     Ok(())
@@ -214,41 +216,22 @@ async fn refresh_now_and_then(m: &Metrics, db: &sqlx::PgPool, refreshed: &Refres
     *last = Some(Instant::now());
 }
 
-/// `GET /metrics`
-pub async fn endpoint(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
-    let private = match &state.config.metrics_token {
-        Some(want) => {
-            let sent = crate::web::session::bearer_token(&headers).unwrap_or_default();
-            if !crate::web::session::same(sent, want) {
-                return (
-                    axum::http::StatusCode::UNAUTHORIZED,
-                    [(header::WWW_AUTHENTICATE, "Bearer")],
-                    "/metrics needs the metrics token: `Authorization: Bearer TOKEN`\n",
-                )
-                    .into_response();
-            }
-            true
-        }
-        None => false,
-    };
+/// The metrics in the Prometheus text format (OpenMetrics), the ladder's state read
+/// again if it is older than [`REFRESH`]. `private` adds what only the organizer's
+/// scraper may see: each worker by name.
+pub async fn text(
+    db: &sqlx::PgPool,
+    refreshed: &Refreshed,
+    private: bool,
+) -> Result<String, std::fmt::Error> {
     let m = global();
-    refresh_now_and_then(m, &state.db, &state.metrics_refreshed).await;
+    refresh_now_and_then(m, db, refreshed).await;
     let mut out = String::new();
     let registry = if private { &m.registry } else { &m.public };
     let registry = registry.lock().unwrap_or_else(|e| e.into_inner());
-    if encode(&mut out, &registry).is_err() {
-        return (
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            "metrics could not be encoded",
-        )
-            .into_response();
-    }
-    (
-        [(
-            header::CONTENT_TYPE,
-            "application/openmetrics-text; version=1.0.0; charset=utf-8",
-        )],
-        out,
-    )
-        .into_response()
+    encode(&mut out, &registry)?;
+    Ok(out)
 }
+
+/// The content type of [`text`].
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";

@@ -13,9 +13,10 @@ use axum::{Form, Router};
 use serde::Deserialize;
 
 use super::error::AppResult;
-use super::session::{cookie_value, set_cookie, Visitor, SESSION_COOKIE, SESSION_DAYS};
+use super::session::{cookie_value, set_cookie, Visitor, SESSION_COOKIE};
 use super::{AppState, Layout};
 use crate::accounts;
+use crate::accounts::SESSION_DAYS;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -91,7 +92,7 @@ fn logged_in(state: &AppState, token: String, to: &str) -> Response {
     let cookie = set_cookie(
         SESSION_COOKIE,
         Some(token),
-        SESSION_DAYS,
+        i64::from(SESSION_DAYS),
         state.config.secure_cookies(),
     );
     ([(header::SET_COOKIE, cookie)], Redirect::to(to)).into_response()

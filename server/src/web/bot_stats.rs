@@ -104,7 +104,7 @@ impl Record {
 
 pub async fn stats(
     state: &AppState,
-    bot_id: i64,
+    bot_id: crate::ids::BotId,
     name: &str,
     owner: bool,
     record: Record,
@@ -155,7 +155,7 @@ pub async fn stats(
     })
 }
 
-async fn board(state: &AppState, bot_id: i64) -> AppResult<Vec<BoardRow>> {
+async fn board(state: &AppState, bot_id: crate::ids::BotId) -> AppResult<Vec<BoardRow>> {
     let totals: Vec<(i32, i64, i64, i64, i64)> = sqlx::query_as(
         "select v.number, count(*), coalesce(sum(p.timeouts), 0)::bigint, count(p.error), \
              coalesce(sum(p.warnings), 0)::bigint \

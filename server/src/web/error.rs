@@ -22,6 +22,9 @@ pub enum AppError {
     /// Busy for a moment (every password hasher taken): come back soon.
     #[error("{0}")]
     Unavailable(String),
+    /// Any other refusal, with its status (an upload too large, say).
+    #[error("{1}")]
+    Status(StatusCode, String),
     #[error(transparent)]
     Internal(anyhow::Error),
 }
@@ -56,6 +59,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Status(status, _) => *status,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 use axum::http::HeaderMap;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
+use crate::ids::UserId;
+
 /// Login attempts per address: this many at once, then one more every
 /// `LOGIN_REFILL` (20 per 10 minutes).
 pub const LOGINS_PER_ADDRESS: u32 = 20;
@@ -133,7 +135,7 @@ impl Account {
 /// The back-off's state: failures per account and the last failure per address.
 #[derive(Debug, Default)]
 pub struct Failures {
-    accounts: HashMap<i64, Account>,
+    accounts: HashMap<UserId, Account>,
     addresses: HashMap<AddressKey, Instant>,
 }
 
@@ -143,7 +145,7 @@ impl Failures {
     /// result is in.
     pub fn begin(
         &mut self,
-        account: i64,
+        account: UserId,
         address: AddressKey,
         now: Instant,
     ) -> Result<(), Refusal> {
@@ -191,7 +193,7 @@ impl Failures {
     }
 
     /// The result of an attempt taken by [`Failures::begin`].
-    pub fn finish(&mut self, account: i64, address: AddressKey, ok: bool, now: Instant) {
+    pub fn finish(&mut self, account: UserId, address: AddressKey, ok: bool, now: Instant) {
         if ok {
             self.accounts.remove(&account);
             return;
@@ -205,7 +207,7 @@ impl Failures {
     }
 
     /// An attempt taken by [`Failures::begin`] that ended without a verdict.
-    pub fn abandon(&mut self, account: i64) {
+    pub fn abandon(&mut self, account: UserId) {
         if let Some(a) = self.accounts.get_mut(&account) {
             a.in_flight = a.in_flight.saturating_sub(1);
         }
@@ -307,7 +309,7 @@ impl Guard {
     }
 
     /// Takes a password check of `account` from `ip`; the ticket reports its result.
-    pub fn begin_check(self: &Arc<Self>, account: i64, ip: IpAddr) -> Result<Ticket, Refusal> {
+    pub fn begin_check(self: &Arc<Self>, account: UserId, ip: IpAddr) -> Result<Ticket, Refusal> {
         let address = ip.into();
         self.failures().begin(account, address, Instant::now())?;
         Ok(Ticket {
@@ -339,7 +341,7 @@ impl Guard {
 /// abandoned (neither a success nor a failure).
 pub struct Ticket {
     guard: Arc<Guard>,
-    account: i64,
+    account: UserId,
     address: AddressKey,
     done: bool,
 }
@@ -365,6 +367,7 @@ impl Drop for Ticket {
 mod tests {
     use super::*;
 
+    const ID: UserId = UserId(7);
     const A: AddressKey = AddressKey::V4(1);
     const B: AddressKey = AddressKey::V4(2);
 
@@ -372,7 +375,7 @@ mod tests {
     fn checks_under_way_count_against_the_free_failures() {
         let mut f = Failures::default();
         let now = Instant::now();
-        let taken = (0..30).filter(|_| f.begin(7, A, now).is_ok()).count();
+        let taken = (0..30).filter(|_| f.begin(ID, A, now).is_ok()).count();
         assert_eq!(taken, FREE_FAILURES as usize);
     }
 
@@ -381,27 +384,27 @@ mod tests {
         let mut f = Failures::default();
         let t0 = Instant::now();
         for _ in 0..FREE_FAILURES {
-            f.begin(7, A, t0).unwrap();
-            f.finish(7, A, false, t0);
+            f.begin(ID, A, t0).unwrap();
+            f.finish(ID, A, false, t0);
         }
-        assert_eq!(f.begin(7, A, t0), Err(Refusal::Account(FIRST_WAIT)));
+        assert_eq!(f.begin(ID, A, t0), Err(Refusal::Account(FIRST_WAIT)));
         // The owner, from an address that never failed, is let through...
-        f.begin(7, B, t0).unwrap();
-        f.finish(7, B, true, t0);
+        f.begin(ID, B, t0).unwrap();
+        f.finish(ID, B, true, t0);
         // ... and a success clears the account.
-        f.begin(7, A, t0).unwrap();
-        f.abandon(7);
+        f.begin(ID, A, t0).unwrap();
+        f.abandon(ID);
         // Past the free failures each failure doubles the wait.
         for _ in 0..FREE_FAILURES {
-            f.begin(7, A, t0).unwrap();
-            f.finish(7, A, false, t0);
+            f.begin(ID, A, t0).unwrap();
+            f.finish(ID, A, false, t0);
         }
         let t1 = t0 + FIRST_WAIT;
-        f.begin(7, A, t1).unwrap();
-        f.finish(7, A, false, t1);
-        assert_eq!(f.begin(7, A, t1), Err(Refusal::Account(FIRST_WAIT * 2)));
+        f.begin(ID, A, t1).unwrap();
+        f.finish(ID, A, false, t1);
+        assert_eq!(f.begin(ID, A, t1), Err(Refusal::Account(FIRST_WAIT * 2)));
         // Failures are forgotten after a while.
-        assert!(f.begin(7, A, t1 + FORGET).is_ok());
+        assert!(f.begin(ID, A, t1 + FORGET).is_ok());
     }
 
     #[test]
@@ -411,9 +414,9 @@ mod tests {
         let mut checked = 0;
         for i in 0..50 {
             let address = AddressKey::V4(100 + i);
-            if f.begin(7, address, t0).is_ok() {
+            if f.begin(ID, address, t0).is_ok() {
                 checked += 1;
-                f.finish(7, address, false, t0);
+                f.finish(ID, address, false, t0);
             }
         }
         assert_eq!(checked, FREE_FAILURES + EXEMPT_PER_WAIT);

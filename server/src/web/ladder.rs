@@ -18,7 +18,7 @@ use time::OffsetDateTime;
 
 use super::bot_stats::Record;
 use super::error::{AppError, AppResult};
-use super::profile::when;
+use super::format::when;
 use super::session::{User, Visitor};
 use super::{AppState, Layout};
 
@@ -495,7 +495,7 @@ struct MatchInfo {
 pub struct Seat {
     pub seat: i32,
     pub bot: String,
-    pub owner_id: i64,
+    pub owner_id: crate::ids::UserId,
     pub version: i32,
     pub rank: Option<i32>,
     pub outcome: Option<String>,
@@ -682,7 +682,7 @@ async fn stderr(
     visitor: Visitor,
     Path((id, seat)): Path<(i64, i32)>,
 ) -> Response {
-    type Row = (i64, Option<Vec<u8>>);
+    type Row = (crate::ids::UserId, Option<Vec<u8>>);
     let row: Result<Option<Row>, _> = sqlx::query_as(
         "select b.owner_id, p.stderr from match_players p join bots b on b.id = p.bot_id \
          where p.match_id = $1 and p.seat = $2",

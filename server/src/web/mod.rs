@@ -2,14 +2,17 @@
 //! security-header layers, static files embedded in the binary, and `serve`.
 
 pub mod admin;
+pub mod api;
 pub mod auth;
 pub mod bot_stats;
 pub mod bots;
 pub mod byte_cache;
 pub mod error;
+pub mod format;
 pub mod guard;
 pub mod ladder;
 pub mod listener;
+pub mod ops;
 pub mod pages;
 pub mod profile;
 pub mod session;
@@ -169,7 +172,7 @@ async fn visitor_error_pages(
         return response;
     };
     let user = match token {
-        Some(token) => match session::session_user(&state.db, &token).await {
+        Some(token) => match crate::accounts::session_user(&state.db, &token).await {
             Ok(user) => user,
             Err(_) => return response,
         },
@@ -207,7 +210,7 @@ pub fn app(state: AppState) -> Router {
         .merge(ladder::router())
         .merge(bots::router(state.config.max_upload_bytes))
         .route("/static/{*path}", get(asset))
-        .route("/metrics", get(crate::metrics::endpoint))
+        .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))
         .fallback(not_found)
         // Uploads set their own, larger limit on their routes, which wins.

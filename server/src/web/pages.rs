@@ -1,9 +1,9 @@
 //! The pages anyone can read: home, the rules, getting started, the replay viewer;
-//! `/healthz` for monitors and `/api/me` to check an API token.
+//! `/api/me` to check an API token.
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -20,7 +20,6 @@ pub fn router() -> Router<AppState> {
         .route("/getting-started", get(getting_started))
         .route("/starters/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
-        .route("/healthz", get(healthz))
         .route("/api/me", get(api_me))
 }
 
@@ -114,39 +113,6 @@ async fn starter_kit(
         bytes.as_ref().clone(),
     )
         .into_response())
-}
-
-/// `200 {"status":"ok","database":"ok","version":…,"revision":…}`, or `503` when the
-/// database does not answer.
-async fn healthz(State(state): State<AppState>) -> Response {
-    let db = tokio::time::timeout(
-        std::time::Duration::from_secs(3),
-        sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.db),
-    )
-    .await;
-    match db {
-        Ok(Ok(_)) => Json(json!({
-            "status": "ok",
-            "database": "ok",
-            "version": crate::VERSION,
-            "revision": crate::REVISION,
-        }))
-        .into_response(),
-        Ok(Err(e)) => {
-            // The cause goes to the log; a public health check names no host or user.
-            tracing::warn!("health check: the database failed: {e}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                Json(json!({"status": "error", "database": "unavailable"})),
-            )
-                .into_response()
-        }
-        Err(_) => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"status": "error", "database": "no answer within 3 s"})),
-        )
-            .into_response(),
-    }
 }
 
 async fn api_me(ApiUser(u): ApiUser) -> Response {

@@ -8,12 +8,14 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use serde::Deserialize;
-use time::OffsetDateTime;
 
 use super::error::AppResult;
+use super::format::when;
 use super::session::{cookie_value, set_cookie, LoggedIn, SESSION_COOKIE};
 use super::{AppState, Layout};
 use crate::accounts;
+use crate::ids::UserId;
+use crate::status::VersionStatus;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -25,12 +27,11 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A bot as the profile lists it.
-#[derive(sqlx::FromRow)]
 pub struct BotRow {
     pub name: String,
     pub active: Option<i32>,
     pub latest: i32,
-    pub latest_status: String,
+    pub latest_status: VersionStatus,
 }
 
 /// A token as the profile lists it.
@@ -55,14 +56,6 @@ struct ProfilePage {
     error: Option<(&'static str, String)>,
 }
 
-/// "2026-11-21 14:03 UTC"
-pub fn when(t: OffsetDateTime) -> String {
-    let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
-    t.to_offset(time::UtcOffset::UTC)
-        .format(&f)
-        .unwrap_or_default()
-}
-
 async fn render(
     state: &AppState,
     who: &LoggedIn,
@@ -70,23 +63,27 @@ async fn render(
     notice: Option<(&'static str, String)>,
     error: Option<(&'static str, String)>,
 ) -> AppResult<Response> {
-    let since: OffsetDateTime = sqlx::query_scalar("select created_at from users where id = $1")
-        .bind(who.user.id)
+    let user = who.user.id;
+    let since = sqlx::query_scalar!("select created_at from users where id = $1", user as UserId)
         .fetch_one(&state.db)
         .await?;
-    let rows: Vec<(i64, String, OffsetDateTime, Option<OffsetDateTime>)> = sqlx::query_as(
+    let tokens = sqlx::query!(
         "select id, name, created_at, last_used_at from api_tokens where user_id = $1 order by id",
+        user as UserId
     )
-    .bind(who.user.id)
     .fetch_all(&state.db)
     .await?;
-    let bots = sqlx::query_as::<_, BotRow>(
-        "select b.name, a.number as active, l.number as latest, l.status as latest_status from bots b \
-         left join bot_versions a on a.id = b.active_version_id \
-         join lateral (select number, status from bot_versions where bot_id = b.id order by number desc limit 1) l on true \
-         where b.owner_id = $1 order by lower(b.name)",
+    let bots = sqlx::query_as!(
+        BotRow,
+        r#"select b.name, a.number as "active?", l.number as latest,
+               l.status as "latest_status: VersionStatus"
+           from bots b
+           left join bot_versions a on a.id = b.active_version_id
+           join lateral (select number, status from bot_versions where bot_id = b.id
+                         order by number desc limit 1) l on true
+           where b.owner_id = $1 order by lower(b.name)"#,
+        user as UserId
     )
-    .bind(who.user.id)
     .fetch_all(&state.db)
     .await?;
     let status = if error.is_some() {
@@ -98,13 +95,13 @@ async fn render(
         layout: who.layout(),
         since: when(since),
         bots,
-        tokens: rows
+        tokens: tokens
             .into_iter()
-            .map(|(id, name, created, used)| TokenRow {
-                id,
-                name,
-                created: when(created),
-                last_used: used.map_or_else(|| "never".to_string(), when),
+            .map(|t| TokenRow {
+                id: t.id,
+                name: t.name,
+                created: when(t.created_at),
+                last_used: t.last_used_at.map_or_else(|| "never".to_string(), when),
             })
             .collect(),
         new_token,
@@ -125,20 +122,13 @@ struct PasswordForm {
     password2: String,
 }
 
-async fn stored_hash(state: &AppState, user_id: i64) -> sqlx::Result<String> {
-    sqlx::query_scalar("select password_hash from users where id = $1")
-        .bind(user_id)
-        .fetch_one(&state.db)
-        .await
-}
-
 async fn change_password(
     State(state): State<AppState>,
     who: LoggedIn,
     headers: HeaderMap,
     Form(f): Form<PasswordForm>,
 ) -> AppResult<Response> {
-    let hash = stored_hash(&state, who.user.id).await?;
+    let hash = accounts::password_hash(&state.db, who.user.id).await?;
     let problem = if !accounts::verify_password(f.current, Some(hash)).await? {
         Some("Your current password is not right.".to_string())
     } else if f.password != f.password2 {
@@ -175,10 +165,12 @@ async fn create_token(
     Form(f): Form<TokenForm>,
 ) -> AppResult<Response> {
     let name = f.name.trim();
-    let count: i64 = sqlx::query_scalar("select count(*) from api_tokens where user_id = $1")
-        .bind(who.user.id)
-        .fetch_one(&state.db)
-        .await?;
+    let count = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from api_tokens where user_id = $1"#,
+        who.user.id as UserId
+    )
+    .fetch_one(&state.db)
+    .await?;
     let problem = if name.is_empty() || name.chars().count() > 64 {
         Some(
             "Give the token a name of 1 to 64 characters, e.g. the machine that uses it."
@@ -203,12 +195,14 @@ async fn revoke_token(
     who: LoggedIn,
     Path(id): Path<i64>,
 ) -> AppResult<Response> {
-    let gone = sqlx::query("delete from api_tokens where id = $1 and user_id = $2")
-        .bind(id)
-        .bind(who.user.id)
-        .execute(&state.db)
-        .await?
-        .rows_affected();
+    let gone = sqlx::query!(
+        "delete from api_tokens where id = $1 and user_id = $2",
+        id,
+        who.user.id as UserId
+    )
+    .execute(&state.db)
+    .await?
+    .rows_affected();
     let notice = if gone == 1 {
         ("tokens", "The token was revoked.".to_string())
     } else {
@@ -228,7 +222,7 @@ async fn delete_account(
     who: LoggedIn,
     Form(f): Form<DeleteForm>,
 ) -> AppResult<Response> {
-    let hash = stored_hash(&state, who.user.id).await?;
+    let hash = accounts::password_hash(&state.db, who.user.id).await?;
     if f.confirm.as_deref() != Some("yes") {
         return render(
             &state,
@@ -249,8 +243,7 @@ async fn delete_account(
         )
         .await;
     }
-    sqlx::query("delete from users where id = $1")
-        .bind(who.user.id)
+    sqlx::query!("delete from users where id = $1", who.user.id as UserId)
         .execute(&state.db)
         .await?;
     tracing::info!(user = %who.user.name, "deleted the account");

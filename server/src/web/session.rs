@@ -13,37 +13,15 @@ use axum::http::{header, HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
-use rand::RngCore;
-use sha2::{Digest, Sha256};
 
 use super::error::AppError;
 use super::{AppState, Layout};
+use crate::accounts::session_user;
+pub use crate::accounts::User;
+use crate::tokens::{constant_time_eq, random_token};
 
 pub const SESSION_COOKIE: &str = "bb_session";
 pub const CSRF_COOKIE: &str = "bb_csrf";
-/// How long a login lasts.
-pub const SESSION_DAYS: i64 = 30;
-
-/// A random token: 32 bytes, hex.
-pub fn random_token() -> String {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng.fill_bytes(&mut bytes);
-    hex::encode(bytes)
-}
-
-/// What is stored of a token: its sha256.
-pub fn token_hash(token: &str) -> Vec<u8> {
-    Sha256::digest(token.as_bytes()).to_vec()
-}
-
-/// Constant-time comparison of two tokens.
-pub fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
-}
 
 /// The value of a cookie in the request.
 pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -227,32 +205,13 @@ async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Respon
         req = Request::from_parts(parts, Body::from(bytes));
     }
     match (existing, sent) {
-        (Some(have), Some(got)) if same(have, &got) => Ok(req),
+        (Some(have), Some(got)) if constant_time_eq(have, &got) => Ok(req),
         _ => Err(AppError::Forbidden(
             "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
                 .into(),
         )
         .into_response()),
     }
-}
-
-/// A logged-in account.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct User {
-    pub id: i64,
-    pub name: String,
-    pub is_admin: bool,
-}
-
-/// The account of a session cookie, if the session is valid.
-pub async fn session_user(db: &sqlx::PgPool, token: &str) -> Result<Option<User>, sqlx::Error> {
-    sqlx::query_as::<_, User>(
-        "select u.id, u.name, u.is_admin from sessions s join users u on u.id = s.user_id \
-         where s.token_hash = $1 and s.expires_at > now()",
-    )
-    .bind(token_hash(token))
-    .fetch_optional(db)
-    .await
 }
 
 /// Anyone: the account if logged in, and the CSRF token for forms.

@@ -1,0 +1,278 @@
+//! Taking an upload: it is checked completely (unpacked into a scratch folder with the
+//! archive caps, its language found) before anything is stored; then the version (and,
+//! for a new bot, the bot) is stored in one transaction that holds its owner's row, so
+//! that the cap on waiting versions and the next version number see no other upload
+//! in between. The build itself happens later, in the builder.
+
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+
+use crate::accounts::User;
+use crate::archive;
+use crate::ids::{BotId, UserId};
+use crate::languages::{Languages, CUSTOM};
+
+/// The fields of an upload form.
+#[derive(Debug, Default)]
+pub struct Upload {
+    /// The new bot's name (ignored for a new version of a bot).
+    pub name: String,
+    /// A language key, `auto` (or empty) to detect it, or `custom`.
+    pub language: String,
+    pub compile: String,
+    pub run: String,
+    pub file_name: String,
+    pub file: Vec<u8>,
+}
+
+/// Why an upload is not taken, in words for its owner.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The upload itself: fix it and send it again.
+    Invalid(String),
+    /// Someone else's bot.
+    NotYours,
+    /// Too many versions of this owner are waiting to be built.
+    TooManyWaiting(String),
+}
+
+impl Refusal {
+    pub fn message(&self) -> String {
+        match self {
+            Refusal::Invalid(m) | Refusal::TooManyWaiting(m) => m.clone(),
+            Refusal::NotYours => "Only its owner can upload versions of this bot.".into(),
+        }
+    }
+}
+
+/// A stored version.
+#[derive(Debug)]
+pub struct Stored {
+    pub bot: String,
+    pub number: i32,
+}
+
+/// What a bot's name may be.
+pub fn check_bot_name(name: &str) -> Result<(), String> {
+    if (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
+        Ok(())
+    } else {
+        Err("A bot name is 1 to 32 letters, digits, `-` or `_`.".to_string())
+    }
+}
+
+/// The form's own checks: a file, commands of one line.
+fn check_form(up: &Upload) -> Result<(), String> {
+    if up.file.is_empty() {
+        return Err(if up.file_name.is_empty() {
+            "Choose a file to upload.".into()
+        } else {
+            format!("`{}` is empty.", up.file_name)
+        });
+    }
+    for (what, cmd) in [("build", &up.compile), ("run", &up.run)] {
+        if cmd.len() > 1000 || cmd.contains('\n') {
+            return Err(format!(
+                "The {what} command must be one line of at most 1000 characters."
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The language and entry file of an unpacked upload at `root`.
+fn language_of(
+    languages: &Languages,
+    up: &Upload,
+    root: &std::path::Path,
+) -> Result<(String, String), String> {
+    let unusable = |e: String| format!("The upload cannot be used: {e}.");
+    match up.language.as_str() {
+        CUSTOM if up.run.is_empty() => Err("For \"custom\", give at least the run command.".into()),
+        CUSTOM => Ok((CUSTOM.to_string(), String::new())),
+        "" | "auto" if archive::kind_of(&up.file) == archive::Kind::Single => {
+            let name = root
+                .read_dir()
+                .ok()
+                .and_then(|mut d| d.next())
+                .and_then(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match languages.by_extension(&name) {
+                Some(l) => Ok((l.key.clone(), name)),
+                None => Err(format!(
+                    "No language offered here uses files like `{name}`; upload an archive with an entry file, or choose \"custom\"."
+                )),
+            }
+        }
+        "" | "auto" => languages
+            .detect(root, None)
+            .map_err(|e| unusable(e.to_string())),
+        key => languages
+            .detect(root, Some(key))
+            .map_err(|e| unusable(e.to_string())),
+    }
+}
+
+/// Unpacks the upload into a scratch folder (readable by the server alone, removed
+/// after) and finds its language and entry file. The outer error is the platform's;
+/// the inner one why the upload cannot be used.
+fn check_contents(
+    languages: &Languages,
+    up: &Upload,
+) -> std::io::Result<Result<(String, String), String>> {
+    let scratch = std::env::temp_dir().join(format!(
+        "bottlebats-upload-{}",
+        crate::tokens::random_token()
+    ));
+    std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+        .create(&scratch)?;
+    let result = archive::unpack(&up.file, &up.file_name, &scratch, archive::Caps::default())
+        .map_err(|e| format!("The upload cannot be used: {e}."))
+        .and_then(|root| language_of(languages, up, &root));
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(result)
+}
+
+/// Checks an upload through and stores a new version of `existing` (or a new bot
+/// named in the form). The outer error is the platform's.
+pub async fn accept(
+    db: &PgPool,
+    languages: std::sync::Arc<Languages>,
+    waiting_cap: u32,
+    owner: &User,
+    existing: Option<&str>,
+    up: Upload,
+) -> anyhow::Result<Result<Stored, Refusal>> {
+    let bot_name = match existing {
+        Some(n) => n.to_string(),
+        None => match check_bot_name(&up.name) {
+            Ok(()) => up.name.clone(),
+            Err(e) => return Ok(Err(Refusal::Invalid(e))),
+        },
+    };
+    if let Err(e) = check_form(&up) {
+        return Ok(Err(Refusal::Invalid(e)));
+    }
+    let (up, checked) = tokio::task::spawn_blocking(move || {
+        let checked = check_contents(&languages, &up);
+        (up, checked)
+    })
+    .await?;
+    let (language, entry) = match checked? {
+        Ok(found) => found,
+        Err(e) => return Ok(Err(Refusal::Invalid(e))),
+    };
+    store(
+        db,
+        waiting_cap,
+        owner,
+        existing,
+        bot_name,
+        up,
+        language,
+        entry,
+    )
+    .await
+}
+
+/// Stores a checked upload. The owner's row is locked for the transaction.
+#[allow(clippy::too_many_arguments)]
+async fn store(
+    db: &PgPool,
+    waiting_cap: u32,
+    owner: &User,
+    existing: Option<&str>,
+    bot_name: String,
+    up: Upload,
+    language: String,
+    entry: String,
+) -> anyhow::Result<Result<Stored, Refusal>> {
+    let mut tx = db.begin().await?;
+    sqlx::query!(
+        "select 1 as one from users where id = $1 for update",
+        owner.id as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let waiting = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from bot_versions v join bots b on b.id = v.bot_id
+           where b.owner_id = $1 and v.status in ('pending', 'building', 'testing')"#,
+        owner.id as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if waiting >= i64::from(waiting_cap) {
+        return Ok(Err(Refusal::TooManyWaiting(format!(
+            "You have {waiting} version(s) waiting to be built, the most this site takes at once ({waiting_cap}). Upload again when one of them is done."
+        ))));
+    }
+    let bot = match existing {
+        Some(name) => match sqlx::query_scalar!(
+            r#"select id as "id: BotId" from bots where lower(name) = lower($1) and owner_id = $2"#,
+            name,
+            owner.id as UserId
+        )
+        .fetch_optional(&mut *tx)
+        .await?
+        {
+            Some(id) => id,
+            None => return Ok(Err(Refusal::NotYours)),
+        },
+        None => {
+            let made = sqlx::query_scalar!(
+                r#"insert into bots (owner_id, name) values ($1, $2) returning id as "id: BotId""#,
+                owner.id as UserId,
+                bot_name
+            )
+            .fetch_one(&mut *tx)
+            .await;
+            match made {
+                Ok(id) => id,
+                Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
+                    return Ok(Err(Refusal::Invalid(format!(
+                        "A bot called `{bot_name}` exists already; choose another name."
+                    ))))
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    let custom = language == CUSTOM;
+    let compile = custom
+        .then_some(up.compile.as_str())
+        .filter(|c| !c.is_empty());
+    let run = custom.then_some(up.run.as_str());
+    let file_name = if up.file_name.is_empty() {
+        "upload"
+    } else {
+        up.file_name.as_str()
+    };
+    let number = sqlx::query_scalar!(
+        r#"insert into bot_versions (bot_id, number, language, entry, compile_command,
+               run_command, archive, archive_name, archive_sha256)
+           select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8
+           from bot_versions where bot_id = $1
+           returning number"#,
+        bot as BotId,
+        language,
+        entry,
+        compile,
+        run,
+        up.file,
+        file_name,
+        Sha256::digest(&up.file).to_vec()
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    tracing::info!(bot = %bot_name, version = number, %language, owner = %owner.name, "uploaded");
+    Ok(Ok(Stored {
+        bot: bot_name,
+        number,
+    }))
+}

@@ -1,0 +1,174 @@
+//! Bots and their versions: the "New bot" page, a bot's page with its versions and
+//! the upload of a new one (`page.rs`), the owner's downloads (`files.rs`), and the
+//! same over the API with a token (`api.rs`: `POST /api/bots`,
+//! `POST /api/bots/{name}/versions`, `GET /api/bots/{name}`). Checking and storing an
+//! upload is [`crate::uploads`]'s.
+
+mod api;
+mod files;
+mod page;
+
+use axum::extract::{DefaultBodyLimit, Multipart};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::Router;
+use time::OffsetDateTime;
+
+use super::error::{AppError, AppResult};
+use super::AppState;
+use crate::ids::{BotId, UserId};
+use crate::uploads::{Refusal, Upload};
+
+pub fn router(max_upload: u64) -> Router<AppState> {
+    let limit = DefaultBodyLimit::max(max_upload as usize + 1024 * 1024);
+    Router::new()
+        .route(
+            "/bots/new",
+            get(page::new_page).post(page::new_bot).layer(limit),
+        )
+        .route("/bots/{name}", get(page::bot_page))
+        .route(
+            "/bots/{name}/versions",
+            post(page::new_version).layer(limit),
+        )
+        .route("/bots/{name}/versions/{number}/source", get(files::source))
+        .route("/bots/{name}/versions/{number}/logs", get(files::logs))
+        .route(
+            "/bots/{name}/versions/{number}/smoke.json",
+            get(files::smoke_replay),
+        )
+        .route("/api/bots", post(api::new_bot).layer(limit))
+        .route(
+            "/api/bots/{name}/versions",
+            post(api::new_version).layer(limit),
+        )
+        .route("/api/bots/{name}", get(api::bot))
+}
+
+/// A bot as its pages show it.
+pub struct BotRow {
+    pub id: BotId,
+    pub name: String,
+    pub owner_id: UserId,
+    pub owner: String,
+    pub created_at: OffsetDateTime,
+    pub active: Option<i32>,
+    pub record: super::bot_stats::Record,
+}
+
+async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
+    let r = sqlx::query!(
+        r#"select b.id as "id: BotId", b.name, b.owner_id as "owner_id: UserId",
+               u.name as owner, b.created_at, v.number as "active?",
+               b.mu, b.sigma, b.games, b.wins, b.losses, b.draws
+           from bots b join users u on u.id = b.owner_id
+           left join bot_versions v on v.id = b.active_version_id
+           where lower(b.name) = lower($1)"#,
+        name
+    )
+    .fetch_optional(db)
+    .await?
+    .ok_or(AppError::NotFound)?;
+    Ok(BotRow {
+        id: r.id,
+        name: r.name,
+        owner_id: r.owner_id,
+        owner: r.owner,
+        created_at: r.created_at,
+        active: r.active,
+        record: super::bot_stats::Record {
+            mu: r.mu,
+            sigma: r.sigma,
+            games: r.games,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+        },
+    })
+}
+
+async fn find_bot(state: &AppState, name: &str) -> AppResult<BotRow> {
+    find_bot_in(&state.db, name).await
+}
+
+/// An upload that cannot be taken, with the status to answer.
+struct Refused(StatusCode, String);
+
+impl From<AppError> for Refused {
+    fn from(e: AppError) -> Self {
+        Refused(e.status(), e.public_message())
+    }
+}
+
+impl From<Refusal> for Refused {
+    fn from(r: Refusal) -> Self {
+        let status = match r {
+            Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
+            Refusal::NotYours => StatusCode::FORBIDDEN,
+            Refusal::TooManyWaiting(_) => StatusCode::TOO_MANY_REQUESTS,
+        };
+        Refused(status, r.message())
+    }
+}
+
+/// Reads an upload form (a file and text fields) within the site's size limit.
+async fn read_upload(state: &AppState, mut form: Multipart) -> Result<Upload, Refused> {
+    let max = state.config.max_upload_bytes;
+    let too_big = || {
+        Refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The upload is larger than {} MiB.", max / (1024 * 1024)),
+        )
+    };
+    let unreadable = |e: axum::extract::multipart::MultipartError| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            too_big()
+        } else {
+            Refused(
+                StatusCode::BAD_REQUEST,
+                format!("The form could not be read: {e}"),
+            )
+        }
+    };
+    let mut up = Upload::default();
+    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+        let name = field.name().unwrap_or("").to_string();
+        if name == "file" {
+            up.file_name = field.file_name().unwrap_or("").to_string();
+        }
+        let bytes = field.bytes().await.map_err(unreadable)?;
+        let text = || String::from_utf8_lossy(&bytes).trim().to_string();
+        match name.as_str() {
+            "file" => up.file = bytes.to_vec(),
+            "name" => up.name = text(),
+            "language" => up.language = text(),
+            "compile_command" => up.compile = text(),
+            "run_command" => up.run = text(),
+            _ => {}
+        }
+    }
+    if up.file.len() as u64 > max {
+        return Err(too_big());
+    }
+    Ok(up)
+}
+
+/// Checks an upload through and stores it as a new version (and a new bot).
+async fn accept(
+    state: &AppState,
+    owner: &crate::accounts::User,
+    existing: Option<&str>,
+    up: Upload,
+) -> Result<crate::uploads::Stored, Refused> {
+    crate::uploads::accept(
+        &state.db,
+        state.languages.clone(),
+        state.config.pending_builds,
+        owner,
+        existing,
+        up,
+    )
+    .await
+    .map_err(|e| Refused::from(AppError::from(e)))?
+    .map_err(Refused::from)
+}

@@ -1,0 +1,331 @@
+//! A bot's page (its versions, its record, and for its owner the logs and the upload
+//! form) and the "New bot" page.
+
+use askama::Template;
+use axum::extract::{Multipart, Path, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use time::OffsetDateTime;
+
+use super::{accept, find_bot, find_bot_in, read_upload, BotRow, Refused};
+use crate::ids::BotId;
+use crate::languages::CUSTOM;
+use crate::status::VersionStatus;
+use crate::web::error::{AppError, AppResult};
+use crate::web::format::when;
+use crate::web::session::{LoggedIn, Visitor};
+use crate::web::{AppState, Layout};
+
+/// A language as the upload form offers it.
+pub struct Choice {
+    pub key: String,
+    pub name: String,
+    pub entries: String,
+}
+
+fn choices(state: &AppState) -> Vec<Choice> {
+    state
+        .languages
+        .available()
+        .map(|e| Choice {
+            key: e.key.clone(),
+            name: e.language.name.clone(),
+            entries: e.language.entries.join(", "),
+        })
+        .collect()
+}
+
+fn max_mib(state: &AppState) -> u64 {
+    state.config.max_upload_bytes / (1024 * 1024)
+}
+
+#[derive(Template)]
+#[template(path = "bots/new.html")]
+struct NewPage {
+    layout: Layout,
+    choices: Vec<Choice>,
+    name: String,
+    language: String,
+    compile: String,
+    run: String,
+    max_mib: u64,
+    error: Option<String>,
+}
+
+pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Html<String>> {
+    let page = NewPage {
+        layout: who.layout(),
+        choices: choices(&state),
+        name: String::new(),
+        language: "auto".into(),
+        compile: String::new(),
+        run: String::new(),
+        max_mib: max_mib(&state),
+        error: None,
+    };
+    Ok(Html(page.render()?))
+}
+
+pub async fn new_bot(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    form: Multipart,
+) -> AppResult<Response> {
+    let up = match read_upload(&state, form).await {
+        Ok(u) => u,
+        Err(Refused(status, message)) => return Err(AppError::Status(status, message)),
+    };
+    let kept = (
+        up.name.chars().take(64).collect(),
+        up.language.clone(),
+        up.compile.clone(),
+        up.run.clone(),
+    );
+    match accept(&state, &who.user, None, up).await {
+        Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
+        Err(Refused(status, message)) => {
+            let (name, language, compile, run) = kept;
+            let page = NewPage {
+                layout: who.layout(),
+                choices: choices(&state),
+                name,
+                language,
+                compile,
+                run,
+                max_mib: max_mib(&state),
+                error: Some(message),
+            };
+            Ok((status, Html(page.render()?)).into_response())
+        }
+    }
+}
+
+/// A version as the bot page lists it.
+pub struct VersionRow {
+    pub number: i32,
+    pub status: VersionStatus,
+    pub language: String,
+    pub uploaded: String,
+    pub failure: Option<String>,
+    pub build_log: Option<String>,
+    pub stderr: Option<String>,
+    /// Its logs are not shown inline (an older version), or only in part.
+    pub logs_link: bool,
+    pub has_replay: bool,
+    /// Its logs start unfolded: the newest version, when it failed.
+    pub open: bool,
+}
+
+/// How long after its upload the page of a version on its way keeps refreshing itself;
+/// past that the builder is busy or stopped, and the page says so instead.
+const REFRESH_FOR: time::Duration = time::Duration::minutes(10);
+
+/// A version as read for the bot page, without its logs.
+struct VersionDb {
+    number: i32,
+    status: VersionStatus,
+    language: String,
+    created_at: OffsetDateTime,
+    failure: Option<String>,
+    has_logs: bool,
+    has_replay: bool,
+}
+
+/// The logs of a version as its owner's page shows them inline.
+struct LogsDb {
+    number: i32,
+    build_log: Option<String>,
+    smoke_stderr: Option<String>,
+    /// Either was longer than [`INLINE_LOG`].
+    cut: bool,
+}
+
+/// Versions whose logs the owner's bot page shows inline (the newest); the others'
+/// are a link away, so that a bot with many versions keeps a light page.
+const INLINE_VERSIONS: i64 = 3;
+/// Characters of each log shown inline; the whole log is a link away.
+const INLINE_LOG: i32 = 64 * 1024;
+
+/// The newest versions' logs, cut to [`INLINE_LOG`], for the bot's owner.
+async fn inline_logs(state: &AppState, bot: BotId) -> AppResult<Vec<LogsDb>> {
+    Ok(sqlx::query_as!(
+        LogsDb,
+        r#"select number, left(build_log, $2) as build_log, left(smoke_stderr, $2) as smoke_stderr,
+               coalesce(length(build_log) > $2 or length(smoke_stderr) > $2, false) as "cut!"
+           from bot_versions where bot_id = $1 order by number desc limit $3"#,
+        bot as BotId,
+        INLINE_LOG,
+        INLINE_VERSIONS
+    )
+    .fetch_all(&state.db)
+    .await?)
+}
+
+/// A bot and its versions as one moment saw them: a build finishing between the two
+/// reads would otherwise show a version active while no version plays.
+async fn bot_with_versions(state: &AppState, name: &str) -> AppResult<(BotRow, Vec<VersionDb>)> {
+    let mut tx = state.db.begin().await?;
+    sqlx::query!("set transaction isolation level repeatable read read only")
+        .execute(&mut *tx)
+        .await?;
+    let bot = find_bot_in(&mut *tx, name).await?;
+    let versions = sqlx::query_as!(
+        VersionDb,
+        r#"select number, status as "status: VersionStatus", language, created_at, failure,
+               coalesce(build_log <> '' or smoke_stderr <> '', false) as "has_logs!",
+               smoke_replay is not null as "has_replay!"
+           from bot_versions where bot_id = $1 order by number desc"#,
+        bot.id as BotId
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok((bot, versions))
+}
+
+#[derive(Template)]
+#[template(path = "bots/bot.html")]
+struct BotPage {
+    layout: Layout,
+    name: String,
+    owner: String,
+    created: String,
+    active: Option<i32>,
+    is_owner: bool,
+    versions: Vec<VersionRow>,
+    choices: Vec<Choice>,
+    max_mib: u64,
+    error: Option<String>,
+    /// The newest version still on its way (pending, building or testing), if any.
+    on_its_way: Option<(i32, VersionStatus)>,
+    /// The page refreshes itself every few seconds: a version is on its way and was
+    /// uploaded recently.
+    refresh: bool,
+    /// Where a script uploads a new version.
+    api_url: String,
+    /// Rating, results, chart, recent matches; the error board for the owner.
+    stats: crate::web::bot_stats::Stats,
+}
+
+/// The versions as the page lists them, with the owner's inline logs.
+fn version_rows(
+    state: &AppState,
+    rows: Vec<VersionDb>,
+    mut logs: Vec<LogsDb>,
+    is_owner: bool,
+) -> Vec<VersionRow> {
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let inline = logs
+                .iter()
+                .position(|l| l.number == v.number)
+                .map(|k| logs.swap_remove(k));
+            let cut = inline.as_ref().is_some_and(|l| l.cut);
+            let (build_log, stderr) =
+                inline.map_or((None, None), |l| (l.build_log, l.smoke_stderr));
+            VersionRow {
+                open: i == 0 && v.status == VersionStatus::Failed,
+                number: v.number,
+                status: v.status,
+                language: match state.languages.get(&v.language) {
+                    Some(l) => l.language.name.clone(),
+                    None if v.language == CUSTOM => "Custom commands".into(),
+                    None => v.language.clone(),
+                },
+                uploaded: when(v.created_at),
+                failure: v.failure.filter(|_| is_owner),
+                logs_link: is_owner
+                    && v.has_logs
+                    && (cut || build_log.is_none() && stderr.is_none()),
+                build_log: build_log.filter(|l| !l.is_empty()),
+                stderr: stderr.filter(|s| !s.is_empty()),
+                has_replay: v.has_replay && is_owner,
+            }
+        })
+        .collect()
+}
+
+async fn render_bot(
+    state: &AppState,
+    visitor: &Visitor,
+    name: &str,
+    error: Option<(StatusCode, String)>,
+) -> AppResult<Response> {
+    let (bot, rows) = bot_with_versions(state, name).await?;
+    let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
+    let waiting = rows.iter().find(|v| v.status.on_its_way());
+    let on_its_way = waiting.map(|v| (v.number, v.status));
+    let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
+    let site = state
+        .config
+        .base_url
+        .as_deref()
+        .unwrap_or("https://THIS-SITE");
+    let api_url = format!(
+        "{}/api/bots/{}/versions",
+        site.trim_end_matches('/'),
+        bot.name
+    );
+    let stats =
+        crate::web::bot_stats::stats(state, bot.id, &bot.name, is_owner, bot.record).await?;
+    let logs = if is_owner {
+        inline_logs(state, bot.id).await?
+    } else {
+        Vec::new()
+    };
+    let page = BotPage {
+        stats,
+        layout: visitor.layout(),
+        versions: version_rows(state, rows, logs, is_owner),
+        name: bot.name,
+        owner: bot.owner,
+        created: when(bot.created_at),
+        active: bot.active,
+        is_owner,
+        choices: choices(state),
+        max_mib: max_mib(state),
+        on_its_way,
+        refresh,
+        api_url,
+        error: error.as_ref().map(|e| e.1.clone()),
+    };
+    let status = error.map_or(StatusCode::OK, |e| e.0);
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+pub async fn bot_page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(name): Path<String>,
+) -> AppResult<Response> {
+    render_bot(&state, &visitor, &name, None).await
+}
+
+pub async fn new_version(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path(name): Path<String>,
+    form: Multipart,
+) -> AppResult<Response> {
+    let bot = find_bot(&state, &name).await?;
+    if bot.owner_id != who.user.id {
+        return Err(AppError::Forbidden(
+            "Only its owner can upload versions of this bot.".into(),
+        ));
+    }
+    let up = match read_upload(&state, form).await {
+        Ok(u) => u,
+        Err(Refused(status, message)) => return Err(AppError::Status(status, message)),
+    };
+    let visitor = Visitor {
+        user: Some(who.user.clone()),
+        csrf: who.csrf.clone(),
+    };
+    match accept(&state, &who.user, Some(&bot.name), up).await {
+        Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
+        Err(Refused(status, message)) => {
+            render_bot(&state, &visitor, &name, Some((status, message))).await
+        }
+    }
+}
