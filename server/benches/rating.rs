@@ -28,6 +28,7 @@
 //! and 2, and the matchmaking knobs (window, share of multi-player matches, with multi-player
 //! games as lucky as duels and luckier).
 
+use server::ids::{BotId, MapId, VersionId};
 use std::collections::HashMap;
 
 use rand::seq::SliceRandom;
@@ -92,7 +93,7 @@ fn shipped_maps() -> Vec<MapChoice> {
         .iter()
         .enumerate()
         .map(|(i, (name, text))| MapChoice {
-            id: i as i64 + 1,
+            id: MapId(i as i64 + 1),
             seats: engine::Map::parse(text)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .seats
@@ -147,9 +148,9 @@ fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, board: Board
     let maps = shipped_maps();
     let mut cands: Vec<Candidate> = (0..BOTS)
         .map(|i| Candidate {
-            bot_id: i as i64 + 1,
-            version_id: i as i64 + 1,
-            owner_id: i as i64 + 1,
+            bot_id: BotId(i as i64 + 1),
+            version_id: VersionId(i as i64 + 1),
+            owner: i as i64 + 1,
             mu: rating::MU,
             sigma: rating::SIGMA,
             load: 0,
@@ -157,7 +158,7 @@ fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, board: Board
         })
         .collect();
     let mut games = vec![0usize; BOTS];
-    let mut plays: HashMap<(i64, i64), u32> = HashMap::new();
+    let mut plays: HashMap<(BotId, MapId), u32> = HashMap::new();
     let mut queue: std::collections::VecDeque<matchmaking::Plan> = Default::default();
     let (mut slots, mut clock, mut points) = (0usize, 0i64, Vec::new());
     let mut history: Vec<(Vec<usize>, Vec<u32>)> = Vec::new();

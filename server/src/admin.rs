@@ -79,8 +79,8 @@ pub enum LadderCmd {
     Status,
     /// true: pause; false: resume.
     Pause(bool),
-    Requeue(i64),
-    Void(i64, String),
+    Requeue(crate::ids::MatchId),
+    Void(crate::ids::MatchId, String),
     /// (bot, disabled)
     Bot(String, bool),
     /// (map, enabled)
@@ -195,7 +195,11 @@ fn print_status(s: &crate::ranker::Status) {
         };
         println!(
             "  #{:<6} {:<8} {:<10} attempt {}  {}  {extra}",
-            m.id, m.status, m.map, m.attempts, m.players
+            m.id,
+            m.status,
+            m.map,
+            m.attempts,
+            m.players.join(", ")
         );
     }
     println!("\nmaps:");

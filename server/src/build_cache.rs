@@ -27,6 +27,8 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
+use crate::ids::VersionId;
+
 /// Most files and folders one build may hold.
 pub const MAX_INODES: u64 = 20_000;
 /// A build used this recently is never evicted: a match may be playing it.
@@ -49,7 +51,7 @@ pub struct BuildCache {
     /// Workspaces are size-capped tmpfs mounts (else watched folders).
     tmpfs: bool,
     /// Fingerprints of builds whose digest was checked, by version.
-    verified: Mutex<HashMap<i64, Fingerprint>>,
+    verified: Mutex<HashMap<VersionId, Fingerprint>>,
 }
 
 /// What a build's files look like from their status alone: any write changes it.
@@ -370,16 +372,16 @@ impl BuildCache {
         &self.dir
     }
 
-    fn folder(&self, id: i64) -> PathBuf {
+    fn folder(&self, id: VersionId) -> PathBuf {
         self.dir.join(format!("v{id}"))
     }
 
-    fn marker(&self, id: i64) -> PathBuf {
+    fn marker(&self, id: VersionId) -> PathBuf {
         self.dir.join(format!("v{id}.ok"))
     }
 
     /// A fresh workspace for building version `id`.
-    pub fn workspace(&self, id: i64) -> std::io::Result<Workspace> {
+    pub fn workspace(&self, id: VersionId) -> std::io::Result<Workspace> {
         std::fs::create_dir_all(&self.dir)?;
         let path = self
             .dir
@@ -399,7 +401,7 @@ impl BuildCache {
         &self,
         ws: &Workspace,
         rel: &Path,
-        id: i64,
+        id: VersionId,
     ) -> anyhow::Result<Result<Kept, String>> {
         if let Some(over) = ws.over() {
             return Ok(Err(over));
@@ -436,13 +438,13 @@ impl BuildCache {
         }))
     }
 
-    fn verified_map(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Fingerprint>> {
+    fn verified_map(&self) -> std::sync::MutexGuard<'_, HashMap<VersionId, Fingerprint>> {
         self.verified.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The built root of version `id` if the cache holds it unchanged (and marks it
     /// used). A build whose files changed since it was kept is dropped.
-    pub fn cached(&self, id: i64) -> Option<PathBuf> {
+    pub fn cached(&self, id: VersionId) -> Option<PathBuf> {
         let marker = std::fs::read_to_string(self.marker(id)).ok()?;
         let mut lines = marker.lines();
         let (rel, want) = (lines.next()?.trim(), lines.next()?.trim());
@@ -455,7 +457,7 @@ impl BuildCache {
         if self.verified_map().get(&id) != Some(&fp) {
             if digest(&folder).ok().as_deref() != Some(want) {
                 tracing::warn!(
-                    version = id,
+                    version = %id,
                     "the cached build changed on disk since it was built: it is built again"
                 );
                 self.remove(id);
@@ -467,14 +469,14 @@ impl BuildCache {
         Some(root)
     }
 
-    fn remove(&self, id: i64) {
+    fn remove(&self, id: VersionId) {
         let _ = std::fs::remove_file(self.marker(id));
         let _ = std::fs::remove_dir_all(self.folder(id));
         self.verified_map().remove(&id);
     }
 
     /// (last used, bytes, version) of every kept build.
-    fn kept(&self) -> Vec<(SystemTime, u64, i64)> {
+    fn kept(&self) -> Vec<(SystemTime, u64, VersionId)> {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return Vec::new();
         };
@@ -482,7 +484,7 @@ impl BuildCache {
             .filter_map(Result::ok)
             .filter_map(|e| {
                 let name = e.file_name().into_string().ok()?;
-                let id: i64 = name.strip_prefix('v')?.strip_suffix(".ok")?.parse().ok()?;
+                let id: VersionId = name.strip_prefix('v')?.strip_suffix(".ok")?.parse().ok()?;
                 let used = e.metadata().ok()?.modified().ok()?;
                 let text = std::fs::read_to_string(e.path()).ok()?;
                 let bytes = text.lines().nth(2).and_then(|b| b.trim().parse().ok());

@@ -19,7 +19,9 @@ use sqlx::PgPool;
 
 use crate::archive::{self, Caps};
 use crate::build_cache::BuildCache;
+use crate::ids::{BotId, VersionId};
 use crate::languages::{Languages, Recipe};
+use crate::status::VersionStatus;
 
 /// The map and opponent of smoke tests.
 pub const SMOKE_MAP: &str = include_str!("../../maps/ring-2p.map");
@@ -45,9 +47,9 @@ pub struct Builder {
 }
 
 /// A version taken from the queue.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct Job {
-    pub id: i64,
+    pub id: VersionId,
     pub bot_name: String,
     pub language: String,
     pub entry: String,
@@ -192,7 +194,7 @@ impl Builder {
     }
 
     /// The built root of a version if it is in the cache (and marks it used).
-    pub fn cached(&self, id: i64) -> Option<PathBuf> {
+    pub fn cached(&self, id: VersionId) -> Option<PathBuf> {
         self.cache.cached(id)
     }
 
@@ -331,37 +333,36 @@ impl Builder {
 
     /// The built folder and commands of a version, rebuilt from its archive in the
     /// database when this machine's cache does not hold it.
-    pub async fn artifact(&self, version_id: i64) -> anyhow::Result<(PathBuf, Recipe)> {
+    pub async fn artifact(&self, version_id: VersionId) -> anyhow::Result<(PathBuf, Recipe)> {
         // The recipe's columns only: on a cache hit (every match but a machine's first
         // of this version) the archive, up to 10 MiB, is not needed.
-        let (language, entry, compile, run) = sqlx::query_as::<
-            _,
-            (String, String, Option<String>, Option<String>),
-        >(
+        let v = sqlx::query!(
             "select language, entry, compile_command, run_command from bot_versions where id = $1",
+            version_id as VersionId
         )
-        .bind(version_id)
         .fetch_optional(&self.db)
         .await?
         .with_context(|| format!("version {version_id} is not in the database"))?;
+        let custom = (v.compile_command.as_deref(), v.run_command.as_deref());
         let recipe = self
             .languages
-            .recipe(&language, &entry, (compile.as_deref(), run.as_deref()))
-            .with_context(|| format!("the language `{language}` is not offered here"))?;
+            .recipe(&v.language, &v.entry, custom)
+            .with_context(|| format!("the language `{}` is not offered here", v.language))?;
         if let Some(root) = self.cached(version_id) {
             return Ok((root, recipe));
         }
-        let job = sqlx::query_as::<_, Job>(
-            "select v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
-                 v.archive, v.archive_name, v.attempts \
-             from bot_versions v join bots b on b.id = v.bot_id where v.id = $1",
+        let job = sqlx::query_as!(
+            Job,
+            r#"select v.id as "id: VersionId", b.name as bot_name, v.language, v.entry,
+                   v.compile_command, v.run_command, v.archive, v.archive_name, v.attempts
+               from bot_versions v join bots b on b.id = v.bot_id where v.id = $1"#,
+            version_id as VersionId
         )
-        .bind(version_id)
         .fetch_one(&self.db)
         .await
         .with_context(|| format!("version {version_id} is not in the database"))?;
         tracing::info!(
-            version = version_id,
+            version = %version_id,
             "not in this machine's build cache: building it again"
         );
         let me = self.clone();
@@ -378,21 +379,37 @@ impl Builder {
     /// Takes the next version to build, if any: in turn by owner, the one whose
     /// owner's last build started longest ago (or never), then the oldest upload.
     pub async fn claim(&self) -> sqlx::Result<Option<Job>> {
-        sqlx::query_as::<_, Job>(
-            "update bot_versions v set status = 'building', lease_until = now() + interval '15 minutes', \
-                 attempts = v.attempts + 1, build_started_at = now() \
-             from bots b \
-             where b.id = v.bot_id and v.id = ( \
-                 select c.id from bot_versions c join bots cb on cb.id = c.bot_id \
-                 where c.status = 'pending' or (c.status in ('building', 'testing') and c.lease_until < now()) \
-                 order by (select max(o.build_started_at) from bot_versions o join bots ob on ob.id = o.bot_id \
-                           where ob.owner_id = cb.owner_id) nulls first, c.id \
-                 for update of c skip locked limit 1) \
-             returning v.id, b.name as bot_name, v.language, v.entry, v.compile_command, v.run_command, \
-                 v.archive, v.archive_name, v.attempts",
+        sqlx::query_as!(
+            Job,
+            r#"update bot_versions v set status = 'building',
+                   lease_until = now() + interval '15 minutes',
+                   attempts = v.attempts + 1, build_started_at = now()
+               from bots b
+               where b.id = v.bot_id and v.id = (
+                   select c.id from bot_versions c join bots cb on cb.id = c.bot_id
+                   where c.status = 'pending'
+                      or (c.status in ('building', 'testing') and c.lease_until < now())
+                   order by (select max(o.build_started_at) from bot_versions o
+                             join bots ob on ob.id = o.bot_id
+                             where ob.owner_id = cb.owner_id) nulls first, c.id
+                   for update of c skip locked limit 1)
+               returning v.id as "id: VersionId", b.name as bot_name, v.language, v.entry,
+                   v.compile_command, v.run_command, v.archive, v.archive_name, v.attempts"#
         )
         .fetch_optional(&self.db)
         .await
+    }
+
+    /// Marks a version as playing its test game.
+    async fn set_status(db: &PgPool, id: VersionId, status: VersionStatus) -> sqlx::Result<()> {
+        sqlx::query!(
+            "update bot_versions set status = $2 where id = $1",
+            id as VersionId,
+            status as VersionStatus
+        )
+        .execute(db)
+        .await
+        .map(drop)
     }
 
     /// Builds one version from the queue; false when there was none.
@@ -400,7 +417,7 @@ impl Builder {
         let Some(job) = self.claim().await? else {
             return Ok(false);
         };
-        tracing::info!(version = job.id, bot = %job.bot_name, "building");
+        tracing::info!(version = %job.id, bot = %job.bot_name, "building");
         if job.attempts > MAX_ATTEMPTS {
             let v = Verdict {
                 failure: Some(format!(
@@ -417,11 +434,7 @@ impl Builder {
         let handle = tokio::runtime::Handle::current();
         let verdict = tokio::task::spawn_blocking(move || {
             me.build_and_test(&job, || {
-                let _ = handle.block_on(
-                    sqlx::query("update bot_versions set status = 'testing' where id = $1")
-                        .bind(id)
-                        .execute(&db),
-                );
+                let _ = handle.block_on(Self::set_status(&db, id, VersionStatus::Testing));
             })
         })
         .await;
@@ -429,11 +442,11 @@ impl Builder {
             Ok(Ok(v)) => self.record(id, v).await?,
             Ok(Err(e)) => {
                 // The platform's fault: give the version back to the queue.
-                tracing::error!(version = id, "building failed on our side: {e:#}");
-                sqlx::query(
+                tracing::error!(version = %id, "building failed on our side: {e:#}");
+                sqlx::query!(
                     "update bot_versions set status = 'pending', lease_until = null where id = $1",
+                    id as VersionId
                 )
-                .bind(id)
                 .execute(&self.db)
                 .await?;
             }
@@ -443,47 +456,50 @@ impl Builder {
     }
 
     /// Writes the outcome; a passing version becomes its bot's active one.
-    async fn record(&self, id: i64, v: Verdict) -> sqlx::Result<()> {
+    async fn record(&self, id: VersionId, v: Verdict) -> sqlx::Result<()> {
         let mut tx = self.db.begin().await?;
         let status = if v.failure.is_some() {
-            "failed"
+            VersionStatus::Failed
         } else {
-            "active"
+            VersionStatus::Active
         };
-        let bot_id: i64 = sqlx::query_scalar(
-            "update bot_versions set status = $2, failure = $3, build_log = $4, smoke_replay = $5, \
-                 smoke_stderr = $6, lease_until = null, finished_at = now() \
-             where id = $1 returning bot_id",
+        let bot = sqlx::query_scalar!(
+            r#"update bot_versions set status = $2, failure = $3, build_log = $4,
+                   smoke_replay = $5, smoke_stderr = $6, lease_until = null, finished_at = now()
+               where id = $1 returning bot_id as "bot_id: BotId""#,
+            id as VersionId,
+            status as VersionStatus,
+            v.failure,
+            v.log,
+            v.replay_gz,
+            v.stderr
         )
-        .bind(id)
-        .bind(status)
-        .bind(&v.failure)
-        .bind(&v.log)
-        .bind(&v.replay_gz)
-        .bind(&v.stderr)
         .fetch_one(&mut *tx)
         .await?;
-        if v.failure.is_none() {
-            sqlx::query("update bot_versions set status = 'retired' where bot_id = $1 and status = 'active' and id <> $2")
-                .bind(bot_id)
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+        if status == VersionStatus::Active {
+            sqlx::query!(
+                "update bot_versions set status = 'retired' \
+                 where bot_id = $1 and status = 'active' and id <> $2",
+                bot as BotId,
+                id as VersionId
+            )
+            .execute(&mut *tx)
+            .await?;
             // A new version keeps its bot's mu but is not known yet: its sigma starts
             // over, and it is scheduled first.
-            sqlx::query(
+            sqlx::query!(
                 "update bots set active_version_id = $2, sigma = $3, version_games = 0 where id = $1",
+                bot as BotId,
+                id as VersionId,
+                crate::ranker::rating::SIGMA
             )
-            .bind(bot_id)
-            .bind(id)
-            .bind(crate::ranker::rating::SIGMA)
             .execute(&mut *tx)
             .await?;
         }
         tx.commit().await?;
         tracing::info!(
-            version = id,
-            status,
+            version = %id,
+            %status,
             failure = v.failure.as_deref().unwrap_or(""),
             "built"
         );

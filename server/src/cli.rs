@@ -96,10 +96,10 @@ enum AdminCmd {
     /// Schedule and play ranked matches again.
     Resume,
     /// Put a match back in the queue (also a voided one that never counted).
-    Requeue { match_id: i64 },
+    Requeue { match_id: crate::ids::MatchId },
     /// Void a match that has not finished: it will never count.
     Void {
-        match_id: i64,
+        match_id: crate::ids::MatchId,
         #[arg(long, default_value = "voided by an organizer")]
         reason: String,
     },

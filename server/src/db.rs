@@ -339,11 +339,12 @@ impl EmbeddedPg {
     /// Creates a database unless it exists.
     pub async fn create_database(&self, name: &str) -> anyhow::Result<()> {
         let mut conn = self.options("postgres").connect().await?;
-        let exists: bool =
-            sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
-                .bind(name)
-                .fetch_one(&mut conn)
-                .await?;
+        let exists = sqlx::query_scalar!(
+            r#"select exists (select 1 from pg_database where datname = $1) as "exists!""#,
+            name
+        )
+        .fetch_one(&mut conn)
+        .await?;
         if !exists {
             // A name we chose, checked to be a plain identifier.
             anyhow::ensure!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));

@@ -9,6 +9,9 @@ use runner::process::BotSpec;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 
+use crate::ids::{BotId, UserId};
+use crate::uploads::{create_bot, insert_version, NewVersion};
+
 /// The account that owns the house bots. It has no usable password.
 pub const ACCOUNT: &str = "house";
 
@@ -64,58 +67,49 @@ pub fn install(dir: &Path, name: &str) -> std::io::Result<BotSpec> {
 /// shipped source differs from its latest version.
 pub async fn register(db: &PgPool) -> anyhow::Result<()> {
     // "!" is no argon2 hash, so nobody can log in as the house.
-    let house: i64 = sqlx::query_scalar(
-        "insert into users (name, password_hash) values ($1, '!') \
-         on conflict ((lower(name))) do update set name = users.name returning id",
+    let house = sqlx::query_scalar!(
+        r#"insert into users (name, password_hash) values ($1, '!')
+           on conflict ((lower(name))) do update set name = users.name
+           returning id as "id: UserId""#,
+        ACCOUNT
     )
-    .bind(ACCOUNT)
     .fetch_one(db)
     .await?;
     for (name, _, source) in BOTS {
-        let owner: Option<i64> =
-            sqlx::query_scalar("select owner_id from bots where lower(name) = lower($1)")
-                .bind(name)
-                .fetch_optional(db)
-                .await?;
-        let bot_id: i64 = match owner {
-            Some(o) if o != house => {
+        let existing = sqlx::query!(
+            r#"select id as "id: BotId", owner_id as "owner: UserId" from bots
+               where lower(name) = lower($1)"#,
+            name
+        )
+        .fetch_optional(db)
+        .await?;
+        let bot = match existing {
+            Some(b) if b.owner != house => {
                 tracing::warn!("a contestant's bot is called `{name}`; the house bot of that name is not registered");
                 continue;
             }
-            Some(_) => {
-                sqlx::query_scalar("select id from bots where lower(name) = lower($1)")
-                    .bind(name)
-                    .fetch_one(db)
-                    .await?
-            }
-            None => {
-                sqlx::query_scalar("insert into bots (owner_id, name) values ($1, $2) returning id")
-                    .bind(house)
-                    .bind(name)
-                    .fetch_one(db)
-                    .await?
-            }
+            Some(b) => b.id,
+            None => create_bot(db, house, name).await?,
         };
         let sha = Sha256::digest(source.as_bytes()).to_vec();
-        let latest: Option<Vec<u8>> = sqlx::query_scalar(
+        let latest = sqlx::query_scalar!(
             "select archive_sha256 from bot_versions where bot_id = $1 order by number desc limit 1",
+            bot as BotId
         )
-        .bind(bot_id)
         .fetch_optional(db)
         .await?;
         if latest.as_deref() == Some(&sha[..]) {
             continue;
         }
-        sqlx::query(
-            "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256) \
-             select $1, coalesce(max(number), 0) + 1, 'python', 'bot.py', $2, 'bot.py', $3 \
-             from bot_versions where bot_id = $1",
-        )
-        .bind(bot_id)
-        .bind(source.as_bytes())
-        .bind(sha)
-        .execute(db)
-        .await?;
+        let version = NewVersion {
+            language: "python",
+            entry: "bot.py",
+            compile: None,
+            run: None,
+            archive: source.as_bytes(),
+            archive_name: "bot.py",
+        };
+        insert_version(db, bot, &version).await?;
         tracing::info!("house bot `{name}` uploaded");
     }
     Ok(())

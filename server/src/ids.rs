@@ -45,3 +45,7 @@ id!(
     /// A match of the ladder (`matches.id`).
     MatchId
 );
+id!(
+    /// A map of the ladder (`maps.id`).
+    MapId
+);

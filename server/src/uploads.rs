@@ -223,24 +223,15 @@ async fn store(
             Some(id) => id,
             None => return Ok(Err(Refusal::NotYours)),
         },
-        None => {
-            let made = sqlx::query_scalar!(
-                r#"insert into bots (owner_id, name) values ($1, $2) returning id as "id: BotId""#,
-                owner.id as UserId,
-                bot_name
-            )
-            .fetch_one(&mut *tx)
-            .await;
-            match made {
-                Ok(id) => id,
-                Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
-                    return Ok(Err(Refusal::Invalid(format!(
-                        "A bot called `{bot_name}` exists already; choose another name."
-                    ))))
-                }
-                Err(e) => return Err(e.into()),
+        None => match create_bot(&mut *tx, owner.id, &bot_name).await {
+            Ok(id) => id,
+            Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
+                return Ok(Err(Refusal::Invalid(format!(
+                    "A bot called `{bot_name}` exists already; choose another name."
+                ))))
             }
-        }
+            Err(e) => return Err(e.into()),
+        },
     };
     let custom = language == CUSTOM;
     let compile = custom
@@ -252,22 +243,18 @@ async fn store(
     } else {
         up.file_name.as_str()
     };
-    let number = sqlx::query_scalar!(
-        r#"insert into bot_versions (bot_id, number, language, entry, compile_command,
-               run_command, archive, archive_name, archive_sha256)
-           select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8
-           from bot_versions where bot_id = $1
-           returning number"#,
-        bot as BotId,
-        language,
-        entry,
-        compile,
-        run,
-        up.file,
-        file_name,
-        Sha256::digest(&up.file).to_vec()
+    let number = insert_version(
+        &mut *tx,
+        bot,
+        &NewVersion {
+            language: &language,
+            entry: &entry,
+            compile,
+            run,
+            archive: &up.file,
+            archive_name: file_name,
+        },
     )
-    .fetch_one(&mut *tx)
     .await?;
     tx.commit().await?;
     tracing::info!(bot = %bot_name, version = number, %language, owner = %owner.name, "uploaded");
@@ -275,4 +262,54 @@ async fn store(
         bot: bot_name,
         number,
     }))
+}
+
+/// Makes a bot; its name is refused by `bots_name_key` when taken, whatever the case.
+pub async fn create_bot(
+    db: impl sqlx::PgExecutor<'_>,
+    owner: UserId,
+    name: &str,
+) -> sqlx::Result<BotId> {
+    sqlx::query_scalar!(
+        r#"insert into bots (owner_id, name) values ($1, $2) returning id as "id: BotId""#,
+        owner as UserId,
+        name
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// A version as it is stored, waiting to be built.
+pub struct NewVersion<'a> {
+    pub language: &'a str,
+    pub entry: &'a str,
+    pub compile: Option<&'a str>,
+    pub run: Option<&'a str>,
+    pub archive: &'a [u8],
+    pub archive_name: &'a str,
+}
+
+/// Stores a new version of `bot` (the next number), pending; returns its number.
+pub async fn insert_version(
+    db: impl sqlx::PgExecutor<'_>,
+    bot: BotId,
+    v: &NewVersion<'_>,
+) -> sqlx::Result<i32> {
+    sqlx::query_scalar!(
+        r#"insert into bot_versions (bot_id, number, language, entry, compile_command,
+               run_command, archive, archive_name, archive_sha256)
+           select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8
+           from bot_versions where bot_id = $1
+           returning number"#,
+        bot as BotId,
+        v.language,
+        v.entry,
+        v.compile,
+        v.run,
+        v.archive,
+        v.archive_name,
+        Sha256::digest(v.archive).to_vec()
+    )
+    .fetch_one(db)
+    .await
 }

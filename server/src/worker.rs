@@ -17,7 +17,9 @@ use runner::{run_match, MatchConfig, MatchResult, RunError};
 use sqlx::PgPool;
 
 use crate::builds::{gzip, Builder};
+use crate::ids::{BotId, MatchId, VersionId};
 use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
+use crate::status::Outcome;
 
 /// One worker of this process.
 #[derive(Clone)]
@@ -35,26 +37,29 @@ pub struct Worker {
 /// A match taken from the queue.
 #[derive(Debug)]
 pub struct Claimed {
-    pub id: i64,
+    pub id: MatchId,
     pub attempts: i32,
     pub map_text: String,
-    /// (seat, bot id, bot name, version id), by seat.
-    pub players: Vec<(i32, i64, String, i64)>,
+    /// Its players, by seat.
+    pub players: Vec<ClaimedSeat>,
 }
 
-/// The first turn where player `p` was removed, timed out, ran into a limit or got a
-/// warning: where its owner should look in the replay.
+/// One seat of a claimed match.
+#[derive(Debug)]
+pub struct ClaimedSeat {
+    pub seat: i32,
+    pub bot: BotId,
+    pub name: String,
+    pub version: VersionId,
+}
+
+/// The first turn where player `p` ran into a problem of its own (see
+/// `engine::replay::Events::has_problem`): where its owner should look in the replay.
 pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
     replay
         .turns
         .iter()
-        .position(|t| {
-            let e = &t.events;
-            e.removed.iter().any(|r| r.0 == p && r.1 != "defeated")
-                || e.timeouts.contains(&p)
-                || e.limits.iter().any(|l| l.0 == p)
-                || e.warnings.iter().any(|w| w.0 == p)
-        })
+        .position(|t| t.events.has_problem(p))
         .map(|t| t as i32)
 }
 
@@ -72,13 +77,13 @@ pub fn hostname() -> String {
 
 impl Worker {
     /// Says this worker is alive (and what it plays).
-    pub async fn heartbeat(&self, match_id: Option<i64>) -> sqlx::Result<()> {
-        sqlx::query(
+    pub async fn heartbeat(&self, match_id: Option<MatchId>) -> sqlx::Result<()> {
+        sqlx::query!(
             "insert into workers (name, match_id) values ($1, $2) \
              on conflict (name) do update set heartbeat_at = now(), match_id = $2",
+            self.name,
+            match_id as Option<MatchId>
         )
-        .bind(&self.name)
-        .bind(match_id)
         .execute(&self.db)
         .await?;
         Ok(())
@@ -90,47 +95,50 @@ impl Worker {
         if ranker::is_paused(&mut *tx).await? {
             return Ok(None);
         }
-        let row: Option<(i64, i32, String)> = sqlx::query_as(
-            "update matches m set status = 'running', lease_owner = $1, \
-                 lease_until = now() + make_interval(secs => $2), attempts = m.attempts + 1, started_at = now() \
-             from maps where maps.id = m.map_id and m.id = ( \
-                 select id from matches \
-                 where status = 'queued' or (status = 'running' and lease_until < now()) \
-                 order by id for update skip locked limit 1) \
-             returning m.id, m.attempts, maps.text",
+        let claimed = sqlx::query!(
+            r#"update matches m set status = 'running', lease_owner = $1,
+                   lease_until = now() + make_interval(secs => $2),
+                   attempts = m.attempts + 1, started_at = now()
+               from maps where maps.id = m.map_id and m.id = (
+                   select id from matches
+                   where status = 'queued' or (status = 'running' and lease_until < now())
+                   order by id for update skip locked limit 1)
+               returning m.id as "id: MatchId", m.attempts, maps.text"#,
+            self.name,
+            LEASE.as_secs_f64()
         )
-        .bind(&self.name)
-        .bind(LEASE.as_secs_f64())
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((id, attempts, map_text)) = row else {
+        let Some(claimed) = claimed else {
             return Ok(None);
         };
-        let players = sqlx::query_as(
-            "select p.seat, p.bot_id, b.name, p.version_id from match_players p join bots b on b.id = p.bot_id \
-             where p.match_id = $1 order by p.seat",
+        let players = sqlx::query_as!(
+            ClaimedSeat,
+            r#"select p.seat, p.bot_id as "bot: BotId", b.name, p.version_id as "version: VersionId"
+               from match_players p join bots b on b.id = p.bot_id
+               where p.match_id = $1 order by p.seat"#,
+            claimed.id as MatchId
         )
-        .bind(id)
         .fetch_all(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Some(Claimed {
-            id,
-            attempts,
-            map_text,
+            id: claimed.id,
+            attempts: claimed.attempts,
+            map_text: claimed.text,
             players,
         }))
     }
 
     /// Extends the lease; false when the match is no longer ours.
-    async fn renew(&self, id: i64) -> sqlx::Result<bool> {
-        let n = sqlx::query(
+    async fn renew(&self, id: MatchId) -> sqlx::Result<bool> {
+        let n = sqlx::query!(
             "update matches set lease_until = now() + make_interval(secs => $3) \
              where id = $1 and status = 'running' and lease_owner = $2",
+            id as MatchId,
+            self.name,
+            LEASE.as_secs_f64()
         )
-        .bind(id)
-        .bind(&self.name)
-        .bind(LEASE.as_secs_f64())
         .execute(&self.db)
         .await?
         .rows_affected();
@@ -138,14 +146,14 @@ impl Worker {
     }
 
     /// Gives a match back to the queue (the platform's fault, or we are stopping).
-    async fn release(&self, id: i64, why: &str) -> sqlx::Result<()> {
-        tracing::warn!(match_id = id, "giving the match back to the queue: {why}");
-        sqlx::query(
+    async fn release(&self, id: MatchId, why: &str) -> sqlx::Result<()> {
+        tracing::warn!(match_id = %id, "giving the match back to the queue: {why}");
+        sqlx::query!(
             "update matches set status = 'queued', lease_owner = null, lease_until = null \
              where id = $1 and status = 'running' and lease_owner = $2",
+            id as MatchId,
+            self.name
         )
-        .bind(id)
-        .bind(&self.name)
         .execute(&self.db)
         .await?;
         Ok(())
@@ -168,7 +176,7 @@ impl Worker {
             .await?;
             return Ok(true);
         }
-        tracing::info!(match_id = m.id, attempt = m.attempts, "playing");
+        tracing::info!(match_id = %m.id, attempt = m.attempts, "playing");
         let started = std::time::Instant::now();
         match self.play(&m).await {
             Ok(Some(result)) => {
@@ -177,7 +185,7 @@ impl Worker {
                     crate::metrics::global().match_seconds.observe(seconds);
                 } else {
                     tracing::warn!(
-                        match_id = m.id,
+                        match_id = %m.id,
                         "the lease was lost before recording; the result is dropped"
                     );
                 }
@@ -193,14 +201,14 @@ impl Worker {
     /// when stopped; an error is the platform's.
     pub async fn play(&self, m: &Claimed) -> anyhow::Result<Option<MatchResult>> {
         let mut specs = Vec::new();
-        for (_, _, name, version) in &m.players {
+        for p in &m.players {
             let (root, recipe) = self
                 .builder
-                .artifact(*version)
+                .artifact(p.version)
                 .await
-                .with_context(|| format!("the build of `{name}` could not be fetched"))?;
+                .with_context(|| format!("the build of `{}` could not be fetched", p.name))?;
             specs.push(BotSpec {
-                name: name.clone(),
+                name: p.name.clone(),
                 command: recipe.run,
                 dir: root,
             });
@@ -249,111 +257,30 @@ impl Worker {
         let replay = gzip(r.replay.to_json().as_bytes());
         let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
         let winner = r.outcome.winner.map(|s| s.0 as i32);
-        let seats: Vec<(&str, Vec<u8>, Option<i32>)> = m
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, (seat, ..))| {
-                let p = &r.players[i];
-                let outcome = match (winner, p.rank) {
-                    (Some(w), _) if w == *seat => "win",
-                    (None, 1) => "draw",
-                    _ => "loss",
-                };
-                let stderr: Vec<(u32, String)> = p
-                    .stderr
-                    .iter()
-                    .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
-                    .collect();
-                let stderr = serde_json::to_string(&stderr).unwrap_or_default();
-                (outcome, gzip(stderr.as_bytes()), problem_turn(&r.replay, i))
-            })
-            .collect();
+        let seats = seat_results(m, r, winner);
         let mut tx = self.db.begin().await?;
-        let n = sqlx::query(
-            "update matches set status = 'finished', finished_at = now(), turns = $3, winner_seat = $4, \
-                 replay = $5, lease_owner = null, lease_until = null \
+        let n = sqlx::query!(
+            "update matches set status = 'finished', finished_at = now(), turns = $3, \
+                 winner_seat = $4, replay = $5, lease_owner = null, lease_until = null \
              where id = $1 and status = 'running' and lease_owner = $2",
+            m.id as MatchId,
+            self.name,
+            turns,
+            winner,
+            replay
         )
-        .bind(m.id)
-        .bind(&self.name)
-        .bind(turns)
-        .bind(winner)
-        .bind(&replay)
         .execute(&mut *tx)
         .await?
         .rows_affected();
         if n != 1 {
             return Ok(false);
         }
-        // Lock the bots in id order (no deadlock with other recorders), then rate. `no
-        // key update` is the lock the updates below take anyway: it lets the scheduler's
-        // inserts into match_players (whose foreign keys take key-share locks on bots, in
-        // seat order) through, where `for update` deadlocked with them.
-        let mut ids: Vec<i64> = m.players.iter().map(|p| p.1).collect();
-        ids.sort_unstable();
-        let rows: Vec<(i64, f64, f64)> = sqlx::query_as(
-            "select id, mu, sigma from bots where id = any($1) order by id for no key update",
-        )
-        .bind(&ids)
-        .fetch_all(&mut *tx)
-        .await?;
-        let before: Vec<(f64, f64)> = m
-            .players
-            .iter()
-            .map(|p| {
-                rows.iter()
-                    .find(|r| r.0 == p.1)
-                    .map_or((rating::MU, rating::SIGMA), |r| (r.1, r.2))
-            })
-            .collect();
+        let before = ratings_before(&mut tx, m).await?;
         let ranks: Vec<u32> = r.players.iter().map(|p| p.rank).collect();
         let after = rating::rate(&before, &ranks);
-        // Every seat's result, its bot's rating and record, and the rating history, in
-        // one statement: one round trip however many seats.
-        let p = &r.players;
-        debug_assert_eq!(p.len(), m.players.len(), "a result for every seat");
-        sqlx::query(
-            "with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], \
-                     $7::bigint[], $8::bigint[], $9::bigint[], $10::text[], $11::bigint[], $12::bytea[], \
-                     $13::float8[], $14::float8[], $15::float8[], $16::float8[], $17::int[]) \
-                 s(seat, bot_id, rank, outcome, forts, soldiers, warnings, timeouts, error, cpu_ms, stderr, \
-                   mu_before, sigma_before, mu_after, sigma_after, problem_turn)), \
-             players as (update match_players p set rank = s.rank, outcome = s.outcome, forts = s.forts, \
-                     soldiers = s.soldiers, warnings = s.warnings, timeouts = s.timeouts, error = s.error, \
-                     cpu_ms = s.cpu_ms, stderr = s.stderr, mu_before = s.mu_before, \
-                     sigma_before = s.sigma_before, mu_after = s.mu_after, sigma_after = s.sigma_after, \
-                     problem_turn = s.problem_turn, finished_at = now() \
-                 from s where p.match_id = $1 and p.seat = s.seat), \
-             ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after, games = games + 1, \
-                     version_games = version_games + 1, wins = wins + (s.outcome = 'win')::int, \
-                     losses = losses + (s.outcome = 'loss')::int, draws = draws + (s.outcome = 'draw')::int, \
-                     last_game_at = now() \
-                 from s where b.id = s.bot_id) \
-             insert into rating_history (bot_id, match_id, mu, sigma) \
-             select bot_id, $1, mu_after, sigma_after from s",
-        )
-        .bind(m.id)
-        .bind(column(&m.players, |s| s.0))
-        .bind(column(&m.players, |s| s.1))
-        .bind(column(p, |x| i64::from(x.rank)))
-        .bind(column(&seats, |s| s.0))
-        .bind(column(p, |x| x.forts as i64))
-        .bind(column(p, |x| x.soldiers as i64))
-        .bind(column(p, |x| x.warnings as i64))
-        .bind(column(p, |x| i64::from(x.timeouts)))
-        .bind(column(p, |x| x.error.as_deref()))
-        .bind(column(p, |x| x.time_used.as_millis() as i64))
-        .bind(column(&seats, |s| &s.1[..]))
-        .bind(column(&before, |b| b.0))
-        .bind(column(&before, |b| b.1))
-        .bind(column(&after, |a| a.0))
-        .bind(column(&after, |a| a.1))
-        .bind(column(&seats, |s| s.2))
-        .execute(&mut *tx)
-        .await?;
+        record_seats(&mut tx, m, r, &seats, &before, &after).await?;
         tx.commit().await?;
-        tracing::info!(match_id = m.id, turns, "recorded");
+        tracing::info!(match_id = %m.id, turns, "recorded");
         Ok(true)
     }
 
@@ -376,9 +303,126 @@ impl Worker {
                 }
             }
         }
-        let _ = sqlx::query("delete from workers where name = $1")
-            .bind(&self.name)
+        let _ = sqlx::query!("delete from workers where name = $1", self.name)
             .execute(&self.db)
             .await;
     }
+}
+
+/// What is written of one seat besides the runner's report: its outcome, its stderr
+/// (gzip of the turns' text as JSON) and its first problem's turn.
+struct SeatResult {
+    outcome: Outcome,
+    stderr: Vec<u8>,
+    problem_turn: Option<i32>,
+}
+
+fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatResult> {
+    m.players
+        .iter()
+        .enumerate()
+        .map(|(i, seat)| {
+            let p = &r.players[i];
+            let outcome = match (winner, p.rank) {
+                (Some(w), _) if w == seat.seat => Outcome::Win,
+                (None, 1) => Outcome::Draw,
+                _ => Outcome::Loss,
+            };
+            let stderr: Vec<(u32, String)> = p
+                .stderr
+                .iter()
+                .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
+                .collect();
+            let stderr = serde_json::to_string(&stderr).unwrap_or_default();
+            SeatResult {
+                outcome,
+                stderr: gzip(stderr.as_bytes()),
+                problem_turn: problem_turn(&r.replay, i),
+            }
+        })
+        .collect()
+}
+
+/// The players' (mu, sigma) before the match, by seat, their bots locked in id order
+/// (no deadlock with other recorders). `no key update` is the lock the updates take
+/// anyway: it lets the scheduler's inserts into match_players (whose foreign keys take
+/// key-share locks on bots, in seat order) through, where `for update` deadlocked.
+async fn ratings_before(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    m: &Claimed,
+) -> sqlx::Result<Vec<(f64, f64)>> {
+    let mut ids: Vec<i64> = m.players.iter().map(|p| p.bot.0).collect();
+    ids.sort_unstable();
+    let rows = sqlx::query!(
+        r#"select id as "id: BotId", mu, sigma from bots where id = any($1)
+           order by id for no key update"#,
+        &ids
+    )
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(m.players
+        .iter()
+        .map(|p| {
+            rows.iter()
+                .find(|r| r.id == p.bot)
+                .map_or((rating::MU, rating::SIGMA), |r| (r.mu, r.sigma))
+        })
+        .collect())
+}
+
+/// Every seat's result, its bot's rating and record, and the rating history, in one
+/// statement over arrays: one round trip however many seats.
+async fn record_seats(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    m: &Claimed,
+    r: &MatchResult,
+    seats: &[SeatResult],
+    before: &[(f64, f64)],
+    after: &[(f64, f64)],
+) -> sqlx::Result<()> {
+    let p = &r.players;
+    debug_assert_eq!(p.len(), m.players.len(), "a result for every seat");
+    sqlx::query!(
+        r#"with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[],
+                   $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[],
+                   $11::bigint[], $12::bytea[], $13::float8[], $14::float8[], $15::float8[],
+                   $16::float8[], $17::int[])
+               s(seat, bot_id, rank, outcome, forts, soldiers, warnings, timeouts, error,
+                 cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn)),
+           players as (update match_players p set rank = s.rank, outcome = s.outcome,
+                   forts = s.forts, soldiers = s.soldiers, warnings = s.warnings,
+                   timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
+                   stderr = s.stderr, mu_before = s.mu_before, sigma_before = s.sigma_before,
+                   mu_after = s.mu_after, sigma_after = s.sigma_after,
+                   problem_turn = s.problem_turn, finished_at = now()
+               from s where p.match_id = $1 and p.seat = s.seat),
+           ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after,
+                   games = games + 1, version_games = version_games + 1,
+                   wins = wins + (s.outcome = 'win')::int,
+                   losses = losses + (s.outcome = 'loss')::int,
+                   draws = draws + (s.outcome = 'draw')::int, last_game_at = now()
+               from s where b.id = s.bot_id)
+           insert into rating_history (bot_id, match_id, mu, sigma)
+           select bot_id, $1, mu_after, sigma_after from s"#,
+        m.id as MatchId,
+        &column(&m.players, |s| s.seat),
+        &column(&m.players, |s| s.bot.0),
+        &column(p, |x| i64::from(x.rank)),
+        &column(seats, |s| s.outcome.as_str().to_string()),
+        &column(p, |x| x.forts as i64),
+        &column(p, |x| x.soldiers as i64),
+        &column(p, |x| x.warnings as i64),
+        &column(p, |x| i64::from(x.timeouts)),
+        &column(p, |x| x.error.clone()) as &[Option<String>],
+        &column(p, |x| x.time_used.as_millis() as i64),
+        &column(seats, |s| s.stderr.clone()),
+        &column(before, |b| b.0),
+        &column(before, |b| b.1),
+        &column(after, |a| a.0),
+        &column(after, |a| a.1),
+        &column(seats, |s| s.problem_turn) as &[Option<i32>]
+    )
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

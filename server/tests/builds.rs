@@ -99,10 +99,11 @@ async fn an_upload_is_built_tested_and_becomes_active() {
             .await
             .unwrap();
     assert_eq!((mu, sigma, games), (31.5, 25.0 / 3.0, 0));
-    let id: i64 = sqlx::query_scalar("select active_version_id from bots where name = 'mybot'")
-        .fetch_one(&c.state.db)
-        .await
-        .unwrap();
+    let id: server::ids::VersionId =
+        sqlx::query_scalar("select active_version_id from bots where name = 'mybot'")
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
     assert!(
         b.cached(id)
             .is_some_and(|root| root.join("bot.py").is_file()),
@@ -254,7 +255,7 @@ async fn the_build_cache_is_rebuilt_from_the_database_and_evicted_by_age_and_siz
     )
     .await;
     b.build_next().await.unwrap();
-    let id: i64 = sqlx::query_scalar("select id from bot_versions")
+    let id: server::ids::VersionId = sqlx::query_scalar("select id from bot_versions")
         .fetch_one(&c.state.db)
         .await
         .unwrap();

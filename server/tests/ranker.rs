@@ -113,7 +113,8 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
         f64,
         f64,
     );
-    for (i, (seat, bot_id, name, _)) in claimed.players.iter().enumerate() {
+    for (i, player) in claimed.players.iter().enumerate() {
+        let (seat, bot_id, name) = (&player.seat, player.bot, &player.name);
         let p = &result.players[i];
         let row: Row = sqlx::query_as(
             "select rank, outcome, forts, soldiers, warnings, timeouts, error, mu_before, mu_after, \
@@ -238,7 +239,7 @@ async fn a_voided_match_leaves_ratings_untouched() {
             .fetch_all(&db)
             .await
             .unwrap();
-    let ids: Vec<i64> = sqlx::query_scalar("select id from matches order by id")
+    let ids: Vec<server::ids::MatchId> = sqlx::query_scalar("select id from matches order by id")
         .fetch_all(&db)
         .await
         .unwrap();

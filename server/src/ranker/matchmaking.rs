@@ -18,12 +18,15 @@ use std::collections::HashMap;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
+use crate::ids::{BotId, MapId, VersionId};
+
 /// A bot that can play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
-    pub bot_id: i64,
-    pub version_id: i64,
-    pub owner_id: i64,
+    pub bot_id: BotId,
+    pub version_id: VersionId,
+    /// Bots of one owner never meet; each house bot is an owner of its own.
+    pub owner: i64,
     pub mu: f64,
     pub sigma: f64,
     /// Games played by its active version, plus matches queued for it.
@@ -35,7 +38,7 @@ pub struct Candidate {
 /// A map that can be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapChoice {
-    pub id: i64,
+    pub id: MapId,
     pub seats: usize,
 }
 
@@ -64,7 +67,7 @@ impl Default for Settings {
 /// A planned match: the map and the candidates (indexes) by seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    pub map_id: i64,
+    pub map_id: MapId,
     pub seats: Vec<usize>,
 }
 
@@ -73,7 +76,7 @@ pub struct Plan {
 pub fn plan(
     cands: &[Candidate],
     maps: &[MapChoice],
-    plays: &HashMap<(i64, i64), u32>,
+    plays: &HashMap<(BotId, MapId), u32>,
     settings: &Settings,
     rng: &mut impl Rng,
 ) -> Option<Plan> {
@@ -95,7 +98,7 @@ pub fn players(
         .iter()
         .min_by_key(|&&i| (cands[i].load, cands[i].last_game.unwrap_or(i64::MIN)))?;
     let owners = {
-        let mut o: Vec<i64> = cands.iter().map(|c| c.owner_id).collect();
+        let mut o: Vec<i64> = cands.iter().map(|c| c.owner).collect();
         o.sort_unstable();
         o.dedup();
         o.len()
@@ -120,7 +123,7 @@ pub fn players(
     let me = &cands[seed];
     let mut others: Vec<usize> = order
         .into_iter()
-        .filter(|&i| cands[i].owner_id != me.owner_id)
+        .filter(|&i| cands[i].owner != me.owner)
         .collect();
     others.sort_by(|&a, &b| {
         let da = (cands[a].mu - me.mu).abs();
@@ -137,10 +140,7 @@ pub fn players(
         if chosen.len() == players {
             break;
         }
-        if chosen
-            .iter()
-            .all(|&c| cands[c].owner_id != cands[i].owner_id)
-        {
+        if chosen.iter().all(|&c| cands[c].owner != cands[i].owner) {
             chosen.push(i);
         }
     }
@@ -153,7 +153,7 @@ pub fn map_for(
     mut chosen: Vec<usize>,
     cands: &[Candidate],
     maps: &[MapChoice],
-    plays: &HashMap<(i64, i64), u32>,
+    plays: &HashMap<(BotId, MapId), u32>,
     rng: &mut impl Rng,
 ) -> Option<Plan> {
     let mut fitting: Vec<&MapChoice> = maps.iter().filter(|m| m.seats == chosen.len()).collect();
@@ -178,9 +178,9 @@ mod tests {
 
     fn bot(id: i64, owner: i64, mu: f64, load: u32) -> Candidate {
         Candidate {
-            bot_id: id,
-            version_id: id * 10,
-            owner_id: owner,
+            bot_id: BotId(id),
+            version_id: VersionId(id * 10),
+            owner,
             mu,
             sigma: 3.0,
             load,
@@ -190,9 +190,18 @@ mod tests {
 
     fn maps() -> Vec<MapChoice> {
         vec![
-            MapChoice { id: 1, seats: 2 },
-            MapChoice { id: 2, seats: 2 },
-            MapChoice { id: 3, seats: 4 },
+            MapChoice {
+                id: MapId(1),
+                seats: 2,
+            },
+            MapChoice {
+                id: MapId(2),
+                seats: 2,
+            },
+            MapChoice {
+                id: MapId(3),
+                seats: 4,
+            },
         ]
     }
 
@@ -231,7 +240,7 @@ mod tests {
                 &mut rng,
             )
             .unwrap();
-            let owners: Vec<i64> = p.seats.iter().map(|&i| cands[i].owner_id).collect();
+            let owners: Vec<i64> = p.seats.iter().map(|&i| cands[i].owner).collect();
             let mut unique = owners.clone();
             unique.dedup();
             unique.sort_unstable();
@@ -302,15 +311,19 @@ mod tests {
     #[test]
     fn the_map_these_bots_played_least_is_chosen() {
         let cands = vec![bot(1, 1, 25.0, 0), bot(2, 2, 25.0, 1)];
-        let plays = HashMap::from([((1, 1), 3), ((2, 1), 2), ((1, 2), 1)]);
-        let two = vec![MapChoice { id: 1, seats: 2 }, MapChoice { id: 2, seats: 2 }];
+        let plays = HashMap::from([
+            ((BotId(1), MapId(1)), 3),
+            ((BotId(2), MapId(1)), 2),
+            ((BotId(1), MapId(2)), 1),
+        ]);
+        let two = vec![maps()[0].clone(), maps()[1].clone()];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         for _ in 0..20 {
             assert_eq!(
                 plan(&cands, &two, &plays, &Settings::default(), &mut rng)
                     .unwrap()
                     .map_id,
-                2
+                MapId(2)
             );
         }
     }

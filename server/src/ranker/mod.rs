@@ -18,6 +18,9 @@ use sqlx::{PgConnection, PgPool};
 
 use matchmaking::{Candidate, MapChoice, Settings};
 
+use crate::ids::{BotId, MapId, MatchId, VersionId};
+use crate::status::MatchStatus;
+
 /// How long a claimed match is held without renewal.
 pub const LEASE: Duration = Duration::from_secs(60);
 /// Tries before a match is voided.
@@ -43,13 +46,14 @@ pub const SHIPPED_MAPS: &[(&str, &str)] = &[
 /// Adds a map to the ladder (checked first); false when one of that name exists.
 pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool> {
     let map = engine::Map::parse(text).map_err(|e| anyhow::anyhow!("map `{name}`: {e}"))?;
-    let added = sqlx::query(
-        "insert into maps (name, text, seats, forts) values ($1, $2, $3, $4) on conflict (name) do nothing",
+    let added = sqlx::query!(
+        "insert into maps (name, text, seats, forts) values ($1, $2, $3, $4) \
+         on conflict (name) do nothing",
+        name,
+        text,
+        map.seats.len() as i32,
+        map.forts.len() as i32
     )
-    .bind(name)
-    .bind(text)
-    .bind(map.seats.len() as i32)
-    .bind(map.forts.len() as i32)
     .execute(db)
     .await?
     .rows_affected();
@@ -67,43 +71,32 @@ pub async fn load_shipped_maps(db: &PgPool) -> anyhow::Result<()> {
 }
 
 pub async fn is_paused(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select paused from ranker")
+    sqlx::query_scalar!("select paused from ranker")
         .fetch_one(db)
         .await
 }
 
 pub async fn set_paused(db: &PgPool, paused: bool) -> sqlx::Result<()> {
-    sqlx::query("update ranker set paused = $1")
-        .bind(paused)
+    sqlx::query!("update ranker set paused = $1", paused)
         .execute(db)
         .await?;
     Ok(())
 }
 
-#[derive(sqlx::FromRow)]
-struct CandidateRow {
-    bot_id: i64,
-    version_id: i64,
-    owner_id: i64,
-    mu: f64,
-    sigma: f64,
-    version_games: i32,
-    queued: i64,
-    last_game_at: Option<time::OffsetDateTime>,
-}
-
 /// The ladder's state as matchmaking sees it.
 async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
-    let rows: Vec<CandidateRow> = sqlx::query_as(
-        // House bots are reference players: they may meet each other.
-        // The queued counts in one pass over the queue, not one per bot.
-        "select b.id as bot_id, b.active_version_id as version_id, \
-             case when u.name = 'house' then -b.id else b.owner_id end as owner_id, \
-             b.mu, b.sigma, b.version_games, b.last_game_at, coalesce(q.n, 0) as queued \
-         from bots b join users u on u.id = b.owner_id \
-         left join (select p.bot_id, count(*) as n from matches m join match_players p on p.match_id = m.id \
-                    where m.status in ('queued', 'running') group by p.bot_id) q on q.bot_id = b.id \
-         where b.active_version_id is not null and not b.disabled",
+    // House bots are reference players: they may meet each other. The queued counts
+    // in one pass over the queue, not one per bot.
+    let rows = sqlx::query!(
+        r#"select b.id as "bot_id: BotId", b.active_version_id as "version_id!: VersionId",
+               case when u.name = 'house' then -b.id else b.owner_id end as "owner!",
+               b.mu, b.sigma, b.version_games, b.last_game_at, coalesce(q.n, 0) as "queued!"
+           from bots b join users u on u.id = b.owner_id
+           left join (select p.bot_id, count(*) as n from matches m
+                      join match_players p on p.match_id = m.id
+                      where m.status in ('queued', 'running') group by p.bot_id) q
+               on q.bot_id = b.id
+           where b.active_version_id is not null and not b.disabled"#
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -112,7 +105,7 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
         .map(|r| Candidate {
             bot_id: r.bot_id,
             version_id: r.version_id,
-            owner_id: r.owner_id,
+            owner: r.owner,
             mu: r.mu,
             sigma: r.sigma,
             load: (r.version_games.max(0) as u32).saturating_add(r.queued as u32),
@@ -121,34 +114,87 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
         .collect())
 }
 
+/// The maps the bots `ids` played in their last [`RECENT_MATCHES`] matches, and how
+/// often: only theirs, so the cost grows with neither the ladder nor its history.
+async fn recent_maps(
+    conn: &mut PgConnection,
+    ids: &[i64],
+) -> sqlx::Result<HashMap<(BotId, MapId), u32>> {
+    let rows = sqlx::query!(
+        r#"select p.bot_id as "bot_id!: BotId", m.map_id as "map_id: MapId", count(*) as "n!"
+           from unnest($1::bigint[]) b(id)
+           cross join lateral (select bot_id, match_id from match_players p
+                               where p.bot_id = b.id order by p.match_id desc limit $2) p
+           join matches m on m.id = p.match_id
+           where m.status <> 'void' group by p.bot_id, m.map_id"#,
+        ids,
+        RECENT_MATCHES
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| ((r.bot_id, r.map_id), r.n as u32))
+        .collect())
+}
+
+/// Queues a planned match and its seats in one statement: one round trip however
+/// many seats.
+async fn queue_match(
+    conn: &mut PgConnection,
+    p: &matchmaking::Plan,
+    cands: &[Candidate],
+) -> sqlx::Result<()> {
+    let seats: Vec<i32> = (0..p.seats.len() as i32).collect();
+    let bots: Vec<i64> = p.seats.iter().map(|&i| cands[i].bot_id.0).collect();
+    let versions: Vec<i64> = p.seats.iter().map(|&i| cands[i].version_id.0).collect();
+    sqlx::query!(
+        "with m as (insert into matches (map_id) values ($1) returning id) \
+         insert into match_players (match_id, seat, bot_id, version_id) \
+         select m.id, s.seat, s.bot, s.version \
+         from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version) \
+         order by s.seat",
+        p.map_id as MapId,
+        &seats,
+        &bots,
+        &versions
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// Tops the queue up to `buffer` matches; returns how many were made. Only one
 /// process schedules at a time (an advisory lock), so any number may call this.
 pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::Result<usize> {
     let mut tx = db.begin().await?;
-    let (locked, paused): (bool, bool) =
-        sqlx::query_as("select pg_try_advisory_xact_lock(7331), (select paused from ranker)")
-            .fetch_one(&mut *tx)
-            .await?;
-    if !locked || paused {
+    let gate = sqlx::query!(
+        r#"select pg_try_advisory_xact_lock(7331) as "locked!",
+                  (select paused from ranker) as "paused!""#
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if !gate.locked || gate.paused {
         return Ok(0);
     }
     // Counted once the lock is held, so it sees what the previous holder queued (a
     // statement sees the matches committed before it began).
-    let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
-        .fetch_one(&mut *tx)
-        .await?;
+    let queued =
+        sqlx::query_scalar!(r#"select count(*) as "n!" from matches where status = 'queued'"#)
+            .fetch_one(&mut *tx)
+            .await?;
     if queued >= buffer {
         return Ok(0);
     }
     let mut cands = candidates(&mut tx).await?;
     let maps: Vec<MapChoice> =
-        sqlx::query_as::<_, (i64, i32)>("select id, seats from maps where enabled")
+        sqlx::query!(r#"select id as "id: MapId", seats from maps where enabled"#)
             .fetch_all(&mut *tx)
             .await?
             .into_iter()
-            .map(|(id, seats)| MapChoice {
-                id,
-                seats: seats as usize,
+            .map(|m| MapChoice {
+                id: m.id,
+                seats: m.seats as usize,
             })
             .collect();
     let mut rng = rand_chacha::ChaCha8Rng::from_entropy();
@@ -157,42 +203,13 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
         let Some(chosen) = matchmaking::players(&cands, &maps, settings, &mut rng) else {
             break;
         };
-        // The maps these bots played lately (the matches planned above included): only
-        // theirs, so the cost grows with neither the ladder nor its history.
-        let ids: Vec<i64> = chosen.iter().map(|&i| cands[i].bot_id).collect();
-        let plays: HashMap<(i64, i64), u32> = sqlx::query_as::<_, (i64, i64, i64)>(
-            "select p.bot_id, m.map_id, count(*) from unnest($1::bigint[]) b(id) \
-             cross join lateral (select bot_id, match_id from match_players p where p.bot_id = b.id \
-                                 order by p.match_id desc limit $2) p \
-             join matches m on m.id = p.match_id where m.status <> 'void' group by p.bot_id, m.map_id",
-        )
-        .bind(&ids)
-        .bind(RECENT_MATCHES)
-        .fetch_all(&mut *tx)
-        .await?
-        .into_iter()
-        .map(|(b, m, n)| ((b, m), n as u32))
-        .collect();
+        // The maps these bots played lately (the matches planned above included).
+        let ids: Vec<i64> = chosen.iter().map(|&i| cands[i].bot_id.0).collect();
+        let plays = recent_maps(&mut tx, &ids).await?;
         let Some(p) = matchmaking::map_for(chosen, &cands, &maps, &plays, &mut rng) else {
             break;
         };
-        // The match and its seats in one statement: one round trip however many seats.
-        let seats: Vec<i32> = (0..p.seats.len() as i32).collect();
-        let bots: Vec<i64> = p.seats.iter().map(|&i| cands[i].bot_id).collect();
-        let versions: Vec<i64> = p.seats.iter().map(|&i| cands[i].version_id).collect();
-        sqlx::query(
-            "with m as (insert into matches (map_id) values ($1) returning id) \
-             insert into match_players (match_id, seat, bot_id, version_id) \
-             select m.id, s.seat, s.bot, s.version \
-             from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version) \
-             order by s.seat",
-        )
-        .bind(p.map_id)
-        .bind(&seats)
-        .bind(&bots)
-        .bind(&versions)
-        .execute(&mut *tx)
-        .await?;
+        queue_match(&mut tx, &p, &cands).await?;
         for &i in &p.seats {
             cands[i].load += 1;
         }
@@ -203,13 +220,15 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
 }
 
 /// Puts a match back in the queue (a running one's worker loses it).
-pub async fn requeue(db: &PgPool, match_id: i64) -> sqlx::Result<bool> {
-    let n = sqlx::query(
-        "update matches set status = 'queued', void_reason = null, lease_owner = null, lease_until = null, attempts = 0 \
+pub async fn requeue(db: &PgPool, match_id: MatchId) -> sqlx::Result<bool> {
+    let n = sqlx::query!(
+        "update matches set status = 'queued', void_reason = null, lease_owner = null, \
+             lease_until = null, attempts = 0 \
          where id = $1 and status in ('queued', 'running', 'void') \
-           and not exists (select 1 from match_players p where p.match_id = $1 and p.mu_after is not null)",
+           and not exists (select 1 from match_players p \
+                           where p.match_id = $1 and p.mu_after is not null)",
+        match_id as MatchId
     )
-    .bind(match_id)
     .execute(db)
     .await?
     .rows_affected();
@@ -217,13 +236,14 @@ pub async fn requeue(db: &PgPool, match_id: i64) -> sqlx::Result<bool> {
 }
 
 /// Voids a match that has not finished; its result will never count.
-pub async fn void(db: &PgPool, match_id: i64, reason: &str) -> sqlx::Result<bool> {
-    let n = sqlx::query(
-        "update matches set status = 'void', void_reason = $2, lease_owner = null, lease_until = null \
+pub async fn void(db: &PgPool, match_id: MatchId, reason: &str) -> sqlx::Result<bool> {
+    let n = sqlx::query!(
+        "update matches set status = 'void', void_reason = $2, lease_owner = null, \
+             lease_until = null \
          where id = $1 and status in ('queued', 'running')",
+        match_id as MatchId,
+        reason
     )
-    .bind(match_id)
-    .bind(reason)
     .execute(db)
     .await?
     .rows_affected();
@@ -232,20 +252,24 @@ pub async fn void(db: &PgPool, match_id: i64, reason: &str) -> sqlx::Result<bool
 
 /// Takes a bot out of the ladder or brings it back; false when there is no such bot.
 pub async fn set_bot_disabled(db: &PgPool, name: &str, disabled: bool) -> sqlx::Result<bool> {
-    let n = sqlx::query("update bots set disabled = $2 where lower(name) = lower($1)")
-        .bind(name)
-        .bind(disabled)
-        .execute(db)
-        .await?
-        .rows_affected();
+    let n = sqlx::query!(
+        "update bots set disabled = $2 where lower(name) = lower($1)",
+        name,
+        disabled
+    )
+    .execute(db)
+    .await?
+    .rows_affected();
     if n == 1 && disabled {
         // Its queued matches would only wait for it.
-        sqlx::query(
-            "update matches m set status = 'void', void_reason = 'a bot was disabled by an organizer' \
-             where m.status = 'queued' and exists (select 1 from match_players p join bots b on b.id = p.bot_id \
+        sqlx::query!(
+            "update matches m set status = 'void', \
+                 void_reason = 'a bot was disabled by an organizer' \
+             where m.status = 'queued' and exists (select 1 from match_players p \
+                 join bots b on b.id = p.bot_id \
                  where p.match_id = m.id and lower(b.name) = lower($1))",
+            name
         )
-        .bind(name)
         .execute(db)
         .await?;
     }
@@ -254,22 +278,25 @@ pub async fn set_bot_disabled(db: &PgPool, name: &str, disabled: bool) -> sqlx::
 
 /// Takes a map out of matchmaking or brings it back; false when there is no such map.
 pub async fn set_map_enabled(db: &PgPool, name: &str, enabled: bool) -> sqlx::Result<bool> {
-    let n = sqlx::query("update maps set enabled = $2 where name = $1")
-        .bind(name)
-        .bind(enabled)
-        .execute(db)
-        .await?
-        .rows_affected();
+    let n = sqlx::query!(
+        "update maps set enabled = $2 where name = $1",
+        name,
+        enabled
+    )
+    .execute(db)
+    .await?
+    .rows_affected();
     Ok(n == 1)
 }
 
 /// A match in the queue, as the organizer sees it.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct QueuedMatch {
-    pub id: i64,
-    pub status: String,
+    pub id: MatchId,
+    pub status: MatchStatus,
     pub map: String,
-    pub players: String,
+    /// Its bots' names, by seat.
+    pub players: Vec<String>,
     pub attempts: i32,
     pub lease_owner: Option<String>,
     /// Seconds until the lease runs out (negative: expired).
@@ -278,15 +305,15 @@ pub struct QueuedMatch {
 }
 
 /// A worker and when it was last heard of.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct WorkerRow {
     pub name: String,
     pub seconds_ago: f64,
-    pub match_id: Option<i64>,
+    pub match_id: Option<MatchId>,
 }
 
 /// A map and how often it was played.
-#[derive(Debug, sqlx::FromRow)]
+#[derive(Debug)]
 pub struct MapRow {
     pub name: String,
     pub seats: i32,
@@ -310,52 +337,70 @@ pub struct Status {
     pub disabled: Vec<String>,
 }
 
+/// Running and queued matches, then the 20 latest voided ones.
+async fn queue(db: &PgPool) -> sqlx::Result<Vec<QueuedMatch>> {
+    sqlx::query_as!(
+        QueuedMatch,
+        r#"select id as "id!: MatchId", status as "status!: MatchStatus", map as "map!",
+               players as "players!", attempts as "attempts!", lease_owner, lease_left,
+               void_reason
+           from (
+               select m.id, m.status, maps.name as map,
+                   array(select b.name from match_players p join bots b on b.id = p.bot_id
+                         where p.match_id = m.id order by p.seat) as players,
+                   m.attempts, m.lease_owner,
+                   extract(epoch from m.lease_until - now())::float8 as lease_left,
+                   m.void_reason
+               from matches m join maps on maps.id = m.map_id
+               where m.status in ('running', 'queued')
+               union all
+               select * from (select m.id, m.status, maps.name,
+                   array(select b.name from match_players p join bots b on b.id = p.bot_id
+                         where p.match_id = m.id order by p.seat),
+                   m.attempts, m.lease_owner, null::float8, m.void_reason
+               from matches m join maps on maps.id = m.map_id
+               where m.status = 'void' order by m.id desc limit 20) v
+           ) x order by status = 'void', status = 'queued', id"#
+    )
+    .fetch_all(db)
+    .await
+}
+
 pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
-    let (queued, finished, voided): (i64, i64, i64) = sqlx::query_as(
-        "select count(*) filter (where status = 'queued'), count(*) filter (where status = 'finished'), \
-             count(*) filter (where status = 'void') from matches",
+    let counts = sqlx::query!(
+        r#"select count(*) filter (where status = 'queued') as "queued!",
+                  count(*) filter (where status = 'finished') as "finished!",
+                  count(*) filter (where status = 'void') as "voided!"
+           from matches"#
     )
     .fetch_one(db)
     .await?;
-    let matches = sqlx::query_as::<_, QueuedMatch>(
-        "select * from ( \
-             select m.id, m.status, maps.name as map, \
-                 (select string_agg(b.name, ', ' order by p.seat) from match_players p join bots b on b.id = p.bot_id \
-                  where p.match_id = m.id) as players, \
-                 m.attempts, m.lease_owner, extract(epoch from m.lease_until - now())::float8 as lease_left, m.void_reason \
-             from matches m join maps on maps.id = m.map_id \
-             where m.status in ('running', 'queued') \
-             union all \
-             select * from (select m.id, m.status, maps.name, \
-                 (select string_agg(b.name, ', ' order by p.seat) from match_players p join bots b on b.id = p.bot_id \
-                  where p.match_id = m.id), m.attempts, m.lease_owner, null::float8, m.void_reason \
-             from matches m join maps on maps.id = m.map_id where m.status = 'void' order by m.id desc limit 20) v \
-         ) x order by status = 'void', status = 'queued', id",
+    let workers = sqlx::query_as!(
+        WorkerRow,
+        r#"select name, extract(epoch from now() - heartbeat_at)::float8 as "seconds_ago!",
+               match_id as "match_id: MatchId"
+           from workers order by name"#
     )
     .fetch_all(db)
     .await?;
-    let workers = sqlx::query_as::<_, WorkerRow>(
-        "select name, extract(epoch from now() - heartbeat_at)::float8 as seconds_ago, match_id \
-         from workers order by name",
+    let maps = sqlx::query_as!(
+        MapRow,
+        r#"select maps.name, maps.seats, maps.forts, maps.enabled,
+               (select count(*) from matches m
+                where m.map_id = maps.id and m.status = 'finished') as "matches!"
+           from maps order by maps.seats, maps.name"#
     )
     .fetch_all(db)
     .await?;
-    let maps = sqlx::query_as::<_, MapRow>(
-        "select maps.name, maps.seats, maps.forts, maps.enabled, \
-             (select count(*) from matches m where m.map_id = maps.id and m.status = 'finished') as matches \
-         from maps order by maps.seats, maps.name",
-    )
-    .fetch_all(db)
-    .await?;
-    let disabled = sqlx::query_scalar("select name from bots where disabled order by lower(name)")
+    let disabled = sqlx::query_scalar!("select name from bots where disabled order by lower(name)")
         .fetch_all(db)
         .await?;
     Ok(Status {
         paused: is_paused(db).await?,
-        queued,
-        finished,
-        voided,
-        matches,
+        queued: counts.queued,
+        finished: counts.finished,
+        voided: counts.voided,
+        matches: queue(db).await?,
         workers,
         maps,
         disabled,

@@ -13,6 +13,7 @@ use super::error::{AppError, AppResult};
 use super::session::LoggedIn;
 use super::{AppState, Layout};
 use crate::ranker::{self, Status};
+use crate::status::MatchStatus;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -120,7 +121,11 @@ async fn match_control(
     Form(f): Form<MatchForm>,
 ) -> AppResult<Response> {
     organizer(&who)?;
-    let Ok(id) = f.id.trim().trim_start_matches('#').parse::<i64>() else {
+    let Ok(id) =
+        f.id.trim()
+            .trim_start_matches('#')
+            .parse::<crate::ids::MatchId>()
+    else {
         return done(
             &state,
             &who,

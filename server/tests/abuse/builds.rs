@@ -152,7 +152,7 @@ async fn a_kept_build_is_the_servers_without_setuid_and_checked_before_it_runs()
     }
     let link = std::fs::read_link(root.join("s")).unwrap();
     assert_eq!(link, Path::new("/etc/shadow"), "a link stays a link");
-    let id: i64 = sqlx::query_scalar("select id from bot_versions")
+    let id: server::ids::VersionId = sqlx::query_scalar("select id from bot_versions")
         .fetch_one(&c.state.db)
         .await
         .unwrap();
@@ -237,10 +237,11 @@ async fn the_build_cache_trims_itself_to_its_size() {
         "the cache holds {} bytes",
         b.cache.size()
     );
-    let ids: Vec<i64> = sqlx::query_scalar("select id from bot_versions order by id")
-        .fetch_all(&c.state.db)
-        .await
-        .unwrap();
+    let ids: Vec<server::ids::VersionId> =
+        sqlx::query_scalar("select id from bot_versions order by id")
+            .fetch_all(&c.state.db)
+            .await
+            .unwrap();
     assert!(b.cached(ids[0]).is_none(), "the oldest went");
     assert!(b.cached(ids[2]).is_some(), "the newest stayed");
 }
@@ -254,7 +255,7 @@ fn workspaces_are_tmpfs_mounts_when_the_server_may_mount() {
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-tmpfs");
     let _ = std::fs::remove_dir_all(&base);
     let cache = BuildCache::new(base.join("builds"), 4 * MIB, MIB).unwrap();
-    let ws = cache.workspace(1).unwrap();
+    let ws = cache.workspace(server::ids::VersionId(1)).unwrap();
     assert_eq!(mounts_under(ws.path()), 1, "{}", cache.quota_kind());
     // Writes past the size are refused by the kernel, not just noticed.
     let big = std::fs::write(ws.path().join("big"), vec![1u8; 5 * MIB as usize]);

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-use super::{accept, find_bot, read_upload, Refused};
+use super::{accept, find_bot, find_bot_in, read_upload, Refused};
 use crate::accounts::User;
 use crate::ids::BotId;
 use crate::status::VersionStatus;
@@ -74,18 +74,25 @@ pub async fn bot(
     viewer: Option<ApiUser>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let bot = find_bot(&state, &name).await.map_err(|e| match e {
+    // The bot and its versions as one moment saw them: a build finishing between the
+    // two reads would otherwise show a version active while no version plays.
+    let mut tx = state.db.begin().await?;
+    sqlx::query!("set transaction isolation level repeatable read read only")
+        .execute(&mut *tx)
+        .await?;
+    let bot = find_bot_in(&mut *tx, &name).await.map_err(|e| match e {
         AppError::NotFound => ApiError::not_found(format!("There is no bot `{name}`.")),
         other => other.into(),
     })?;
-    let is_owner = viewer.is_some_and(|ApiUser(u)| u.id == bot.owner_id);
     let versions = sqlx::query!(
         r#"select number, status as "status: VersionStatus", language, created_at, failure
            from bot_versions where bot_id = $1 order by number desc"#,
         bot.id as BotId
     )
-    .fetch_all(&state.db)
+    .fetch_all(&mut *tx)
     .await?;
+    tx.commit().await?;
+    let is_owner = viewer.is_some_and(|ApiUser(u)| u.id == bot.owner_id);
     let versions: Vec<_> = versions
         .iter()
         .map(|v| {
