@@ -1,5 +1,9 @@
-//! `docs/rules.md` against the engine: its example map and states are what the engine
-//! prints, and its siege table is what the engine decides.
+//! `docs/rules.md` against the engine and the repository: its example map and states are
+//! what the engine prints, its siege table is what the engine decides, and every
+//! citation of it anywhere in the repository (`docs/rules.md §N`, a bare `§N`, a link
+//! to one of its headings) names a section it has.
+//!
+//! In this repository `§` is kept for the sections of `docs/rules.md`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -115,4 +119,135 @@ fn the_siege_examples_are_what_the_engine_decides() {
             "recruitment after `{before}` by `{arriving}`"
         );
     }
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The numbers of the `## N. Title` sections and the anchors of every heading.
+fn sections_and_anchors(doc: &str) -> (Vec<u32>, Vec<String>) {
+    let mut sections = Vec::new();
+    let mut anchors = Vec::new();
+    let mut fenced = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#');
+        anchors.push(slug(title));
+        if let Some(rest) = line.strip_prefix("## ") {
+            if let Some((n, _)) = rest.split_once(". ") {
+                sections.push(n.parse().expect("a section number"));
+            }
+        }
+    }
+    (sections, anchors)
+}
+
+/// Every text file of the repository, but build output and version control.
+fn repository_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if !matches!(name.as_ref(), ".git" | "target" | "data" | "node_modules") {
+                repository_files(&path, out);
+            }
+        } else if kind.is_file() {
+            out.push(path);
+        }
+    }
+}
+
+/// The file name looked for (spelt so that this file does not cite it bare).
+const RULES: &str = concat!("rules", ".md");
+
+/// The numbers cited as `§N` in a line.
+fn cited_sections(line: &str) -> Vec<u32> {
+    line.split('§')
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn every_citation_of_the_rules_names_a_section_they_have() {
+    let (sections, anchors) = sections_and_anchors(&rules());
+    assert_eq!(
+        sections,
+        (1..=sections.len() as u32).collect::<Vec<_>>(),
+        "sections are numbered 1, 2, 3, … in order"
+    );
+    let mut files = Vec::new();
+    repository_files(&root(), &mut files);
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue; // not text
+        };
+        let shown = path
+            .strip_prefix(root())
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let in_rules = shown == "docs/rules.md";
+        for (i, line) in text.lines().enumerate() {
+            let at = format!("{shown}:{}", i + 1);
+            for n in cited_sections(line) {
+                checked += 1;
+                if !sections.contains(&n) {
+                    wrong.push(format!("{at}: §{n} is not a section of docs/rules.md"));
+                }
+            }
+            for (pos, _) in line.match_indices(RULES) {
+                if !line[..pos].ends_with("docs/") {
+                    wrong.push(format!("{at}: cite the rules as `docs/rules.md`"));
+                }
+                if let Some(anchor) = line[pos + RULES.len()..].strip_prefix('#') {
+                    let anchor: String = anchor
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+                        .collect();
+                    checked += 1;
+                    if !anchors.contains(&anchor) {
+                        wrong.push(format!("{at}: docs/rules.md has no heading `#{anchor}`"));
+                    }
+                }
+            }
+            if in_rules {
+                for (pos, _) in line.match_indices("](#") {
+                    let anchor: String =
+                        line[pos + 3..].chars().take_while(|c| *c != ')').collect();
+                    checked += 1;
+                    if !anchors.contains(&anchor) {
+                        wrong.push(format!("{at}: no heading `#{anchor}`"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "the citations were found ({checked} checked)");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
