@@ -1,4 +1,4 @@
-//! Command lines from a bot's reply (rules.md §5): which are dispatched, which are
+//! Command lines from a bot's reply (docs/rules.md §5): which are dispatched, which are
 //! ignored with a warning, and which are clamped.
 
 use crate::map::{FortId, Owner, RoadId, Seat};

@@ -1,4 +1,4 @@
-//! The game state and its rules (rules.md §3–§6).
+//! The game state and its rules (docs/rules.md §3–§6).
 //!
 //! Architecture invariant: this module is pure. The same state and the same orders
 //! always give the same next state and the same events: no I/O, no clock, no
@@ -432,7 +432,7 @@ impl Game {
         events
     }
 
-    /// The winner and ranks (rules.md §6). Meaningful once [`Game::is_over`].
+    /// The winner and ranks (docs/rules.md §6). Meaningful once [`Game::is_over`].
     pub fn outcome(&self) -> Outcome {
         let active: Vec<Seat> = self.active_players().collect();
         let winner = (active.len() == 1).then(|| active[0]);

@@ -1,5 +1,6 @@
-//! The text format shared by map files, bot states and the classic log (rules.md §2):
-//! lenient parsing with line-numbered errors, exact printing, and seats.
+//! The text format shared by map files, bot states and the classic log
+//! (docs/rules.md §2): lenient parsing with line-numbered errors, exact printing, and
+//! seats.
 //!
 //! A [`Map`] is checked: every road joins two distinct known forts at a positive
 //! distance, no fort or road is listed twice, and every march stands on a road and

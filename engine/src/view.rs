@@ -1,4 +1,4 @@
-//! Fog of war and the state text (rules.md §5, §8).
+//! Fog of war and the state text (docs/rules.md §5, §8).
 //!
 //! A player sees every road touching a fort it owns, the forts at both ends of those
 //! roads, and every march on them. Output order is deterministic: forts and roads in

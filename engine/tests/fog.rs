@@ -1,4 +1,4 @@
-//! Fog of war and the state text (rules.md §5, and the full snapshot of §3 and §8).
+//! Fog of war and the state text (docs/rules.md §5, and the full snapshot of §8).
 //!
 //! A player sees every road touching a fort it owns, the forts at both ends of those
 //! roads (with owner and garrison) and every march on them in both directions; a player

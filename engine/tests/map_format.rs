@@ -1,8 +1,8 @@
-//! The map text format of rules.md §1–§2: lenient parsing (runs of spaces and tabs,
-//! blank lines and `#` comments anywhere, `? WORD:` … `end` sections), exact printing
-//! (parse → print → parse gives the same map, and the printed text is canonical), every
-//! map error with its line number and a reason naming the problem, and the maps of the
-//! 2016 contest.
+//! The map text format of docs/rules.md §1–§2: lenient parsing (runs of spaces and
+//! tabs, blank lines and `#` comments anywhere, `? WORD:` … `end` sections), exact
+//! printing (parse → print → parse gives the same map, and the printed text is
+//! canonical), every map error with its line number and a reason naming the problem, and
+//! the maps of the 2016 contest.
 
 use std::path::Path;
 

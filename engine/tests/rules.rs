@@ -1,4 +1,4 @@
-//! The game rules of rules.md §1–§6, point by point, as tables of small games.
+//! The game rules of docs/rules.md §1–§6, point by point, as tables of small games.
 //!
 //! Each test builds a tiny map in the text format, plays a few turns through
 //! `Game::step` and checks what a player would notice: the state text, fort owners and

@@ -1,9 +1,10 @@
 //! Differential test: `bottlebats play` must play every game exactly as the 2016 arbiter
-//! did (rules.md: "same snapshots in the classic log, up to line order inside a section").
+//! did: the same snapshots in the classic log, up to the order of the lines inside a
+//! section (docs/rules.md §8).
 //!
 //! We do not have the 2016 program, so `engine/tests/reference/arbiter.py` is an
-//! independent, plain Python reading of rules.md. Both arbiters play the same games with
-//! the same deterministic random bots (`engine/tests/reference/randombot.py`, whose
+//! independent, plain Python reading of docs/rules.md. Both arbiters play the same games
+//! with the same deterministic random bots (`engine/tests/reference/randombot.py`, whose
 //! replies depend only on the set of lines it is sent), each writes a classic log, and the
 //! logs must agree snapshot by snapshot, with the lines of each section sorted, as must
 //! the `Winner:` line.

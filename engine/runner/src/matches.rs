@@ -1,4 +1,4 @@
-//! One match with real bot processes (rules.md §7): states out, replies in, timing,
+//! One match with real bot processes (docs/rules.md §7): states out, replies in, timing,
 //! protocol errors, stderr, and making sure nothing outlives the game.
 //!
 //! Architecture invariant: the runner decides nothing about the game. It turns bot
@@ -33,7 +33,7 @@ pub enum OnTimeout {
     Eliminate,
 }
 
-/// The runner's policy for one match (rules.md §7 table).
+/// The runner's policy for one match (docs/rules.md §7 table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchConfig {
     pub max_steps: u32,

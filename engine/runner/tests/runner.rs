@@ -1,4 +1,4 @@
-//! The runner with real processes (rules.md §7): every fatal error, warnings, both
+//! The runner with real processes (docs/rules.md §7): every fatal error, warnings, both
 //! timeout policies, late replies, stderr caps, bots that never read, and that no
 //! process outlives its game. Fixture bots are modes of `tests/bots/fixture.py`.
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""A reference implementation of the 2016 Zeus WPI arbiter, written only from
-/work/shared/rules.md (the game rules, sections 1-6 and 8-9), for differential tests.
+"""A reference implementation of the 2016 Zeus WPI arbiter, written from the rules
+(docs/rules.md §1–§6, §8 and §9) and not from the engine's code, for differential
+tests.
 
 Usage: arbiter.py CONFIG.json   (run from the directory the config's paths are relative to)
 
@@ -177,8 +178,8 @@ class Game:
 
         For commands that is "several commands of one turn on the same road in the same
         direction merge". It also merges a turn-0 command into a map march with
-        remaining_steps 0 from the same fort: rules.md does not say whether these merge
-        (map marches are "dispatched at load like commands"); our engine merges them.
+        remaining_steps 0 from the same fort: neither has moved yet, and
+        docs/rules.md §4 merges them.
         """
         for m in road["marches"]:
             if m["dest"] == dest and m["owner"] == owner and m["pos"] == pos:

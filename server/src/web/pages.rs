@@ -118,3 +118,205 @@ async fn starter_kit(
 async fn api_me(ApiUser(u): ApiUser) -> Response {
     Json(json!({"id": u.id, "name": u.name, "admin": u.is_admin})).into_response()
 }
+
+/// The `/rules` page is written by hand for contestants, and `docs/rules.md` is the
+/// complete reference. These tests hold the two together: the page has the document's
+/// numbered sections, in order, and both give the numbers the code uses.
+#[cfg(test)]
+mod rules_page {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use runner::sandbox::Limits;
+    use runner::{MatchConfig, OnTimeout};
+
+    fn read(path: &str) -> String {
+        let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+        std::fs::read_to_string(full).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn page() -> String {
+        read("templates/pages/rules.html")
+    }
+
+    fn doc() -> String {
+        read("docs/rules.md")
+    }
+
+    /// What a reader sees of some HTML or Markdown: no tags, template syntax or `**`,
+    /// every run of white space one space.
+    fn words(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(i) = rest.find(['<', '{']) {
+            out.push_str(&rest[..i]);
+            let close = match &rest[i..i + 1] {
+                "<" => ">",
+                _ if rest[i..].starts_with("{%") => "%}",
+                _ if rest[i..].starts_with("{{") => "}}",
+                _ => {
+                    out.push('{');
+                    rest = &rest[i + 1..];
+                    continue;
+                }
+            };
+            rest = rest[i..]
+                .find(close)
+                .map_or("", |j| &rest[i + j + close.len()..]);
+        }
+        out.push_str(rest);
+        let out = out
+            .replace("**", "")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&");
+        out.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// `N. Title` of every `## N. Title` heading of the document.
+    fn doc_sections(doc: &str) -> Vec<String> {
+        let mut fenced = false;
+        let mut out = Vec::new();
+        for line in doc.lines() {
+            if line.starts_with("```") {
+                fenced = !fenced;
+            }
+            if let Some(title) = line.strip_prefix("## ").filter(|_| !fenced) {
+                out.push(title.trim().to_string());
+            }
+        }
+        out
+    }
+
+    /// The text of every `<h2>` of the page.
+    fn page_sections(page: &str) -> Vec<String> {
+        page.split("<h2")
+            .skip(1)
+            .map(|h| {
+                let inner = &h[h.find('>').map_or(0, |i| i + 1)..];
+                words(&inner[..inner.find("</h2>").unwrap_or(inner.len())])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_rules_page_has_the_numbered_sections_of_the_rules_document_in_order() {
+        let sections = doc_sections(&doc());
+        assert!(
+            sections.len() >= 9 && sections[0] == "1. The board",
+            "{sections:?}"
+        );
+        assert_eq!(page_sections(&page()), sections);
+    }
+
+    fn seconds(d: Duration) -> String {
+        assert_eq!(d.subsec_nanos(), 0, "{d:?} is said in whole seconds");
+        format!("{} seconds", d.as_secs())
+    }
+
+    fn size(bytes: u64) -> String {
+        const KIB: u64 = 1024;
+        const MIB: u64 = 1024 * KIB;
+        match bytes {
+            b if b % MIB == 0 => format!("{} MiB", b / MIB),
+            b if b % KIB == 0 => format!("{} KiB", b / KIB),
+            b => format!("{b} bytes"),
+        }
+    }
+
+    /// `100,000`
+    fn thousands(n: usize) -> String {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn the_rules_page_and_the_rules_document_give_the_numbers_of_the_code() {
+        let m = MatchConfig::default();
+        let sandbox = Limits::game();
+        let local: crate::play::PlayConfig = serde_json::from_str(r#"{"players": {}}"#).unwrap();
+        assert_eq!(
+            local.max_steps, m.max_steps,
+            "`bottlebats play` and the ladder play as many turns"
+        );
+        assert_eq!(sandbox.cpu_millicores, 1000, "the texts say `one core`");
+
+        // Said on the page and in the document.
+        let both = [
+            format!("{} turns", m.max_steps),
+            format!("The first reply has {}", seconds(m.startup_timeout)),
+            format!("every other reply has {}", seconds(m.turn_timeout)),
+            format!(
+                "stops a reply at {}",
+                seconds(m.turn_timeout * m.wall_factor)
+            ),
+            format!("{} turns in a row", m.max_consecutive_timeouts),
+            format!("a line longer than {}", size(m.max_line_bytes as u64)),
+            format!("more than {} lines", thousands(m.max_reply_lines)),
+            format!("{} a turn", size(m.stderr_turn_bytes as u64)),
+            format!("{} a game", size(m.stderr_game_bytes as u64)),
+            format!("{} of memory", size(sandbox.memory)),
+            format!("{} processes", sandbox.processes),
+            "one core".to_string(),
+            format!("{} scratch folder", size(sandbox.scratch)),
+        ];
+        // Said in the document only, its table of the runner's settings first.
+        let on_timeout = serde_json::to_string(&m.on_timeout).unwrap();
+        assert_eq!(
+            m.on_timeout,
+            OnTimeout::Skip,
+            "the texts explain `skip` first"
+        );
+        let doc_only = [
+            format!("| `max_steps` | {} |", m.max_steps),
+            format!("| `turn_timeout_ms` | {} |", m.turn_timeout.as_millis()),
+            format!(
+                "| `startup_timeout_ms` | {} |",
+                m.startup_timeout.as_millis()
+            ),
+            format!("| `on_timeout` | `{}` |", on_timeout.trim_matches('"')),
+            format!("| consecutive timeouts | {} |", m.max_consecutive_timeouts),
+            format!("| wall-clock cap | {} × the limit |", m.wall_factor),
+            format!("| longest line | {} |", size(m.max_line_bytes as u64)),
+            format!("| lines in a reply | {} |", thousands(m.max_reply_lines)),
+            format!(
+                "| stderr kept | {} a turn, {} a game |",
+                size(m.stderr_turn_bytes as u64),
+                size(m.stderr_game_bytes as u64)
+            ),
+            format!(
+                "| end of game | stdin closed, then {} ms |",
+                m.kill_grace.as_millis()
+            ),
+            format!(
+                "({} for the first reply)",
+                seconds(m.startup_timeout * m.wall_factor)
+            ),
+            format!("{} ms later, kills every process", m.kill_grace.as_millis()),
+        ];
+        let (page, doc) = (words(&page()), words(&doc()));
+        let mut missing = Vec::new();
+        for phrase in &both {
+            if !page.contains(phrase.as_str()) {
+                missing.push(format!("the /rules page lacks `{phrase}`"));
+            }
+            if !doc.contains(phrase.as_str()) {
+                missing.push(format!("docs/rules.md lacks `{phrase}`"));
+            }
+        }
+        for phrase in &doc_only {
+            if !doc.contains(phrase.as_str()) {
+                missing.push(format!("docs/rules.md lacks `{phrase}`"));
+            }
+        }
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
+}
