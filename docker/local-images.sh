@@ -8,7 +8,8 @@
 #   docker.io/library/rust:1-bookworm       that, plus gcc, libc6-dev, pkg-config, git,
 #                                           curl, ... from the mirror and this machine's
 #                                           Rust toolchain (rustup's default, without its
-#                                           documentation) in /usr/local/{rustup,cargo}
+#                                           documentation) in /usr/local/{rustup,cargo},
+#                                           trusting this machine's local CAs too
 #   docker.io/library/postgres:15           that, plus Debian's postgresql-15, with an
 #                                           entrypoint that reads POSTGRES_USER,
 #                                           POSTGRES_PASSWORD, POSTGRES_DB and PGDATA as
@@ -191,6 +192,16 @@ make_rust() {
   for proxy in cargo rustc rustdoc rustfmt cargo-fmt cargo-clippy clippy-driver rust-gdb rust-lldb; do
     ln -s rustup "$ctx/cargo/bin/$proxy"
   done
+  # The machine's own CAs (Debian keeps them in /usr/local/share/ca-certificates), such
+  # as a TLS-intercepting proxy's: cargo in the build then reaches crates.io as the
+  # machine does.
+  mkdir -p "$ctx/local-ca"
+  local ca
+  for ca in /usr/local/share/ca-certificates/*.crt; do
+    [ -f "$ca" ] || continue
+    cp "$ca" "$ctx/local-ca/"
+    say "$rust: trusts this machine's CA ${ca##*/}"
+  done
   # The official image is buildpack-deps:bookworm (compilers, headers, git, curl) with
   # rustup; these are the parts of it a Rust build uses.
   cat >"$ctx/Containerfile" <<EOF
@@ -206,9 +217,11 @@ ENV RUSTUP_HOME=/usr/local/rustup \\
     CARGO_HOME=/usr/local/cargo \\
     PATH=/usr/local/cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \\
     RUST_VERSION=$version
+COPY local-ca /usr/local/share/ca-certificates
 COPY rustup /usr/local/rustup
 COPY cargo /usr/local/cargo
-RUN chmod -R a+w /usr/local/rustup /usr/local/cargo \\
+RUN update-ca-certificates >/dev/null \\
+    && chmod -R a+w /usr/local/rustup /usr/local/cargo \\
     && rustup --version && cargo --version && rustc --version
 EOF
   say "$rust: building (apt from the mirror)"
