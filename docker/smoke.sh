@@ -498,6 +498,12 @@ board_after=$(get /api/leaderboard | json d)
 me=$(get /api/me -H "Authorization: Bearer $token" | json 'd.get("name")')
 [ "$me" = "$organizer" ] || fail "the API token does not work after the restore"
 ok "after the restore: the same leaderboard, match list and $finished_count finished matches; the token works"
+# The backup listed the workers of its day; only the running ones may be listed now.
+sleep 5
+stale=$(sql "select string_agg(name, ' ') from workers where heartbeat_at < now() - interval '30 seconds'")
+[ -z "$stale" ] || fail "workers listed from the backup's day, silent since: $stale" \
+  "$(in_service server bottlebats admin status | sed -n '/^workers:/,/^$/p')"
+ok "admin status lists only the running workers, none from the backup's day"
 
 # --- 6. down and up ---------------------------------------------------------------------------
 
