@@ -4,15 +4,15 @@
 # outside the containers what an organizer relies on:
 #
 #   1. the site answers on its published port, /healthz is ok, the image's health checks
-#      pass, and `bottlebats doctor` in the server container shows every protection of
-#      the sandbox active;
+#      pass, and `bottlebats doctor` in the server and worker containers shows every
+#      protection of the sandbox active;
 #   2. `admin create-user` and `admin create-token` work, and a bot uploaded over the API
 #      builds in the container's sandbox, passes its test game and plays ranked matches;
 #   3. with two worker containers, both play matches (their logs, /metrics);
 #   4. `compose restart server worker` loses no finished match and counts none twice;
 #      matches that were running are given back to the queue and played again;
 #   5. `admin backup`, then `admin restore` into a fresh database volume, gives back the
-#      same leaderboard and matches;
+#      same leaderboard and matches, and lists no worker of the backup's day;
 #   6. `compose down` then `up` keeps everything (the volumes); the ladder plays on.
 #
 # Everything it makes (containers, pod, volumes, network, the image and its builder
@@ -29,7 +29,8 @@
 # podman-compose`), curl, python3; the base images (debian:bookworm-slim,
 # rust:1-bookworm, postgres:15) pulled, or made by docker/local-images.sh where no
 # registry is reachable. It checks the host's podman settings first and says what to
-# change. Only 127.0.0.1 is contacted (the site's published port).
+# change. Of the deployment only 127.0.0.1 is contacted (the site's published port);
+# the build fetches crates and Debian packages, as the Dockerfile does anywhere.
 #
 # Environment: PODMAN_COMPOSE (default podman-compose), SMOKE_TIMEOUT_SCALE (multiplies
 # every wait, default 1).
