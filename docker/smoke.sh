@@ -24,9 +24,9 @@
 #   docker/smoke.sh --keep-image  keep the built image (bottlebats-smoke:ID) afterwards
 #   docker/smoke.sh --image NAME  use an image built already instead of building one
 #
-# Needs: root, podman (tested with 4.3), podman-compose 1.1 or later (Debian 12's 1.0.3
-# can neither scale nor give containers their stop grace period: `pip install
-# podman-compose`), curl, python3; the base images (debian:bookworm-slim,
+# Needs: root, podman (tested with 4.3), podman-compose 1.4 or later (the first to read
+# the compose key `scale`; Debian 12's 1.0.3 can neither scale nor give containers their
+# stop grace period: `pip install podman-compose`), curl, python3; the base images (debian:bookworm-slim,
 # rust:1-bookworm, postgres:15) pulled, or made by docker/local-images.sh where no
 # registry is reachable. It checks the host's podman settings first and says what to
 # change. Of the deployment only 127.0.0.1 is contacted (the site's published port);
@@ -102,6 +102,13 @@ diagnose() {
   tail -n 15 "$compose_log" 2>/dev/null | sed 's/^/  /' >&2 || true
 }
 
+# podman-compose's version ("podman-compose version 1.6.0"; 1.0.3 says "podman-composer
+# version  1.0.3").
+compose_version() {
+  "$podman_compose" version 2>/dev/null | grep -oE '^podman-composer? version:? +[0-9][0-9.]*' |
+    grep -oE '[0-9][0-9.]*$' | head -n 1
+}
+
 # --- cleanup ----------------------------------------------------------------------------
 
 cleanup() {
@@ -147,7 +154,7 @@ cleanup() {
   rm -rf "$tmp"
   if [ "$status" = 0 ]; then
     printf '\nsmoke: all %d checks passed in %s (podman %s, %s)\n' "$checks" "$(elapsed)" \
-      "$(podman version --format '{{.Client.Version}}' 2>/dev/null)" "podman-compose $($podman_compose version 2>/dev/null | sed -n 's/^podman-compose version //p')"
+      "$(podman version --format '{{.Client.Version}}' 2>/dev/null)" "podman-compose $(compose_version)"
   else
     printf '\nsmoke: FAILED after %d checks, in %s\n' "$checks" "$(elapsed)" >&2
   fi
@@ -237,11 +244,12 @@ for c in podman curl python3 "$podman_compose"; do
   command -v "$c" >/dev/null || fail "$c is not installed"
 done
 podman_version=$(podman version --format '{{.Client.Version}}')
-pc_version=$("$podman_compose" version 2>/dev/null | sed -n 's/^podman-compose version //p')
+pc_version=$(compose_version)
 info "podman $podman_version, podman-compose $pc_version ($(command -v "$podman_compose"))"
-if [ "$(printf '%s\n' "$pc_version" 1.1.0 | sort -V | head -n 1)" != 1.1.0 ]; then
+if [ "$(printf '%s\n' "$pc_version" 1.4.0 | sort -V | head -n 1)" != 1.4.0 ]; then
   fail "podman-compose $pc_version is too old" \
-    "1.1.0 or later scales services and gives containers their stop_grace_period;" \
+    "1.4.0 or later reads the compose key scale (WORKER_CONTAINERS) and gives containers" \
+    "their stop_grace_period;" \
     "e.g. python3 -m venv /opt/podman-compose && /opt/podman-compose/bin/pip install podman-compose" \
     "then PODMAN_COMPOSE=/opt/podman-compose/bin/podman-compose $0"
 fi
