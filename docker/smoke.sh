@@ -17,7 +17,7 @@
 #
 # Everything it makes (containers, pod, volumes, network, the image and its builder
 # stage) is removed at the end, also when a check fails or it is interrupted. It takes
-# about 10 minutes on two cores, most of it building the image, too slow for every CI
+# 6 to 12 minutes on two cores, most of it building the image, too slow for every CI
 # run: .ci/run does not run it.
 #
 #   docker/smoke.sh               run it
