@@ -285,7 +285,12 @@ pub async fn restore(config: Config, file: std::path::PathBuf) -> anyhow::Result
     })
     .await??;
     // A backup from an older release gets this release's migrations.
-    Database::open(&config).await?.close().await;
+    let db = Database::open(&config).await?;
+    // The workers alive when the backup was made are not alive now: listed, they would
+    // look silent forever. Workers running on this database report again at once.
+    let cleared = sqlx::query("delete from workers").execute(&db.pool).await;
+    db.close().await;
+    cleared?;
     println!("restored {}", file.display());
     Ok(())
 }

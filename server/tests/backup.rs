@@ -58,6 +58,9 @@ async fn a_backup_restores_the_whole_competition_into_an_empty_database() {
     }
     let before = fingerprint(&db).await;
     assert!(!before[4].is_empty(), "matches were played");
+    let workers = "select count(*) from workers";
+    let alive: i64 = sqlx::query_scalar(workers).fetch_one(&db).await.unwrap();
+    assert!(alive > 0, "the worker said it is alive");
 
     let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("backup");
     std::fs::create_dir_all(&base).unwrap();
@@ -85,6 +88,14 @@ async fn a_backup_restores_the_whole_competition_into_an_empty_database() {
         .await
         .unwrap();
     assert_eq!(fingerprint(&restored).await, before, "everything came back");
+    let listed: i64 = sqlx::query_scalar(workers)
+        .fetch_one(&restored)
+        .await
+        .unwrap();
+    assert_eq!(
+        listed, 0,
+        "the backup's workers are not alive in the restored database"
+    );
     // And it works: a login on the restored site.
     let state = server::web::AppState::new(
         restored.clone(),
