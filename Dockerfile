@@ -13,7 +13,7 @@ ARG RUST_VERSION=1
 
 # ---------------------------------------------------------------------------------------
 # Builder: compiles the release binary. Only what the build reads is copied in: the
-# workspace manifests and lock file, the two crates, and what the server embeds at
+# workspace manifests and lock file, the crates, the checked SQL's metadata, and what the server embeds at
 # compile time (migrations/ via sqlx::migrate!, templates/ via askama, static/, maps/,
 # bots/house and bots/starters (server/build.rs) and languages.toml via include_*!).
 FROM rust:${RUST_VERSION}-bookworm AS builder
@@ -26,6 +26,14 @@ COPY templates templates
 COPY static static
 COPY maps maps
 COPY bots bots
+# The SQL is checked at build time against this metadata (.cargo/config.toml sets
+# SQLX_OFFLINE): no database is needed to build.
+COPY .cargo .cargo
+COPY .sqlx .sqlx
+# The revision `bottlebats --version`, /healthz and /metrics name (the build context
+# has no .git): `docker build --build-arg GIT_REVISION=$(git rev-parse --short=12 HEAD)`.
+ARG GIT_REVISION=unknown
+ENV BOTTLEBATS_GIT_REVISION=${GIT_REVISION}
 # The registry and target folders are BuildKit caches, so a source change does not
 # recompile every dependency; the binary is copied out of the cache.
 RUN --mount=type=cache,target=/usr/local/cargo/registry \

@@ -229,6 +229,7 @@ write_env() { # WORKER_CONTAINERS
   cat >"$env_file" <<EOF
 BOTTLEBATS_IMAGE=$image
 BOTTLEBATS_PORT=127.0.0.1:$port
+BOTTLEBATS_METRICS_TOKEN=$metrics_token
 POSTGRES_PASSWORD=$pg_password
 SERVER_MATCHES=1
 WORKER_MATCHES=1
@@ -308,7 +309,9 @@ if [ -z "$given_image" ]; then
   # removed with the image. (Cargo's cache mounts stay in buildah's cache for next time.)
   podman images -q --filter dangling=true | sort >"$tmp/dangling-before"
   # --format docker: the OCI format has no HEALTHCHECK, and Docker keeps it.
-  if ! nice podman build --format docker --pull=never -t "$image" "$root" >"$tmp/build.log" 2>&1; then
+  revision=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+  if ! nice podman build --format docker --pull=never --build-arg "GIT_REVISION=$revision" \
+    -t "$image" "$root" >"$tmp/build.log" 2>&1; then
     tail -n 40 "$tmp/build.log" >&2
     fail "podman build failed"
   fi
@@ -325,12 +328,15 @@ fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 pg_password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+metrics_token=$(od -An -N16 -tx1 /dev/urandom | tr -d " \n")
 write_env 1
 step "podman-compose up: project $project, site on 127.0.0.1:$port"
 compose_up=1
 compose_quiet up -d --no-build
 wait_for 240 "GET /healthz answering ok" healthz_ok
 ok "GET /healthz: $(get /healthz)"
+[ "$(get /healthz | json 'd["revision"]')" = "${revision:-$(git -C "$root" rev-parse --short=12 HEAD)}" ] ||
+  fail "the image does not name the revision it was built from"
 home=$(get /) || fail "GET / failed"
 [[ $home == *"Bottle Bats"* ]] || fail "GET / is not the site's home page"
 ok "GET / on the published port 127.0.0.1:$port is the site"
@@ -399,7 +405,9 @@ wait_for 900 "both worker containers recording matches" both_play
 for n in 1 2; do
   info "$(container worker "$n"): $(grep -c ' recorded ' <<<"$(logs_of --since "$scaled_at" "$(container worker "$n")")") matches recorded since the scale-up"
 done
-metrics=$(get /metrics)
+[ "$(curl -s -o /dev/null -w '%{http_code}' -m 20 "$(url /metrics)")" = 401 ] ||
+  fail "/metrics answered without its token"
+metrics=$(get /metrics -H "Authorization: Bearer $metrics_token")
 for n in 1 2; do
   host=$(podman inspect -f '{{.Config.Hostname}}' "$(container worker "$n")")
   grep -q "^bottlebats_worker_heartbeat_age_seconds{worker=\"$host-" <<<"$metrics" ||
