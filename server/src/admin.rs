@@ -288,7 +288,7 @@ pub async fn restore(config: Config, file: std::path::PathBuf) -> anyhow::Result
     let db = Database::open(&config).await?;
     // The workers alive when the backup was made are not alive now: listed, they would
     // look silent forever. Workers running on this database report again at once.
-    let cleared = sqlx::query("delete from workers").execute(&db.pool).await;
+    let cleared = sqlx::query!("delete from workers").execute(&db.pool).await;
     db.close().await;
     cleared?;
     println!("restored {}", file.display());

@@ -5,6 +5,7 @@
 use super::error::AppResult;
 use super::ladder::{latest_matches, ListedMatch, MatchFilter};
 use super::AppState;
+use crate::ids::BotId;
 use crate::ranker::rating::conservative;
 
 /// Most points a rating chart draws (one more when the last game is not on the step).
@@ -104,29 +105,29 @@ impl Record {
 
 pub async fn stats(
     state: &AppState,
-    bot_id: crate::ids::BotId,
+    bot_id: BotId,
     name: &str,
     owner: bool,
     record: Record,
 ) -> AppResult<Stats> {
     // At most about CHART_POINTS points, the first and the last always: a chart is
     // 600 pixels wide, and a bot of 100,000 games must not make a page of megabytes.
-    let history: Vec<(f64, f64, i64)> = sqlx::query_as(
-        "select mu, sigma, n from ( \
-             select mu, sigma, at, match_id, \
-                 row_number() over (order by at, match_id) - 1 as i, count(*) over () as n \
-             from rating_history where bot_id = $1) h \
-         where i % greatest(1, (n + $2 - 1) / $2) = 0 or i = n - 1 \
-         order by at, match_id",
+    let history = sqlx::query!(
+        r#"select mu as "mu!", sigma as "sigma!", n as "n!" from (
+               select mu, sigma, at, match_id,
+                   row_number() over (order by at, match_id) - 1 as i, count(*) over () as n
+               from rating_history where bot_id = $1) h
+           where i % greatest(1, (n + $2 - 1) / $2) = 0 or i = n - 1
+           order by at, match_id"#,
+        bot_id as BotId,
+        CHART_POINTS
     )
-    .bind(bot_id)
-    .bind(CHART_POINTS)
     .fetch_all(&state.db)
     .await?;
-    let games = history.first().map_or(0, |h| h.2 as usize);
+    let games = history.first().map_or(0, |h| h.n as usize);
     let history: Vec<f64> = history
         .into_iter()
-        .map(|(m, s, _)| conservative(m, s))
+        .map(|h| conservative(h.mu, h.sigma))
         .collect();
     let filter = MatchFilter {
         bot: Some(name.to_string()),
@@ -155,49 +156,53 @@ pub async fn stats(
     })
 }
 
-async fn board(state: &AppState, bot_id: crate::ids::BotId) -> AppResult<Vec<BoardRow>> {
-    let totals: Vec<(i32, i64, i64, i64, i64)> = sqlx::query_as(
-        "select v.number, count(*), coalesce(sum(p.timeouts), 0)::bigint, count(p.error), \
-             coalesce(sum(p.warnings), 0)::bigint \
-         from match_players p join matches m on m.id = p.match_id join bot_versions v on v.id = p.version_id \
-         where p.bot_id = $1 and m.status = 'finished' group by v.number order by v.number desc",
+async fn board(state: &AppState, bot_id: BotId) -> AppResult<Vec<BoardRow>> {
+    let totals = sqlx::query!(
+        r#"select v.number, count(*) as "matches!",
+               coalesce(sum(p.timeouts), 0)::bigint as "timeouts!",
+               count(p.error) as "crashes!", coalesce(sum(p.warnings), 0)::bigint as "warnings!"
+           from match_players p join matches m on m.id = p.match_id
+           join bot_versions v on v.id = p.version_id
+           where p.bot_id = $1 and m.status = 'finished'
+           group by v.number order by v.number desc"#,
+        bot_id as BotId
     )
-    .bind(bot_id)
     .fetch_all(&state.db)
     .await?;
     // The 8 latest problems of every version, in one pass over the bot's seats.
-    type Problem = (i32, i64, Option<i32>, Option<String>, i32, i32);
-    let problems: Vec<Problem> = sqlx::query_as(
-        "select number, match_id, problem_turn, error, timeouts, warnings from ( \
-             select v.number, p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings, \
-                 row_number() over (partition by v.number order by p.match_id desc) as k \
-             from match_players p join matches m on m.id = p.match_id \
-                 join bot_versions v on v.id = p.version_id \
-             where p.bot_id = $1 and m.status = 'finished' \
-               and (p.error is not null or p.timeouts > 0 or p.warnings > 0)) x \
-         where k <= 8 order by number desc, match_id desc",
+    let problems = sqlx::query!(
+        r#"select number as "number!", match_id as "match_id!", problem_turn, error,
+               timeouts as "timeouts!", warnings as "warnings!"
+           from (
+               select v.number, p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings,
+                   row_number() over (partition by v.number order by p.match_id desc) as k
+               from match_players p join matches m on m.id = p.match_id
+               join bot_versions v on v.id = p.version_id
+               where p.bot_id = $1 and m.status = 'finished'
+                 and (p.error is not null or p.timeouts > 0 or p.warnings > 0)) x
+           where k <= 8 order by number desc, match_id desc"#,
+        bot_id as BotId
     )
-    .bind(bot_id)
     .fetch_all(&state.db)
     .await?;
     let rows = totals
         .into_iter()
-        .map(|(version, matches, timeouts, crashes, warnings)| BoardRow {
-            version,
-            matches,
-            timeouts,
-            crashes,
-            warnings,
+        .map(|t| BoardRow {
+            version: t.number,
+            matches: t.matches,
+            timeouts: t.timeouts,
+            crashes: t.crashes,
+            warnings: t.warnings,
             recent: problems
                 .iter()
-                .filter(|p| p.0 == version)
-                .map(|(_, id, turn, error, timeouts, warnings)| {
-                    let what = match (error, *timeouts, *warnings) {
+                .filter(|p| p.number == t.number)
+                .map(|p| {
+                    let what = match (&p.error, p.timeouts, p.warnings) {
                         (Some(e), _, _) => e.clone(),
                         (None, t, _) if t > 0 => format!("{t} timeout(s)"),
                         (None, _, w) => format!("{w} invalid command(s)"),
                     };
-                    (*id, turn.unwrap_or(0), what)
+                    (p.match_id, p.problem_turn.unwrap_or(0), what)
                 })
                 .collect(),
         })

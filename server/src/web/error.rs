@@ -88,15 +88,16 @@ struct ErrorPage {
     message: String,
 }
 
-/// What an error page said, kept on the response so that [`super::visitor_error_pages`]
-/// can draw it again with the visitor's own header.
+/// What an error page says, kept on the response: the page is drawn once, on the way
+/// out, by [`super::visitor_error_pages`] with the visitor's own header (or by
+/// `json_api_errors` as JSON on the API).
 #[derive(Clone)]
 pub struct ErrorMessage(pub String);
 
-/// Renders an error page where the visitor is not known (no request at hand); the
-/// site's middleware gives it the visitor's header on the way out.
+/// An error page to be drawn on the way out (see [`ErrorMessage`]): wherever a refusal
+/// is made, the visitor need not be known.
 pub fn error_page(status: StatusCode, message: String) -> Response {
-    let mut r = error_page_for(Layout::bare(), status, message.clone());
+    let mut r = status.into_response();
     r.extensions_mut().insert(ErrorMessage(message));
     r
 }

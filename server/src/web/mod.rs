@@ -84,13 +84,6 @@ pub struct Layout {
     pub csrf: String,
 }
 
-impl Layout {
-    /// For pages rendered without a request (error pages).
-    pub fn bare() -> Layout {
-        Layout::default()
-    }
-}
-
 /// A static file embedded in the binary.
 struct Asset {
     path: &'static str,
@@ -150,37 +143,40 @@ async fn not_found() -> error::AppError {
     error::AppError::NotFound
 }
 
-/// Error pages are rendered where no request is at hand (an `AppError`, a refusal of
-/// axum's or of the CSRF check), without account links. This draws them again with the
-/// visitor's own header: their name and "Log out", or "Log in" and "Register", so a
+/// Error pages are made where no request is at hand (an `AppError`, a refusal of
+/// axum's or of the CSRF check) as a status and a message; this draws each once, with
+/// the visitor's own header: their name and "Log out", or "Log in" and "Register", so a
 /// refusal never looks like being logged out. Only refusals (4xx) pay for the session
-/// lookup: a 5xx may come from the database itself, and keeps its plain header.
+/// lookup: a 5xx may come from the database itself, and gets the plain header.
 async fn visitor_error_pages(
     State(state): State<AppState>,
     req: Request,
     next: middleware::Next,
 ) -> Response {
     let token = session::cookie_value(req.headers(), session::SESSION_COOKIE);
-    let response = next.run(req).await;
-    if !response.status().is_client_error() {
-        return response;
-    }
-    let (Some(csrf), Some(error::ErrorMessage(message))) = (
-        response.extensions().get::<session::CsrfToken>().cloned(),
-        response.extensions().get::<error::ErrorMessage>().cloned(),
-    ) else {
+    let mut response = next.run(req).await;
+    let Some(error::ErrorMessage(message)) =
+        response.extensions_mut().remove::<error::ErrorMessage>()
+    else {
         return response;
     };
-    let user = match token {
-        Some(token) => match crate::accounts::session_user(&state.db, &token).await {
-            Ok(user) => user,
-            Err(_) => return response,
-        },
-        None => None,
+    let csrf = response.extensions().get::<session::CsrfToken>().cloned();
+    // A refusal shows who is logged in; a server error (which may be the database's)
+    // does not look them up.
+    let user = match (token, &csrf, response.status().is_client_error()) {
+        (Some(token), Some(_), true) => crate::accounts::session_user(&state.db, &token)
+            .await
+            .ok()
+            .flatten(),
+        _ => None,
     };
-    let layout = Layout { user, csrf: csrf.0 };
+    let layout = Layout {
+        user,
+        csrf: csrf.map(|c| c.0).unwrap_or_default(),
+    };
     let (mut parts, _) = response.into_parts();
     let (fresh, body) = error::error_page_for(layout, parts.status, message).into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
     if let Some(kind) = fresh.headers.get(header::CONTENT_TYPE) {
         parts.headers.insert(header::CONTENT_TYPE, kind.clone());
     }

@@ -23,7 +23,7 @@ pub fn router() -> Router<AppState> {
 async fn healthz(State(state): State<AppState>) -> Response {
     let db = tokio::time::timeout(
         std::time::Duration::from_secs(3),
-        sqlx::query_scalar::<_, i32>("select 1").fetch_one(&state.db),
+        sqlx::query_scalar!("select 1 as one").fetch_one(&state.db),
     )
     .await;
     match db {
