@@ -110,9 +110,23 @@ const ASSETS: &[Asset] = assets![
     "favicon.svg",
     "style.css",
     "viewer.css",
+    // The scripts of pages: the leaderboard, a match, the viewer's own page.
     "live.js",
-    "match.js",
-    "viewer.js",
+    "match.mjs",
+    "viewer-page.mjs",
+    // The replay viewer's modules.
+    "viewer/charts.mjs",
+    "viewer/classic-log.mjs",
+    "viewer/colours.mjs",
+    "viewer/controls.mjs",
+    "viewer/describe.mjs",
+    "viewer/dom.mjs",
+    "viewer/geometry.mjs",
+    "viewer/legend.mjs",
+    "viewer/map.mjs",
+    "viewer/replay.mjs",
+    "viewer/stats.mjs",
+    "viewer/viewer.mjs",
 ];
 
 /// The `Content-Type` of a static file, from its extension. ES modules must be served
