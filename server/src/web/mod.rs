@@ -111,7 +111,7 @@ const ASSETS: &[Asset] = assets![
     "style.css",
     "viewer.css",
     // The scripts of pages: the leaderboard, a match, the viewer's own page.
-    "live.js",
+    "live.mjs",
     "match.mjs",
     "viewer-page.mjs",
     // The replay viewer's modules.
