@@ -7,7 +7,8 @@
 # then loads each page with wrk and prints requests/s, p99 latency and CPU time per
 # request of the server and of its database:
 #
-#   leaderboard                 GET /leaderboard, /api/leaderboard
+#   leaderboard                 GET /leaderboard, its rows (what the page refreshes),
+#                               /api/leaderboard
 #   matches                     GET /matches, /api/matches
 #   matches of one bot          GET /matches?bot=NAME, /api/matches?bot=NAME
 #   matches of one owner        GET /matches?user=NAME
@@ -95,6 +96,7 @@ run() {
 }
 
 run "leaderboard" /leaderboard
+run "leaderboard rows" /leaderboard/rows
 run "matches" /matches
 run "matches of one bot" "/matches?bot=$BOT"
 run "matches of one owner" "/matches?user=$OWNER"

@@ -63,9 +63,20 @@ async fn the_leaderboard_ranks_by_conservative_rating_in_html_and_json() {
         );
     }
     assert!(
-        r.body.contains("data-live=\"/api/leaderboard\""),
+        r.body.contains("data-live=\"/leaderboard/rows\""),
         "the page updates itself"
     );
+    // From its own rows, which the server also serves alone.
+    let rows = c.get("/leaderboard/rows").await;
+    assert_eq!(rows.status, StatusCode::OK);
+    assert_eq!(rows.headers["content-type"], "text/html; charset=utf-8");
+    let tbody = rows.body.trim();
+    assert!(
+        tbody.starts_with("<tbody>") && tbody.ends_with("</tbody>"),
+        "{tbody}"
+    );
+    assert!(r.body.contains(tbody), "the page's rows are these");
+    assert_eq!(tbody.matches("<tr>").count(), 5);
     let api = c.get("/api/leaderboard").await;
     assert_eq!(api.headers["access-control-allow-origin"], "*");
     let v: serde_json::Value = serde_json::from_str(&api.body).unwrap();

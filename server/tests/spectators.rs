@@ -8,8 +8,8 @@
 //! Chromium:
 //!
 //! - the leaderboard lists the bots in rating order, as `/api/leaderboard` does, and
-//!   after one more match (the ranker resumed for it) rebuilds itself from the API
-//!   (`static/live.js`) exactly as the server would draw it;
+//!   after one more match (the ranker resumed for it) takes its rows again from the
+//!   server (`static/live.mjs`, `/leaderboard/rows`) exactly as the page draws them;
 //! - the match list agrees with `/api/matches`, pages on with "Older matches" and
 //!   filters by bot;
 //! - a match page draws its replay: play, pause, arrows, the scrub bar, Home/End and
@@ -394,14 +394,14 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
     }
     assert_eq!(
         b.execute("return document.getElementById('leaderboard').dataset.live;"),
-        json!("/api/leaderboard"),
+        json!("/leaderboard/rows"),
         "the table keeps itself up to date"
     );
     cam.both("leaderboard");
 
-    // One more match: the table rebuilds itself from the API when it refreshes (every
-    // 15 s while visible, and when the page becomes visible again) and then reads
-    // exactly as the page the server draws.
+    // One more match: the table takes its rows again from the server when it refreshes
+    // (every 15 s while visible, and when the page becomes visible again) and then
+    // reads exactly as the page the server draws.
     b.execute("document.querySelector('#leaderboard tbody').dataset.old = '1';");
     let before = games(&get_json(&site, "/api/leaderboard", &[]));
     assert!(site.admin(&["resume"]).contains("runs"));

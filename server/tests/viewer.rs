@@ -505,7 +505,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
 
     // The files are served as they should be.
     for (file, mime) in [
-        ("viewer.js", "text/javascript; charset=utf-8"),
+        ("viewer/viewer.mjs", "text/javascript; charset=utf-8"),
         ("viewer.css", "text/css; charset=utf-8"),
     ] {
         let head = response_head(&site.addr, &format!("/static/{file}"));

@@ -25,6 +25,7 @@ use super::{AppState, Layout};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/leaderboard", get(leaderboard_page))
+        .route("/leaderboard/rows", get(leaderboard_rows))
         .route("/matches", get(matches_page))
         .route("/matches/{id}", get(match_page))
         .route("/matches/{id}/replay.json", get(replay_file))
@@ -128,13 +129,16 @@ impl Row {
 /// The leaderboard as one moment saw it, ready to show, shared by the requests of the
 /// next [`BOARD_FOR`]. Every bot of the ladder is a row, so reading, formatting and
 /// serializing them all took milliseconds a request (1,000 bots); the page refreshes
-/// itself every 15 s anyway. The page, its JSON and the user pages show the same moment.
+/// itself every 15 s anyway. The page, its rows, its JSON and the user pages show the
+/// same moment.
 pub struct Board {
     made: Instant,
     pub standings: Vec<Standing>,
     pub rows: Vec<Row>,
     /// The body of `/api/leaderboard`.
     json: Bytes,
+    /// The body of `/leaderboard/rows`.
+    rows_html: Bytes,
 }
 
 /// How long a [`Board`] is shown.
@@ -159,7 +163,7 @@ impl BoardCache {
 /// The leaderboard, at most [`BOARD_FOR`] old when asked for. Once it is older, the
 /// next request makes a new one; requests that come while it does are given the last
 /// one instead of waiting (or wait, when there is none yet).
-pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
+pub async fn board(state: &AppState) -> AppResult<Arc<Board>> {
     let cache = &state.board;
     let last = cache.latest();
     if let Some(b) = last.as_ref().filter(|b| b.made.elapsed() < BOARD_FOR) {
@@ -175,7 +179,7 @@ pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
     }
     let made = Instant::now();
     let standings = standings(state).await?;
-    let rows = standings
+    let rows: Vec<Row> = standings
         .iter()
         .enumerate()
         .map(|(i, s)| Row::of(i + 1, s, &state.languages))
@@ -187,11 +191,13 @@ pub async fn board(state: &AppState) -> sqlx::Result<Arc<Board>> {
         .collect();
     let json = serde_json::to_vec(&json!({ "leaderboard": json }))
         .expect("a JSON value always serializes");
+    let rows_html = LeaderboardRows { rows: &rows }.render()?;
     let b = Arc::new(Board {
         made,
         standings,
         rows,
         json: Bytes::from(json),
+        rows_html: Bytes::from(rows_html),
     });
     *cache
         .latest
@@ -221,10 +227,31 @@ async fn leaderboard_page(
     ))
 }
 
+/// The leaderboard's rows, a `<tbody>`: the page includes them, and its script
+/// (`static/live.mjs`) fetches them again from `/leaderboard/rows` to stay up to date,
+/// so a row is drawn in one place.
+#[derive(Template)]
+#[template(path = "ladder/leaderboard_rows.html")]
+struct LeaderboardRows<'a> {
+    rows: &'a [Row],
+}
+
+async fn leaderboard_rows(State(state): State<AppState>) -> AppResult<Response> {
+    let board = board(&state).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        board.rows_html.clone(),
+    )
+        .into_response())
+}
+
 async fn api_leaderboard(State(state): State<AppState>) -> Response {
     match board(&state).await {
         Ok(b) => ([(header::CONTENT_TYPE, "application/json")], b.json.clone()).into_response(),
-        Err(e) => api_error(e.into()),
+        Err(e) => api_error(e),
     }
 }
 

@@ -86,49 +86,63 @@ pub struct Layout {
 
 /// A static file embedded in the binary.
 struct Asset {
+    /// Its path under `static/`, and under `/static/` on the site.
     path: &'static str,
-    mime: &'static str,
     body: &'static [u8],
 }
 
-const ASSETS: &[Asset] = &[
-    Asset {
-        path: "style.css",
-        mime: "text/css; charset=utf-8",
-        body: include_bytes!("../../../static/style.css"),
-    },
-    Asset {
-        path: "match.js",
-        mime: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../../static/match.js"),
-    },
-    Asset {
-        path: "live.js",
-        mime: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../../static/live.js"),
-    },
-    Asset {
-        path: "viewer.js",
-        mime: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../../static/viewer.js"),
-    },
-    Asset {
-        path: "viewer.css",
-        mime: "text/css; charset=utf-8",
-        body: include_bytes!("../../../static/viewer.css"),
-    },
-    Asset {
-        path: "favicon.svg",
-        mime: "image/svg+xml",
-        body: include_bytes!("../../../static/favicon.svg"),
-    },
+/// The [`Asset`]s of these paths under `static/`.
+macro_rules! assets {
+    ($($path:literal),* $(,)?) => {
+        &[$(Asset {
+            path: $path,
+            body: include_bytes!(concat!("../../../static/", $path)),
+        }),*]
+    };
+}
+
+/// Every file of `static/` (`tests/static_files.rs` fails when one is missing here).
+const ASSETS: &[Asset] = assets![
+    "favicon.svg",
+    "style.css",
+    "viewer.css",
+    // The scripts of pages: the leaderboard, a match, the viewer's own page.
+    "live.mjs",
+    "match.mjs",
+    "viewer-page.mjs",
+    // The replay viewer's modules.
+    "viewer/charts.mjs",
+    "viewer/classic-log.mjs",
+    "viewer/colours.mjs",
+    "viewer/controls.mjs",
+    "viewer/describe.mjs",
+    "viewer/dom.mjs",
+    "viewer/geometry.mjs",
+    "viewer/legend.mjs",
+    "viewer/map.mjs",
+    "viewer/replay.mjs",
+    "viewer/stats.mjs",
+    "viewer/viewer.mjs",
 ];
+
+/// The `Content-Type` of a static file, from its extension. ES modules must be served
+/// as JavaScript, or browsers refuse to run them.
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map_or("", |(_, ext)| ext) {
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "json" => "application/json",
+        _ => "application/octet-stream",
+    }
+}
 
 async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Response {
     match ASSETS.iter().find(|a| a.path == path) {
         Some(a) => (
             [
-                (header::CONTENT_TYPE, a.mime),
+                (header::CONTENT_TYPE, content_type(a.path)),
                 (header::CACHE_CONTROL, "public, max-age=3600"),
             ],
             a.body,

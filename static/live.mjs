@@ -1,0 +1,47 @@
+/* Keeps the leaderboard up to date: <table data-live="/leaderboard/rows"> gets its rows
+ * again every 15 s while the page is visible (and as soon as it becomes visible again).
+ * The server draws them, with the template the page was drawn with
+ * (templates/ladder/leaderboard_rows.html), so they exist in one place; this only puts
+ * the new <tbody> in place of the old. */
+
+const REFRESH_MS = 15000;
+
+/** The `<tbody>` of the fragment `html`, or null if it is something else. The
+ *  fragment is this site's, its text escaped by the template. */
+function tbodyOf(html) {
+  const t = document.createElement("template");
+  t.innerHTML = html;
+  const body = t.content.firstElementChild;
+  return body && body.tagName === "TBODY" ? body : null;
+}
+
+/** "Updated 14:03" on the page's live note, with the time to the second in its title. */
+function stamp(status) {
+  const now = new Date();
+  const text = status.querySelector(".live-text");
+  if (text) text.textContent = "Updated " + now.toTimeString().slice(0, 5);
+  status.title = "Refreshed every 15 seconds while you look at it; last at " +
+    now.toTimeString().slice(0, 8);
+}
+
+function keepUpToDate(table) {
+  const url = table.getAttribute("data-live");
+  const status = document.getElementById("live-status");
+  const refresh = () => {
+    if (document.hidden) return;
+    fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => {
+        const body = html && tbodyOf(html);
+        if (!body) return;
+        table.replaceChild(body, table.tBodies[0]);
+        if (status) stamp(status);
+      })
+      .catch(() => {});
+  };
+  setInterval(refresh, REFRESH_MS);
+  document.addEventListener("visibilitychange", refresh);
+}
+
+const table = document.querySelector("table[data-live]");
+if (table) keepUpToDate(table);

@@ -1,0 +1,51 @@
+/* The match page: loads the replay into the viewer, and shows the owner's bot's
+ * stderr for the turn the viewer is on (the stderr of turn t is what the bot wrote
+ * while it answered the state of turn t). */
+
+import { fromUrl } from "./viewer/viewer.mjs";
+
+/** The pieces of `log` (`[turn, text]` pairs) written in `turn`. */
+function stderrOf(log, turn) {
+  return log.filter((entry) => entry[0] === turn).map((entry) => entry[1]);
+}
+
+function start(frame) {
+  const panels = [...document.querySelectorAll("[data-stderr]")];
+  const logs = panels.map(() => null);
+
+  const show = (turn) => {
+    panels.forEach((panel, i) => {
+      const label = panel.querySelector(".stderr-turn");
+      if (label) label.textContent = "turn " + turn;
+      const out = panel.querySelector(".stderr-text");
+      if (!logs[i]) return;
+      const text = stderrOf(logs[i], turn);
+      out.textContent = text.length ? text.join("") : "(nothing on stderr in turn " + turn + ")";
+      out.classList.toggle("quiet", !text.length);
+      out.scrollTop = 0;
+    });
+  };
+
+  panels.forEach((panel, i) => {
+    fetch(panel.getAttribute("data-stderr"), { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+      .then((log) => {
+        logs[i] = log;
+        show(Number(frame.getAttribute("data-turn") || 0));
+      })
+      .catch(() => {
+        const out = panel.querySelector(".stderr-text");
+        out.textContent = "(the stderr could not be loaded)";
+        out.classList.add("quiet");
+      });
+  });
+
+  frame.addEventListener("turnchange", (e) => show(e.detail.turn));
+  fromUrl(frame, frame.getAttribute("data-replay")).catch((err) => {
+    frame.classList.add("viewer-failed");
+    frame.textContent = "The replay could not be shown: " + String(err && err.message ? err.message : err);
+  });
+}
+
+const frame = document.getElementById("viewer");
+if (frame) start(frame);

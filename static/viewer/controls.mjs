@@ -1,0 +1,131 @@
+/* The controls under the map: buttons, the turn shown (a link to it), the scrub bar,
+ * the speed, a line on what happened; the keyboard; the help under the charts.
+ *
+ * Buttons and keys give commands by name ("first", "back", "play", "forward", "last"),
+ * which the viewer carries out (`BottleBatsViewer.command`). */
+
+import { el, icon } from "./dom.mjs";
+
+export const SPEEDS = [0.5, 1, 2, 4, 8, 16];
+
+const BUTTONS = [
+  ["first", "First turn (Home)"],
+  ["back", "Step back (←)"],
+  ["play", "Play (space)"],
+  ["forward", "Step forward (→)"],
+  ["last", "Last turn (End)"],
+];
+
+export class Controls {
+  /** The controls of `viewer` (`command`, `lastTurn`, `scrubTo`, `setSpeed`, `speed`),
+   *  added to `stage`; `on(target, type, fn)` adds a listener that the viewer removes
+   *  when it goes. */
+  constructor(stage, viewer, on) {
+    const box = el("div", "bbv-controls", stage);
+    const buttons = el("div", "bbv-buttons", box);
+    this.buttons = {};
+    for (const [name, label] of BUTTONS) {
+      const b = el("button", "bbv-btn bbv-" + name, buttons);
+      b.type = "button";
+      b.title = label;
+      b.setAttribute("aria-label", label);
+      icon(b, name);
+      on(b, "click", () => viewer.command(name));
+      this.buttons[name] = b;
+    }
+    this.turnLink = el("a", "bbv-turn", box);
+    this.turnLink.title = "A link to this turn";
+    this.turnLabel = el("span", "bbv-turn-now", this.turnLink, "0");
+    el("span", "bbv-turn-of", this.turnLink, " / " + viewer.lastTurn());
+    this.range = this.scrubBar(box, viewer, on);
+    this.speed = this.speedChoice(box, viewer, on);
+    this.events = el("p", "bbv-events", stage);
+    this.events.setAttribute("aria-live", "off");
+  }
+
+  scrubBar(parent, viewer, on) {
+    const range = el("input", "bbv-range", el("div", "bbv-scrub", parent));
+    range.type = "range";
+    range.min = "0";
+    range.max = String(viewer.lastTurn());
+    range.step = "1";
+    range.value = "0";
+    range.setAttribute("aria-label", "Turn");
+    on(range, "input", () => viewer.scrubTo(+range.value));
+    return range;
+  }
+
+  speedChoice(parent, viewer, on) {
+    const label = el("label", "bbv-speed", parent);
+    el("span", "visually-hidden", label, "Speed");
+    const select = el("select", null, label);
+    for (const s of SPEEDS) el("option", null, select, s + "×").value = String(s);
+    select.value = String(viewer.speed());
+    select.title = "Speed (1× is two turns a second)";
+    on(select, "change", () => viewer.setSpeed(select.value));
+    return select;
+  }
+
+  /** Turn `t` is shown; `text` says what happened in it. */
+  show(t, text) {
+    this.range.value = String(t);
+    this.turnLabel.textContent = String(t);
+    this.turnLink.setAttribute("href", "#t=" + t);
+    this.events.textContent = text;
+  }
+
+  /** The play button as it should be while playing or not. */
+  setPlaying(playing) {
+    const b = this.buttons.play;
+    b.textContent = "";
+    icon(b, playing ? "pause" : "play");
+    const label = playing ? "Pause (space)" : "Play (space)";
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.setAttribute("aria-pressed", playing ? "true" : "false");
+  }
+
+  setSpeed(x) {
+    this.speed.value = String(x);
+  }
+}
+
+/** The keys, as a line of text under the charts. */
+export function help(parent) {
+  const p = el("p", "bbv-help", parent);
+  const parts = [["kbd", "Space"], ["", " plays or pauses, "], ["kbd", "←"], ["", " "],
+    ["kbd", "→"], ["", " step, "], ["kbd", "Home"], ["", " "], ["kbd", "End"],
+    ["", " jump. Click a chart to go to that turn."]];
+  for (const [tag, text] of parts) {
+    if (tag) el(tag, null, p, text);
+    else p.appendChild(document.createTextNode(text));
+  }
+  return p;
+}
+
+/** The command a key press gives (a `keydown` event, or anything with its `key`,
+ *  modifier flags and `target`), or null: keys typed into a field are the field's,
+ *  and a focused scrub bar moves with the arrows, Home and End itself. */
+export function keyCommand(e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return null;
+  const target = e.target, tag = target && target.tagName;
+  if (tag === "INPUT" && target.type !== "range" && target.type !== "file") return null;
+  if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return null;
+  const range = tag === "INPUT" && target.type === "range";
+  switch (e.key) {
+    case " ":
+    case "Spacebar":
+    case "k":
+      return "play";
+    case "ArrowRight":
+      return range ? null : "forward";
+    case "ArrowLeft":
+      return range ? null : "back";
+    case "Home":
+      return range ? null : "first";
+    case "End":
+      return range ? null : "last";
+    default:
+      return null;
+  }
+}

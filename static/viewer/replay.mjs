@@ -1,0 +1,75 @@
+/* Reading a game: our JSON replay (format `bottlebats-replay`, version 1, documented in
+ * engine/src/replay.rs) or a classic log, from text, a local file or this site, gzipped
+ * or not. */
+
+import { parseClassicLog } from "./classic-log.mjs";
+
+/** Our JSON replay or a classic log, as a replay object; throws with a reason. */
+export function parse(text) {
+  const start = text.replace(/^\uFEFF/, "").trimStart();
+  if (start.charAt(0) === "{") {
+    let r;
+    try {
+      r = JSON.parse(start);
+    } catch (e) {
+      throw new Error("This is not valid JSON: " + e.message);
+    }
+    return checkReplay(r);
+  }
+  if (/^#\s*STEP:/m.test(start) || /^\s*(\d+|\?)\s+\S+:\s*$/m.test(start)) {
+    return parseClassicLog(start);
+  }
+  throw new Error("This is neither a Bottle Bats JSON replay nor a classic log (# STEP: n).");
+}
+
+/** `r` itself if it is a replay this viewer reads; throws saying why not. */
+export function checkReplay(r) {
+  if (!r || r.format !== "bottlebats-replay") {
+    throw new Error("This JSON is not a Bottle Bats replay (its format is not bottlebats-replay).");
+  }
+  if (r.version !== 1) {
+    throw new Error("This replay is version " + r.version + "; this viewer reads version 1.");
+  }
+  if (!r.map || !Array.isArray(r.map.forts) || !Array.isArray(r.map.roads) ||
+      !Array.isArray(r.turns) || !r.turns.length || !Array.isArray(r.players)) {
+    throw new Error("This replay is incomplete: it needs a map, players and turns.");
+  }
+  return r;
+}
+
+/** Whether `bytes` start as gzip does. */
+export function isGzip(bytes) {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+function gunzip(bytes) {
+  if (typeof DecompressionStream === "undefined") {
+    return Promise.reject(new Error("This browser cannot open gzip files; unpack it first."));
+  }
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+/** A promise of the text in `buffer` (an ArrayBuffer): UTF-8, unpacked if gzipped. */
+export function decode(buffer) {
+  const bytes = new Uint8Array(buffer);
+  if (isGzip(bytes)) return gunzip(bytes);
+  return Promise.resolve(new TextDecoder("utf-8").decode(bytes));
+}
+
+/** A promise of the replay in a local `File` (JSON, classic log, either gzipped). */
+export function readFile(file) {
+  return file.arrayBuffer().then(decode).then(parse);
+}
+
+/** A promise of the text at `url` on this site (gzipped or not); it fails saying the
+ *  status when the site refuses. */
+export function fetchText(url) {
+  return fetch(url, { credentials: "same-origin" }).then((res) => {
+    if (!res.ok) {
+      const status = res.status + (res.statusText ? " " + res.statusText : "");
+      throw new Error("The replay could not be loaded (" + status + ").");
+    }
+    return res.arrayBuffer();
+  }).then(decode);
+}

@@ -1,0 +1,308 @@
+/* Bottle Bats replay viewer. Native ES modules, no dependencies, no build step.
+ *
+ *   import { BottleBatsViewer, fromUrl } from "/static/viewer/viewer.mjs";
+ *   const viewer = new BottleBatsViewer(container, replay, options);
+ *
+ * `replay` is our JSON replay (format `bottlebats-replay`, version 1, see
+ * engine/src/replay.rs), already parsed, or its text or a classic log's (`# STEP: n`);
+ * `parse` and `readFile` of replay.mjs read them.
+ *
+ * Options: `turn` (to open at), `hash` (keep `#t=N` in the address: true by default),
+ * `keyboard` (space, arrows, Home/End on the document: true by default), `speed`
+ * (0.5 to 16, 1 = two turns a second), `autoplay`.
+ *
+ * API: `turn()`, `lastTurn()`, `goTo(t)`, `step(d)`, `play()`, `pause()`, `toggle()`,
+ * `playing()`, `speed()`, `setSpeed(x)`, `command(name)`, `destroy()`, `replay`,
+ * `stats`, `timing`.
+ * Events on the container: `turnchange` (detail `{turn, viewer}`) each time the turn
+ * shown changes, `viewerready` (detail `{viewer, ms}`) once the first frame is drawn.
+ * The container carries `data-turn`, and `data-ready` once drawn. Every fort is a
+ * `g.bbv-fort` with `data-fort` (its name), `data-owner` (a player name or `neutral`)
+ * and `data-garrison`.
+ *
+ * The parts: replay.mjs and classic-log.mjs read games; stats.mjs, describe.mjs and
+ * geometry.mjs compute (pure, tested with node); map.mjs, legend.mjs, charts.mjs and
+ * controls.mjs draw; this module plays. */
+
+import { el, icon } from "./dom.mjs";
+import { parse, checkReplay, fetchText } from "./replay.mjs";
+import { precompute } from "./stats.mjs";
+import { summary, describe } from "./describe.mjs";
+import { viewGeometry } from "./geometry.mjs";
+import { MapView } from "./map.mjs";
+import { Legend } from "./legend.mjs";
+import { Chart } from "./charts.mjs";
+import { Controls, SPEEDS, help, keyCommand } from "./controls.mjs";
+
+const TURNS_PER_SECOND = 2;
+
+export { SPEEDS };
+
+/** `t` as a whole turn from 0 to `last` (0 when it is not a number). */
+export function clampTurn(t, last) {
+  t = Math.round(+t);
+  if (!isFinite(t)) t = 0;
+  return Math.max(0, Math.min(last, t));
+}
+
+/** The turn in the address (`#t=N`), or null. */
+function hashTurn() {
+  const m = /(?:^#|&)t=(\d+)/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : null;
+}
+
+export class BottleBatsViewer {
+  constructor(container, replay, options) {
+    const started = performance.now();
+    if (typeof replay === "string") replay = parse(replay);
+    else checkReplay(replay);
+    options = options || {};
+    this.container = container;
+    this.replay = replay;
+    this.options = { hash: options.hash !== false, keyboard: options.keyboard !== false };
+    this.timing = {};
+    this._speed = SPEEDS.indexOf(+options.speed) >= 0 ? +options.speed : 1;
+    this._tau = 0; // the time shown: a turn, or between two while playing
+    this._shown = -1; // the turn whose forts are drawn
+    this._playing = false;
+    this._raf = 0;
+    this._listeners = [];
+    this._hashTimer = 0;
+    this.stats = precompute(replay);
+    this._build();
+    this.timing.buildMs = performance.now() - started;
+
+    let t = options.turn;
+    if (t == null && this.options.hash) t = hashTurn();
+    this._render(clampTurn(t == null ? 0 : t, this.lastTurn()));
+    container.setAttribute("data-turn", String(this.turn()));
+    this._announceReady(started);
+    if (options.autoplay) this.play();
+  }
+
+  turn() { return this._shown; }
+  lastTurn() { return this.replay.turns.length - 1; }
+  playing() { return this._playing; }
+  speed() { return this._speed; }
+
+  goTo(t) {
+    this._render(clampTurn(t, this.lastTurn()));
+    this._saveHash(false);
+  }
+
+  step(d) {
+    this.pause();
+    this.goTo(this._shown + (d || 1));
+  }
+
+  play() {
+    if (this._playing) return;
+    if (this._shown >= this.lastTurn()) this._render(0);
+    this._playing = true;
+    this._controls.setPlaying(true);
+    let prev = null;
+    const frame = (now) => {
+      if (!this._playing) return;
+      if (prev !== null) {
+        const dt = Math.min(now - prev, 250);
+        const tau = this._tau + dt / 1000 * TURNS_PER_SECOND * this._speed;
+        if (tau >= this.lastTurn()) {
+          this._render(this.lastTurn());
+          this.pause();
+          return;
+        }
+        this._render(tau);
+      }
+      prev = now;
+      this._raf = requestAnimationFrame(frame);
+    };
+    this._raf = requestAnimationFrame(frame);
+  }
+
+  pause() {
+    if (!this._playing) return;
+    this._playing = false;
+    cancelAnimationFrame(this._raf);
+    // Paused on a turn, never between two.
+    this._render(Math.round(this._tau));
+    this._controls.setPlaying(false);
+    this._saveHash(true);
+  }
+
+  toggle() {
+    if (this._playing) this.pause();
+    else this.play();
+  }
+
+  setSpeed(x) {
+    x = +x;
+    if (SPEEDS.indexOf(x) < 0) return;
+    this._speed = x;
+    this._controls.setSpeed(x);
+  }
+
+  /** A command of the buttons and keys: "first", "back", "play", "forward", "last". */
+  command(name) {
+    switch (name) {
+      case "first": this.pause(); this.goTo(0); break;
+      case "back": this.step(-1); break;
+      case "play": this.toggle(); break;
+      case "forward": this.step(1); break;
+      case "last": this.pause(); this.goTo(this.lastTurn()); break;
+    }
+  }
+
+  /** Goes to turn `t` from the scrub bar or a chart: while playing, play on from it. */
+  scrubTo(t) {
+    if (this._playing) {
+      this._tau = clampTurn(t, this.lastTurn());
+      this._render(this._tau);
+    } else {
+      this.goTo(t);
+    }
+  }
+
+  destroy() {
+    this.pause();
+    clearTimeout(this._hashTimer);
+    for (const [target, type, fn] of this._listeners) target.removeEventListener(type, fn);
+    this._listeners = [];
+    this.container.removeAttribute("data-turn");
+    this.container.removeAttribute("data-ready");
+    this.container.textContent = "";
+    this.container = null;
+  }
+
+  _on(target, type, fn) {
+    target.addEventListener(type, fn);
+    this._listeners.push([target, type, fn]);
+  }
+
+  _saveHash(now) {
+    if (!this.options.hash) return;
+    clearTimeout(this._hashTimer);
+    const write = () => {
+      if (!this.container) return;
+      const want = "#t=" + this._shown;
+      if (location.hash !== want) {
+        history.replaceState(history.state, "", location.pathname + location.search + want);
+      }
+    };
+    // Scrubbing sends many changes: write the last one (browsers limit how often).
+    if (now) write();
+    else this._hashTimer = setTimeout(write, 120);
+  }
+
+  /** After the first frame is painted: `data-ready` and `viewerready`. */
+  _announceReady(started) {
+    requestAnimationFrame(() => {
+      setTimeout(() => {
+        if (!this.container) return;
+        this.timing.readyMs = performance.now() - started;
+        this.container.setAttribute("data-ready", "1");
+        this.container.dispatchEvent(new CustomEvent("viewerready", {
+          bubbles: true, detail: { viewer: this, ms: this.timing.readyMs },
+        }));
+      }, 0);
+    });
+  }
+
+  /** Everything drawn once: the heading, the map and controls, the legend, charts and
+   *  help at the side; then the listeners on the page. */
+  _build() {
+    const c = this.container, r = this.replay, st = this.stats;
+    const on = this._on.bind(this);
+    c.textContent = "";
+    c.classList.add("bbv");
+    this._head(el("div", "bbv-head", c));
+    const body = el("div", "bbv-body", c);
+    const stage = el("div", "bbv-stage", body);
+    this._map = new MapView(stage, r, viewGeometry(r.map.forts), on);
+    this._controls = new Controls(stage, this, on);
+    const side = el("div", "bbv-side", body);
+    this._legend = new Legend(side, r, st);
+    const charts = el("div", "bbv-charts", side);
+    const seek = (t, start) => {
+      if (start) this.pause();
+      this.scrubTo(t);
+    };
+    const chart = (title, series, max) =>
+      new Chart(charts, { title, series, max, P: st.P, T: st.T, seek, on });
+    this._charts = [
+      chart("Soldiers", st.soldiers, st.maxSoldiers),
+      chart("Forts", st.forts, st.maxForts),
+    ];
+    help(side);
+    this._listen();
+    this._controls.setPlaying(false);
+  }
+
+  /** What game this is, and who won. */
+  _head(head) {
+    const r = this.replay, winner = this.stats.winner;
+    el("p", "bbv-summary", head, summary(r));
+    const result = el("p", "bbv-result", head);
+    if (winner != null) {
+      const crown = el("span", "bbv-winner", result);
+      icon(crown, "crown");
+      el("span", null, crown, r.players[winner] + " wins");
+    } else if (r.result) {
+      result.textContent = "A draw after " + r.result.turns + " turns";
+    }
+  }
+
+  /** The keyboard on the whole page, and the address's `#t=N` changed by hand. */
+  _listen() {
+    if (this.options.keyboard) {
+      this._on(document, "keydown", (e) => {
+        const name = keyCommand(e);
+        if (!name) return;
+        this.command(name);
+        e.preventDefault();
+      });
+    }
+    if (this.options.hash) {
+      this._on(window, "hashchange", () => {
+        const t = hashTurn();
+        if (t != null && t !== this._shown) {
+          this.pause();
+          this._render(clampTurn(t, this.lastTurn()));
+        }
+      });
+    }
+  }
+
+  /** Draws the game at time `tau` (a turn, or between two while playing). */
+  _render(tau) {
+    tau = Math.max(0, Math.min(this.lastTurn(), tau));
+    this._tau = tau;
+    const t = Math.floor(tau);
+    if (t !== this._shown) this._showTurn(t);
+    this._map.drawMarches(tau);
+    this._map.drawFlashes(tau);
+    for (const chart of this._charts) chart.moveCursor(tau);
+  }
+
+  /** Everything that changes once a turn: forts, roads, legend, controls. */
+  _showTurn(t) {
+    this._shown = t;
+    this._map.showTurn(t);
+    this._legend.show(t);
+    this._controls.show(t, describe(this.replay, this.stats, t));
+    this.container.setAttribute("data-turn", String(t));
+    this.container.dispatchEvent(new CustomEvent("turnchange", {
+      bubbles: true, detail: { turn: t, viewer: this },
+    }));
+  }
+}
+
+/** Loads a replay from `url` (this site) into `container`; a promise of the viewer. */
+export function fromUrl(container, url, options) {
+  const started = performance.now();
+  return fetchText(url).then((text) => {
+    const fetched = performance.now();
+    const v = new BottleBatsViewer(container, parse(text), options);
+    v.timing.loadMs = fetched - started;
+    return v;
+  });
+}
