@@ -166,14 +166,6 @@ pub fn run_to_end(
     })
 }
 
-/// gzip at the default level: replays, stderr and logs as the database stores them.
-pub fn gzip(bytes: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let _ = gz.write_all(bytes);
-    gz.finish().unwrap_or_default()
-}
-
 impl Builder {
     /// The builder of this machine, with the smoke test's opponent ready to run.
     pub fn new(
@@ -326,7 +318,7 @@ impl Builder {
         Ok(Verdict {
             failure,
             log,
-            replay_gz: Some(gzip(result.replay.to_json().as_bytes())),
+            replay_gz: Some(crate::compress::gzip(result.replay.to_json().as_bytes())),
             stderr: Some(stderr),
         })
     }

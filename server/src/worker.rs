@@ -16,7 +16,8 @@ use runner::sandbox::Limits;
 use runner::{run_match, MatchConfig, MatchResult, RunError};
 use sqlx::PgPool;
 
-use crate::builds::{gzip, Builder};
+use crate::builds::Builder;
+use crate::compress::gzip;
 use crate::ids::{BotId, MatchId, VersionId};
 use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
 use crate::status::Outcome;

@@ -3,10 +3,11 @@
 //! turn where each problem shows in the replay.
 
 use super::error::AppResult;
-use super::ladder::{latest_matches, ListedMatch, MatchFilter};
+use super::ladder::ListedMatch;
 use super::AppState;
 use crate::ids::BotId;
 use crate::ranker::rating::conservative;
+use crate::standings::{latest_matches, MatchFilter, Record};
 
 /// Most points a rating chart draws (one more when the last game is not on the step).
 pub const CHART_POINTS: i64 = 500;
@@ -72,37 +73,6 @@ fn chart(history: &[f64], games: usize) -> Option<Chart> {
     })
 }
 
-/// A bot's rating and results, as its row in `bots` holds them.
-#[derive(sqlx::FromRow, Clone, Copy, Debug)]
-pub struct Record {
-    pub mu: f64,
-    pub sigma: f64,
-    pub games: i32,
-    pub wins: i32,
-    pub losses: i32,
-    pub draws: i32,
-}
-
-impl Record {
-    /// What the leaderboard sorts by.
-    pub fn rating(&self) -> f64 {
-        conservative(self.mu, self.sigma)
-    }
-
-    /// `mu ± sigma`, as pages show it.
-    pub fn mu_sigma(&self) -> String {
-        format!("{:.2} ± {:.2}", self.mu, self.sigma)
-    }
-
-    pub fn win_rate(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            f64::from(self.wins) / f64::from(self.games)
-        }
-    }
-}
-
 pub async fn stats(
     state: &AppState,
     bot_id: BotId,
@@ -133,7 +103,7 @@ pub async fn stats(
         bot: Some(name.to_string()),
         ..MatchFilter::default()
     };
-    let recent = latest_matches(state, &filter, 10)
+    let recent = latest_matches(&state.db, &filter, 10)
         .await?
         .iter()
         .map(ListedMatch::from)

@@ -9,3 +9,8 @@ pub fn when(t: OffsetDateTime) -> String {
         .format(&f)
         .unwrap_or_default()
 }
+
+/// Two decimals, as the API gives ratings and durations.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

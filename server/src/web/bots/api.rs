@@ -108,7 +108,7 @@ pub async fn bot(
             o
         })
         .collect();
-    let (record, round) = (bot.record, crate::web::ladder::round2);
+    let (record, round) = (bot.record, crate::web::format::round2);
     Ok(Json(json!({
         "id": bot.id,
         "name": bot.name,

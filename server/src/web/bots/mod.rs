@@ -53,7 +53,7 @@ pub struct BotRow {
     pub owner: String,
     pub created_at: OffsetDateTime,
     pub active: Option<i32>,
-    pub record: super::bot_stats::Record,
+    pub record: crate::standings::Record,
 }
 
 async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
@@ -76,7 +76,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         owner: r.owner,
         created_at: r.created_at,
         active: r.active,
-        record: super::bot_stats::Record {
+        record: crate::standings::Record {
             mu: r.mu,
             sigma: r.sigma,
             games: r.games,

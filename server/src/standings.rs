@@ -1,0 +1,254 @@
+//! The ladder as spectators read it: each bot's record, the standings, and the lists
+//! of finished matches with their filters. The web pages and the API show these; the
+//! ranker writes them.
+
+use serde::Deserialize;
+use sqlx::PgPool;
+use time::OffsetDateTime;
+
+use crate::ids::MatchId;
+use crate::ranker::rating::conservative;
+
+/// A bot's rating and results, as its row in `bots` holds them.
+#[derive(Clone, Copy, Debug)]
+pub struct Record {
+    pub mu: f64,
+    pub sigma: f64,
+    pub games: i32,
+    pub wins: i32,
+    pub losses: i32,
+    pub draws: i32,
+}
+
+impl Record {
+    /// What the leaderboard sorts by ([`conservative`]).
+    pub fn rating(&self) -> f64 {
+        conservative(self.mu, self.sigma)
+    }
+
+    /// `mu ± sigma`, as pages show it.
+    pub fn mu_sigma(&self) -> String {
+        format!("{:.2} ± {:.2}", self.mu, self.sigma)
+    }
+
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            f64::from(self.wins) / f64::from(self.games)
+        }
+    }
+}
+
+/// A bot on the leaderboard.
+#[derive(Debug)]
+pub struct Standing {
+    pub name: String,
+    pub owner: String,
+    /// Its active version's language key.
+    pub language: String,
+    pub record: Record,
+    pub last_game_at: Option<OffsetDateTime>,
+}
+
+/// Every bot that plays, best first: by [`Record::rating`], then by name.
+pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
+    let rows = sqlx::query!(
+        r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
+               b.losses, b.draws, b.last_game_at
+           from bots b join users u on u.id = b.owner_id
+           join bot_versions v on v.id = b.active_version_id
+           where not b.disabled"#
+    )
+    .fetch_all(db)
+    .await?;
+    let mut all: Vec<Standing> = rows
+        .into_iter()
+        .map(|r| Standing {
+            name: r.name,
+            owner: r.owner,
+            language: r.language,
+            record: Record {
+                mu: r.mu,
+                sigma: r.sigma,
+                games: r.games,
+                wins: r.wins,
+                losses: r.losses,
+                draws: r.draws,
+            },
+            last_game_at: r.last_game_at,
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        b.record
+            .rating()
+            .total_cmp(&a.record.rating())
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+    });
+    Ok(all)
+}
+
+/// Filters of a match list; `cursor` is the last match of the previous page: the list
+/// goes on with matches that finished before it, so pages stay stable while new
+/// matches arrive.
+#[derive(Debug, Default, Deserialize)]
+pub struct MatchFilter {
+    pub bot: Option<String>,
+    pub user: Option<String>,
+    pub map: Option<String>,
+    pub cursor: Option<MatchId>,
+}
+
+/// A finished match in a list.
+#[derive(Debug, sqlx::FromRow)]
+pub struct MatchRow {
+    pub id: MatchId,
+    pub map: String,
+    pub turns: Option<i32>,
+    pub seconds: Option<f64>,
+    pub finished_at: Option<OffsetDateTime>,
+    /// Its players' ranks and bots, best first.
+    pub ranks: Vec<i32>,
+    pub bots: Vec<String>,
+}
+
+impl MatchRow {
+    /// (rank, bot), best first.
+    pub fn ranked(&self) -> Vec<(u32, String)> {
+        self.ranks
+            .iter()
+            .zip(&self.bots)
+            .map(|(r, b)| (*r as u32, b.clone()))
+            .collect()
+    }
+}
+
+/// Matches per page.
+pub const PAGE: i64 = 50;
+
+/// A page of finished matches of a filter.
+pub async fn finished_matches(db: &PgPool, f: &MatchFilter) -> sqlx::Result<Vec<MatchRow>> {
+    latest_matches(db, f, PAGE).await
+}
+
+/// A filter's text, trimmed, if given.
+fn given(s: &Option<String>) -> Option<String> {
+    s.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// The `limit` latest finished matches of a filter (the pages of bots and users show a
+/// few: each match costs its players' lookup).
+///
+/// The one query written at run time: only the conditions of the filters given, so
+/// that each combination is its own prepared statement whose plan uses the indexes.
+/// With catch-all conditions (`$1 is null or ...`) the cached generic plan read a deep
+/// page by filtering the newer matches one by one, and a bot's matches by walking all
+/// matches. The page's ids are found first, from an index in the list's order (a bot's
+/// seats, each of an owner's bots' seats, a map's matches or all matches); the rest is
+/// read for those ids only. Parameters: cursor, bot, user, map, those given. The limit
+/// is written in: with a parameter there, PostgreSQL's generic plan of the statement
+/// expected 10% of all matches and read them all, so it planned every request afresh
+/// instead (about 1 ms of the database's CPU per page).
+pub async fn latest_matches(
+    db: &PgPool,
+    f: &MatchFilter,
+    limit: i64,
+) -> sqlx::Result<Vec<MatchRow>> {
+    let (bot, user, map) = (given(&f.bot), given(&f.user), given(&f.map));
+    let page = page_ids(f.cursor.is_some(), &bot, &user, &map, limit);
+    let sql = format!(
+        "select m.id, maps.name as map, m.turns, \
+             extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots \
+         from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
+         cross join lateral (select array_agg(p.rank order by p.rank, p.seat) as ranks, \
+                 array_agg(b.name order by p.rank, p.seat) as bots \
+             from match_players p join bots b on b.id = p.bot_id where p.match_id = m.id) pl \
+         order by m.finished_at desc, m.id desc"
+    );
+    let mut query = sqlx::query_as::<_, MatchRow>(sqlx::AssertSqlSafe(sql));
+    if let Some(cursor) = f.cursor {
+        query = query.bind(cursor);
+    }
+    for value in [bot, user, map].into_iter().flatten() {
+        query = query.bind(value);
+    }
+    query.fetch_all(db).await
+}
+
+/// The statement that finds a page's match ids (see [`latest_matches`]).
+fn page_ids(
+    has_cursor: bool,
+    bot: &Option<String>,
+    user: &Option<String>,
+    map: &Option<String>,
+    limit: i64,
+) -> String {
+    let mut n = 0;
+    let mut param = |given: bool| {
+        given.then(|| {
+            n += 1;
+            n
+        })
+    };
+    let c = param(has_cursor);
+    let (b, u, m) = (
+        param(bot.is_some()),
+        param(user.is_some()),
+        param(map.is_some()),
+    );
+    // Conditions on a seat `p` (its match finished), or on a match `m`.
+    let cursor = |on: &str| {
+        c.map(|c| {
+            format!(" and ({on}) < (select finished_at, id from matches where id = ${c} and status = 'finished')")
+        })
+        .unwrap_or_default()
+    };
+    let owner_played = |id: &str| {
+        u.map(|u| {
+            format!(
+                " and exists (select 1 from match_players o join bots ob on ob.id = o.bot_id \
+                   join users ou on ou.id = ob.owner_id where o.match_id = {id} and lower(ou.name) = lower(${u}))"
+            )
+        })
+        .unwrap_or_default()
+    };
+    let on_map = |id: &str| {
+        m.map(|m| {
+            format!(" and exists (select 1 from matches x join maps xm on xm.id = x.map_id where x.id = {id} and xm.name = ${m})")
+        })
+        .unwrap_or_default()
+    };
+    match (b, u) {
+        (Some(b), _) => format!(
+            "select p.match_id as id from match_players p \
+             where p.bot_id = (select id from bots where lower(name) = lower(${b})) and p.finished_at is not null{}{}{} \
+             order by p.finished_at desc, p.match_id desc limit {limit}",
+            cursor("p.finished_at, p.match_id"),
+            owner_played("p.match_id"),
+            on_map("p.match_id"),
+        ),
+        (None, Some(u)) => format!(
+            // The newest of each of the owner's bots, then the newest of those; a
+            // match of two of its bots (house bots share an owner) counts once.
+            "select s.id from bots ob join users ou on ou.id = ob.owner_id cross join lateral ( \
+                 select p.match_id as id, p.finished_at from match_players p \
+                 where p.bot_id = ob.id and p.finished_at is not null{}{} \
+                 order by p.finished_at desc, p.match_id desc limit {limit}) s \
+             where lower(ou.name) = lower(${u}) \
+             group by s.id, s.finished_at order by s.finished_at desc, s.id desc limit {limit}",
+            cursor("p.finished_at, p.match_id"),
+            on_map("p.match_id"),
+        ),
+        (None, None) => format!(
+            "select m.id from matches m where m.status = 'finished'{}{} \
+             order by m.finished_at desc, m.id desc limit {limit}",
+            cursor("m.finished_at, m.id"),
+            m.map(|m| format!(" and m.map_id = (select id from maps where name = ${m})"))
+                .unwrap_or_default(),
+        ),
+    }
+}

@@ -1,0 +1,95 @@
+//! The list of finished matches, filtered by bot, owner or map, in stable pages; and
+//! the same as JSON.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::Html;
+use axum::Json;
+use serde_json::json;
+
+use super::ListedMatch;
+use crate::ids::MatchId;
+use crate::standings::{finished_matches, MatchFilter, MatchRow, PAGE};
+use crate::web::api::ApiResult;
+use crate::web::error::AppResult;
+use crate::web::format::round2;
+use crate::web::session::Visitor;
+use crate::web::{AppState, Layout};
+
+#[derive(Template)]
+#[template(path = "ladder/matches.html")]
+struct MatchesPage {
+    layout: Layout,
+    matches: Vec<ListedMatch>,
+    bot: String,
+    user: String,
+    map: String,
+    maps: Vec<String>,
+    /// The query of the next page, if there is one.
+    next: Option<String>,
+    first_page: bool,
+}
+
+fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in [("bot", &f.bot), ("user", &f.user), ("map", &f.map)] {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+            q.append_pair(k, v);
+        }
+    }
+    q.append_pair("cursor", &cursor.to_string());
+    q.finish()
+}
+
+/// The last match of a full page, where the next page starts.
+fn next_cursor(rows: &[MatchRow]) -> Option<MatchId> {
+    (rows.len() as i64 == PAGE)
+        .then(|| rows.last().map(|m| m.id))
+        .flatten()
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Query(f): Query<MatchFilter>,
+) -> AppResult<Html<String>> {
+    let rows = finished_matches(&state.db, &f).await?;
+    let next = next_cursor(&rows).map(|c| query_of(&f, c));
+    let maps = sqlx::query_scalar!("select name from maps order by seats, name")
+        .fetch_all(&state.db)
+        .await?;
+    let page = MatchesPage {
+        layout: visitor.layout(),
+        matches: rows.iter().map(ListedMatch::from).collect(),
+        bot: f.bot.clone().unwrap_or_default(),
+        user: f.user.clone().unwrap_or_default(),
+        map: f.map.clone().unwrap_or_default(),
+        maps,
+        next,
+        first_page: f.cursor.is_none(),
+    };
+    Ok(Html(page.render()?))
+}
+
+/// A finished match as the API lists it.
+fn match_json(m: &MatchRow) -> serde_json::Value {
+    json!({
+        "id": m.id,
+        "map": m.map,
+        "turns": m.turns,
+        "duration_s": m.seconds.map(round2),
+        "finished": m.finished_at.map(|t| t.unix_timestamp()),
+        "players": m.ranked().iter().map(|(rank, bot)| json!({"bot": bot, "rank": rank})).collect::<Vec<_>>(),
+    })
+}
+
+pub async fn api(
+    State(state): State<AppState>,
+    Query(f): Query<MatchFilter>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let rows = finished_matches(&state.db, &f).await?;
+    Ok(Json(json!({
+        "matches": rows.iter().map(match_json).collect::<Vec<_>>(),
+        "next_cursor": next_cursor(&rows),
+    })))
+}

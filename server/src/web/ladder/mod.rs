@@ -1,0 +1,59 @@
+//! What spectators read: the leaderboard (`board.rs`), the list of matches
+//! (`matches.rs`), a match with its replay and downloads (`one_match.rs`), a user's
+//! page and the API's page (`users.rs`), and the same as JSON under `/api` (readable
+//! from other origins). The data is [`crate::standings`]'s.
+
+mod board;
+mod matches;
+mod one_match;
+mod users;
+
+use axum::routing::get;
+use axum::Router;
+
+use super::format::when;
+use super::AppState;
+use crate::ids::MatchId;
+use crate::standings::MatchRow;
+
+pub use board::{board, Board, BoardCache, Row, BOARD_FOR};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/leaderboard", get(board::page))
+        .route("/leaderboard/rows", get(board::rows))
+        .route("/matches", get(matches::page))
+        .route("/matches/{id}", get(one_match::page))
+        .route("/matches/{id}/replay.json", get(one_match::replay_file))
+        .route("/matches/{id}/log.txt", get(one_match::classic_log))
+        .route("/matches/{id}/stderr/{seat}", get(one_match::stderr))
+        .route("/users/{name}", get(users::page))
+        .route("/api", get(users::api_page))
+        .route("/api/leaderboard", get(board::api))
+        .route("/api/matches", get(matches::api))
+        .route("/api/matches/{id}", get(one_match::api))
+        .route("/api/matches/{id}/replay", get(one_match::replay_file))
+}
+
+/// A match as a list shows it.
+pub struct ListedMatch {
+    pub id: MatchId,
+    pub map: String,
+    pub turns: String,
+    pub duration: String,
+    pub when: String,
+    pub players: Vec<(u32, String)>,
+}
+
+impl From<&MatchRow> for ListedMatch {
+    fn from(m: &MatchRow) -> Self {
+        ListedMatch {
+            id: m.id,
+            map: m.map.clone(),
+            turns: m.turns.map_or_else(String::new, |t| t.to_string()),
+            duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
+            when: m.finished_at.map_or_else(String::new, when),
+            players: m.ranked(),
+        }
+    }
+}

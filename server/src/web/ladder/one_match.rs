@@ -1,0 +1,298 @@
+//! One match: its page (the result, the replay in the viewer, and for each owner the
+//! stderr of their bots), the replay and the classic log to download, and its JSON.
+
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+use time::OffsetDateTime;
+
+use crate::compress::{gunzip, gzip};
+use crate::ids::{MatchId, UserId};
+use crate::status::{MatchStatus, Outcome};
+use crate::web::api::{ApiError, ApiResult};
+use crate::web::error::{AppError, AppResult};
+use crate::web::format::{round2, when};
+use crate::web::session::Visitor;
+use crate::web::{AppState, Layout};
+
+struct MatchInfo {
+    id: MatchId,
+    status: MatchStatus,
+    void_reason: Option<String>,
+    map: String,
+    turns: Option<i32>,
+    seconds: Option<f64>,
+    finished_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+}
+
+/// A seat of a match, as its page shows it.
+pub struct Seat {
+    pub seat: i32,
+    pub bot: String,
+    pub owner_id: UserId,
+    pub version: i32,
+    pub rank: Option<i32>,
+    pub outcome: Option<Outcome>,
+    pub forts: Option<i32>,
+    pub soldiers: Option<i64>,
+    pub warnings: Option<i32>,
+    pub timeouts: Option<i32>,
+    pub error: Option<String>,
+    pub cpu_ms: Option<i64>,
+    pub mu_before: Option<f64>,
+    pub mu_after: Option<f64>,
+}
+
+impl Seat {
+    /// "win", "draw", "loss", or "" before the result.
+    pub fn outcome_name(&self) -> &'static str {
+        self.outcome.map_or("", Outcome::as_str)
+    }
+}
+
+async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<Seat>)> {
+    let m = sqlx::query_as!(
+        MatchInfo,
+        r#"select m.id as "id: MatchId", m.status as "status: MatchStatus", m.void_reason,
+               maps.name as map, m.turns,
+               extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
+               m.finished_at, m.created_at
+           from matches m join maps on maps.id = m.map_id where m.id = $1"#,
+        id as MatchId
+    )
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or(AppError::NotFound)?;
+    let seats = sqlx::query_as!(
+        Seat,
+        r#"select p.seat, b.name as bot, b.owner_id as "owner_id: UserId", v.number as version,
+               p.rank, p.outcome as "outcome: Outcome", p.forts, p.soldiers, p.warnings,
+               p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after
+           from match_players p join bots b on b.id = p.bot_id
+           join bot_versions v on v.id = p.version_id
+           where p.match_id = $1 order by p.rank nulls last, p.seat"#,
+        id as MatchId
+    )
+    .fetch_all(&state.db)
+    .await?;
+    Ok((m, seats))
+}
+
+#[derive(Template)]
+#[template(path = "ladder/match.html")]
+struct MatchPage {
+    layout: Layout,
+    id: MatchId,
+    status: MatchStatus,
+    void_reason: Option<String>,
+    map: String,
+    turns: String,
+    duration: String,
+    when: String,
+    seats: Vec<Seat>,
+    /// Seats whose stderr the visitor may read.
+    own_seats: Vec<(i32, String)>,
+}
+
+pub async fn page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path(id): Path<MatchId>,
+) -> AppResult<Html<String>> {
+    let (m, seats) = match_info(&state, id).await?;
+    let me = visitor.user.as_ref().map(|u| u.id);
+    let own_seats = seats
+        .iter()
+        .filter(|s| Some(s.owner_id) == me && m.status == MatchStatus::Finished)
+        .map(|s| (s.seat, s.bot.clone()))
+        .collect();
+    let page = MatchPage {
+        layout: visitor.layout(),
+        id: m.id,
+        void_reason: m.void_reason,
+        map: m.map,
+        turns: m.turns.map_or_else(String::new, |t| t.to_string()),
+        duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
+        when: when(m.finished_at.unwrap_or(m.created_at)),
+        status: m.status,
+        seats,
+        own_seats,
+    };
+    Ok(Html(page.render()?))
+}
+
+async fn replay_bytes(state: &AppState, id: MatchId) -> AppResult<Vec<u8>> {
+    sqlx::query_scalar!("select replay from matches where id = $1", id as MatchId)
+        .fetch_optional(&state.db)
+        .await?
+        .flatten()
+        .ok_or(AppError::NotFound)
+}
+
+/// The gzipped replay, served as it is stored.
+pub async fn replay_file(
+    State(state): State<AppState>,
+    Path(id): Path<MatchId>,
+) -> ApiResult<Response> {
+    let bytes = replay_bytes(&state, id).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_ENCODING, "gzip"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
+    gunzip(bytes)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("a stored replay does not unpack: {e}")))
+}
+
+/// Prints the classic log of a stored replay, gzipped.
+fn print_classic_log(replay: &[u8]) -> AppResult<Vec<u8>> {
+    let json = unpacked(replay)?;
+    let replay = engine::Replay::from_json(&String::from_utf8_lossy(&json))
+        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
+    let mut log = Vec::new();
+    replay
+        .write_classic_log(&mut log)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(gzip(&log))
+}
+
+/// Classic logs printed at once: one per core.
+fn printers() -> &'static tokio::sync::Semaphore {
+    static PRINTERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    PRINTERS.get_or_init(|| {
+        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    })
+}
+
+/// The classic log of the 2016 visualizer, printed from the replay. A busy game's log
+/// is megabytes and tens of milliseconds of work: it is printed once, kept gzipped in
+/// a small cache, and printed by at most one task per core at a time.
+pub async fn classic_log(
+    State(state): State<AppState>,
+    Path(id): Path<MatchId>,
+    headers: HeaderMap,
+) -> AppResult<Response> {
+    let gz = match state.classic_logs.get(id.0) {
+        Some(gz) => gz,
+        None => {
+            let _turn = printers()
+                .acquire()
+                .await
+                .map_err(|e| AppError::Internal(e.into()))?;
+            let replay = replay_bytes(&state, id).await?;
+            let gz = tokio::task::spawn_blocking(move || print_classic_log(&replay))
+                .await
+                .map_err(|e| AppError::Internal(e.into()))??;
+            let gz = std::sync::Arc::new(gz);
+            state.classic_logs.put(id.0, gz.clone());
+            gz
+        }
+    };
+    let gzip_ok = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    let disposition = format!("attachment; filename=\"match-{id}.log\"");
+    let kind = "text/plain; charset=utf-8";
+    let response = if gzip_ok {
+        (
+            [
+                (header::CONTENT_TYPE, kind.to_string()),
+                (header::CONTENT_ENCODING, "gzip".to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            gz.as_ref().clone(),
+        )
+            .into_response()
+    } else {
+        (
+            [
+                (header::CONTENT_TYPE, kind.to_string()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            unpacked(&gz)?,
+        )
+            .into_response()
+    };
+    Ok(response)
+}
+
+/// A bot's stderr in a match, per turn: only for the bot's owner.
+pub async fn stderr(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Path((id, seat)): Path<(MatchId, i32)>,
+) -> ApiResult<Response> {
+    let row = sqlx::query!(
+        r#"select b.owner_id as "owner: UserId", p.stderr from match_players p
+           join bots b on b.id = p.bot_id where p.match_id = $1 and p.seat = $2"#,
+        id as MatchId,
+        seat
+    )
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or(AppError::NotFound)?;
+    match visitor.user {
+        Some(u) if u.id == row.owner => {}
+        Some(_) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "Only the bot's owner can read its stderr.",
+            ))
+        }
+        None => return Err(AppError::Unauthorized.into()),
+    }
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CONTENT_ENCODING, "gzip"),
+            (header::CACHE_CONTROL, "private, no-store"),
+        ],
+        row.stderr.unwrap_or_else(|| gzip(b"[]")),
+    )
+        .into_response())
+}
+
+pub async fn api(
+    State(state): State<AppState>,
+    Path(id): Path<MatchId>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let (m, seats) = match_info(&state, id).await?;
+    Ok(Json(json!({
+        "id": m.id,
+        "status": m.status,
+        "void_reason": m.void_reason,
+        "map": m.map,
+        "turns": m.turns,
+        "duration_s": m.seconds.map(round2),
+        "finished": m.finished_at.map(|t| t.unix_timestamp()),
+        "replay": (m.status == MatchStatus::Finished).then(|| format!("/api/matches/{id}/replay")),
+        "players": seats.iter().map(|s| json!({
+            "seat": s.seat,
+            "bot": s.bot,
+            "version": s.version,
+            "rank": s.rank,
+            "outcome": s.outcome,
+            "forts": s.forts,
+            "soldiers": s.soldiers,
+            "warnings": s.warnings,
+            "timeouts": s.timeouts,
+            "error": s.error,
+            "cpu_ms": s.cpu_ms,
+            "mu_before": s.mu_before.map(round2),
+            "mu_after": s.mu_after.map(round2),
+        })).collect::<Vec<_>>(),
+    })))
+}
