@@ -1,12 +1,35 @@
-//! Embeds the starter kits of `bots/starters/` in the binary, so the site can offer
-//! them as zips without reading the repository at run time, and the git revision the
-//! binary is built from (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and
-//! `/metrics`).
+//! Embeds the repository's folders the binary carries (`static/`, `maps/`,
+//! `bots/house/`, `bots/starters/`: see `src/embedded.rs`), so the program never reads
+//! the repository at run time, and the git revision the binary is built from
+//! (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and `/metrics`).
+//!
+//! One walk of each folder here, rather than `include_dir` or `rust-embed`: a starter
+//! kit tried out in place holds its build outputs (a Rust kit's `target/` weighs
+//! hundreds of MiB), which `include_dir` cannot leave out, and `rust-embed`'s exclusion
+//! patterns bring globset and a regex engine into the build for what `skipped` says.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Files of a kit, relative to it, skipping build outputs.
+/// The embedded folders: (the constant in `src/embedded.rs`, the folder from the
+/// crate).
+const FOLDERS: &[(&str, &str)] = &[
+    ("STATIC", "../static"),
+    ("MAPS", "../maps"),
+    ("HOUSE_BOTS", "../bots/house"),
+    ("STARTERS", "../bots/starters"),
+];
+
+/// What running a bot or a kit in place leaves behind, never embedded.
+fn skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "target" | "node_modules" | "__pycache__" | "bot" | "game.log" | "logs"
+    ) || name.ends_with(".class")
+        || name.ends_with(".json.gz")
+}
+
+/// Files of a folder, relative to it, skipping [`skipped`] names.
 fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -15,12 +38,7 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
-        if matches!(
-            name.as_str(),
-            "target" | "node_modules" | "__pycache__" | "bot" | "game.log" | "logs"
-        ) || name.ends_with(".class")
-            || name.ends_with(".json.gz")
-        {
+        if skipped(&name) {
             continue;
         }
         let path = e.path();
@@ -67,42 +85,32 @@ fn main() {
         "cargo:rustc-env=BOTTLEBATS_GIT_REVISION={}",
         git_revision(Path::new(&manifest_dir))
     );
-    // Read when the script runs, not baked in when it was compiled: a build-script
-    // binary compiled for one checkout may be run for another sharing the target folder.
-    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let root = Path::new(&manifest).join("../bots/starters");
-    println!("cargo:rerun-if-changed={}", root.display());
     // `sqlx::migrate!` embeds the migrations: a new file must rebuild the crate too.
     println!("cargo:rerun-if-changed=../migrations");
-    let mut code = String::from(
-        "/// (path in the kit, contents)\npub type KitFile = (&'static str, &'static [u8]);\n\
-         /// (language, its files)\npub const STARTERS: &[(&str, &[KitFile])] = &[\n",
-    );
-    // Without the folder the site would silently offer no kit at all.
-    let mut kits: Vec<_> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("the starter kits at {}: {e}", root.display()))
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_dir())
-        .collect();
-    kits.sort_by_key(|e| e.file_name());
-    for kit in kits {
-        let lang = kit.file_name().to_string_lossy().into_owned();
+    let mut code = String::new();
+    for (name, folder) in FOLDERS {
+        // Read when the script runs, not baked in when it was compiled: a build-script
+        // binary compiled for one checkout may be run for another sharing the target.
+        let root = Path::new(&manifest_dir).join(folder);
+        println!("cargo:rerun-if-changed={}", root.display());
         let mut list = Vec::new();
-        files(&kit.path(), Path::new(""), &mut list);
-        let _ = writeln!(code, "    ({lang:?}, &[");
+        files(&root, Path::new(""), &mut list);
+        // Without the folder the program would silently carry nothing.
+        assert!(!list.is_empty(), "no files to embed in {}", root.display());
+        let _ = writeln!(code, "pub const {name}: &[File] = &[");
         for f in list {
-            let abs = kit.path().join(&f).canonicalize().expect("a starter file");
+            let abs = root.join(&f).canonicalize().expect("a file just listed");
+            let path: Vec<_> = f.iter().map(|p| p.to_string_lossy()).collect();
             let _ = writeln!(
                 code,
-                "        ({:?}, include_bytes!({:?})),",
-                f.display().to_string(),
+                "    File {{ path: {:?}, bytes: include_bytes!({:?}) }},",
+                path.join("/"),
                 abs.display().to_string()
             );
         }
-        code.push_str("    ]),\n");
+        code.push_str("];\n");
     }
-    code.push_str("];\n");
     let out =
-        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("starters.rs");
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");
 }

@@ -36,7 +36,8 @@ use runner::process::BotSpec;
 use runner::{MatchConfig, MatchResult, PlayerReport};
 use server::builds::Builder;
 use server::db::{EmbeddedPg, MIGRATOR};
-use server::ranker::{self, matchmaking::Settings, SHIPPED_MAPS};
+use server::ids::UserId;
+use server::ranker::{self, matchmaking::Settings};
 use server::worker::Worker;
 use sha2::Digest;
 use sqlx::postgres::PgPoolOptions;
@@ -55,7 +56,7 @@ const DATABASE: &str = "ranker_bench";
 /// text, with the size of its gzipped replay.
 fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (MatchResult, usize)>> {
     let mut out = HashMap::new();
-    for (i, (name, text)) in SHIPPED_MAPS.iter().enumerate() {
+    for (i, (name, text)) in server::ranker::shipped_maps().into_iter().enumerate() {
         let map = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
         let names: Vec<String> = (1..=map.seats.len()).map(|s| format!("p{s}")).collect();
         let mut game = Game::new(map.clone(), &names, max_steps)
@@ -124,12 +125,9 @@ async fn ladder(pg: &EmbeddedPg) -> anyhow::Result<PgPool> {
         .bind(format!("owner{i}"))
         .fetch_one(&db)
         .await?;
-        let bot: i64 =
-            sqlx::query_scalar("insert into bots (owner_id, name) values ($1, $2) returning id")
-                .bind(user)
-                .bind(format!("bot{i}"))
-                .fetch_one(&db)
-                .await?;
+        let bot = server::uploads::create_bot(&db, UserId(user), &format!("bot{i}"))
+            .await?
+            .0;
         let version: i64 = sqlx::query_scalar(
             "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256, status) \
              values ($1, 1, 'python', 'bot.py', $2, 'bot.py', $3, 'active') returning id",
@@ -387,7 +385,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     let db = ladder(pg).await?;
     println!(
         "{BOTS} bots, {} maps, a fresh database; {ROUNDS} rounds of {M} matches a phase\n",
-        SHIPPED_MAPS.len()
+        server::ranker::shipped_maps().len()
     );
     phases(&db, &results, &tiny).await?;
 

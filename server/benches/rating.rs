@@ -89,8 +89,8 @@ fn strengths(rng: &mut ChaCha8Rng) -> Vec<f64> {
 
 /// The shipped maps as matchmaking sees them.
 fn shipped_maps() -> Vec<MapChoice> {
-    server::ranker::SHIPPED_MAPS
-        .iter()
+    server::ranker::shipped_maps()
+        .into_iter()
         .enumerate()
         .map(|(i, (name, text))| MapChoice {
             id: MapId(i as i64 + 1),
@@ -130,19 +130,19 @@ type Rater = dyn Fn(&[(f64, f64)], &[u32]) -> Vec<(f64, f64)>;
 
 /// Our ladder: real matchmaking and ratings.
 fn ours(seed: u64, luck: Luck, settings: &Settings) -> Vec<Point> {
-    ladder(seed, luck, settings, &rating::rate, Board::Conservative)
+    ladder(seed, luck, settings, &rating::rate, SortBy::Conservative)
 }
 
 /// What the leaderboard sorts by.
 #[derive(Clone, Copy, PartialEq)]
-enum Board {
+enum SortBy {
     Conservative,
     Mu,
     /// All the games refitted at once: a MAP fit knowing the model.
     Refit,
 }
 
-fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, board: Board) -> Vec<Point> {
+fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, sort_by: SortBy) -> Vec<Point> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let truth = strengths(&mut rng);
     let maps = shipped_maps();
@@ -192,17 +192,17 @@ fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, board: Board
             games[p.seats[k]] += 1;
         }
         slots += p.seats.len();
-        if board == Board::Refit {
+        if sort_by == SortBy::Refit {
             history.push((p.seats.clone(), ranks));
         }
         while points.len() < CHECKPOINTS.len() && slots >= CHECKPOINTS[points.len()] * BOTS {
-            let board: Vec<f64> = match board {
-                Board::Conservative => cands
+            let board: Vec<f64> = match sort_by {
+                SortBy::Conservative => cands
                     .iter()
                     .map(|c| rating::conservative(c.mu, c.sigma))
                     .collect(),
-                Board::Mu => cands.iter().map(|c| c.mu).collect(),
-                Board::Refit => map_fit(&history, luck.sd),
+                SortBy::Mu => cands.iter().map(|c| c.mu).collect(),
+                SortBy::Refit => map_fit(&history, luck.sd),
             };
             points.push(Point {
                 tau: kendall(&board, &truth),
@@ -359,51 +359,54 @@ fn main() {
         );
         row(
             "refit of the same games at once",
-            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, Board::Refit))),
+            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, SortBy::Refit))),
         );
         if !sweep {
             continue;
         }
         row(
             "  leaderboard by mu",
-            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, Board::Mu))),
+            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, SortBy::Mu))),
         );
         for beta in [0.5, 0.75, 2.0].map(|f| rating::BETA * f) {
             let rate = move |b: &[(f64, f64)], r: &[u32]| rating::rate_with(b, r, beta);
             row(
                 &format!("  beta {beta:.2}"),
                 &average(
-                    seeds().map(|s| ladder(s, Luck::of(noise), &d, &rate, Board::Conservative)),
+                    seeds().map(|s| ladder(s, Luck::of(noise), &d, &rate, SortBy::Conservative)),
                 ),
             );
         }
         for max_window in [0, 2, 6, 12, 49] {
-            for multi_share in [0.0, 0.25, 0.5] {
+            for multi_player_share in [0.0, 0.25, 0.5] {
                 let settings = Settings {
                     max_window,
-                    multi_share,
+                    multi_player_share,
                 };
                 row(
-                    &format!("  max_window {max_window}, multi_share {multi_share}"),
+                    &format!("  max_window {max_window}, multi_player_share {multi_player_share}"),
                     &average(seeds().map(|s| ours(s, Luck::of(noise), &settings))),
                 );
             }
             let two = Settings {
                 max_window,
-                multi_share: 0.0,
+                multi_player_share: 0.0,
             };
             row(
                 &format!("  refit, max_window {max_window}, duels"),
                 &average(
-                    seeds().map(|s| ladder(s, Luck::of(noise), &two, &rating::rate, Board::Refit)),
+                    seeds().map(|s| ladder(s, Luck::of(noise), &two, &rating::rate, SortBy::Refit)),
                 ),
             );
         }
         for multi in [1.0, 1.5, 2.0] {
-            for multi_share in [0.0, 0.25, 0.5, 0.75] {
-                let settings = Settings { multi_share, ..d };
+            for multi_player_share in [0.0, 0.25, 0.5, 0.75] {
+                let settings = Settings {
+                    multi_player_share,
+                    ..d
+                };
                 row(
-                    &format!("  multi noise x{multi}, share {multi_share}"),
+                    &format!("  multi noise x{multi}, share {multi_player_share}"),
                     &average(seeds().map(|s| ours(s, Luck { sd: noise, multi }, &settings))),
                 );
             }

@@ -41,7 +41,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use server::ranker::matchmaking::Settings;
 use server::ranker::rating::{self, BETA, MU, SIGMA};
-use server::ranker::SHIPPED_MAPS;
+use server::ranker::shipped_maps;
 
 #[derive(Parser, Debug)]
 #[command(about = "Seeds a database with a big finished ladder for bench/pages.sh")]
@@ -228,12 +228,12 @@ async fn main() -> anyhow::Result<()> {
     // ---- replays: two games per shipped map for 2 to 6 players, whole and stopped
     // early (the same game: the rules are deterministic), on both cores
     let short_turns = args.short_turns.clamp(1, MAX_STEPS);
-    let jobs: Vec<(&'static str, &'static str, u64, u32)> = SHIPPED_MAPS
-        .iter()
+    let jobs: Vec<(&'static str, &'static str, u64, u32)> = shipped_maps()
+        .into_iter()
         .filter(|(_, text)| {
             engine::Map::parse(text).is_ok_and(|m| (2..=6).contains(&m.seats.len()))
         })
-        .flat_map(|&(name, text)| {
+        .flat_map(|(name, text)| {
             (0..GAMES_PER_MAP).flat_map(move |k| {
                 [MAX_STEPS, short_turns].map(|turns| (name, text, args.seed * 1000 + k, turns))
             })
@@ -334,13 +334,15 @@ async fn main() -> anyhow::Result<()> {
         })
         .collect();
     let made: Vec<(i64, String)> = sqlx::query_as(
-        "insert into bots (owner_id, name, created_at) \
-         select o, n, to_timestamp(t) from unnest($1::bigint[], $2::text[], $3::float8[]) as x(o, n, t) \
+        "insert into bots (owner_id, name, created_at, mu, sigma) \
+         select o, n, to_timestamp(t), $4, $5 from unnest($1::bigint[], $2::text[], $3::float8[]) as x(o, n, t) \
          returning id, name",
     )
     .bind(bots.iter().map(|b| b.owner).collect::<Vec<_>>())
     .bind(&names)
     .bind(bots.iter().map(|b| b.joined - 3600.0).collect::<Vec<_>>())
+    .bind(MU)
+    .bind(SIGMA)
     .fetch_all(&mut *tx)
     .await
     .context("adding the bots")?;
@@ -439,7 +441,7 @@ async fn main() -> anyhow::Result<()> {
         }
         let whole = i + args.full_replays >= args.matches;
         // The ranker's default share of matches on maps for more than two players.
-        let multi = rng.gen_bool(Settings::default().multi_share);
+        let multi = rng.gen_bool(Settings::default().multi_player_share);
         let k = *pools[usize::from(whole)][usize::from(multi)]
             .choose(&mut rng)
             .expect("replays of every kind");

@@ -23,8 +23,12 @@ use crate::ids::{BotId, VersionId};
 use crate::languages::{Languages, Recipe};
 use crate::status::VersionStatus;
 
-/// The map and opponent of smoke tests.
-pub const SMOKE_MAP: &str = include_str!("../../maps/ring-2p.map");
+/// The map of smoke tests (their opponent is `house::SMOKE_OPPONENT`).
+pub fn smoke_map() -> &'static str {
+    crate::embedded::find(crate::embedded::MAPS, "ring-2p.map")
+        .expect("maps/ring-2p.map is shipped")
+        .text()
+}
 pub const SMOKE_TURNS: u32 = 50;
 /// How long a build may take on the wall clock.
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(300);
@@ -280,7 +284,7 @@ impl Builder {
             }
         };
         set_testing();
-        let map = Arc::new(engine::Map::parse(SMOKE_MAP).context("the smoke-test map")?);
+        let map = Arc::new(engine::Map::parse(smoke_map()).context("the smoke-test map")?);
         let bot = BotSpec {
             name: job.bot_name.clone(),
             command: recipe.run.clone(),

@@ -1,6 +1,8 @@
 //! The server's configuration: one struct, filled from flags, then the environment,
 //! then an optional TOML file, then the defaults. The doc comment of every field is its
-//! `--help` text; the README's configuration table lists them all.
+//! `--help` text, and [`DEFAULTS`] is the one place a default is written: `Config::load`
+//! falls back on it and `--help` shows it. The README's configuration table lists them
+//! all (a test holds it to these).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -21,14 +23,64 @@ pub enum SandboxPolicy {
     BestEffort,
 }
 
+/// The defaults, in the config file's own format.
+pub const DEFAULTS: &str = r#"
+listen = "127.0.0.1:8000"
+data_dir = "data"
+sandbox = "required"
+log = "info"
+max_upload_mib = 10
+registrations_per_hour = 20
+pending_builds = 3
+build_size_mib = 256
+build_cache_gib = 10
+header_timeout = 10
+request_timeout = 60
+idle_timeout = 60
+max_connections = 1024
+"#;
+
+/// What `--help` and the README show as each setting's default: the values of
+/// [`DEFAULTS`], and the defaults that depend on the machine or on another module.
+pub fn shown_defaults() -> Vec<(String, String)> {
+    let table: toml::Table = toml::from_str(DEFAULTS).expect("the defaults are TOML");
+    let mut shown: Vec<(String, String)> = table
+        .into_iter()
+        .map(|(key, value)| {
+            let text = match value {
+                toml::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            (key, text)
+        })
+        .collect();
+    shown.extend([
+        (
+            "workers".to_string(),
+            "half the CPU cores, at least 1".to_string(),
+        ),
+        (
+            "multi_player_share".to_string(),
+            matchmaking::Settings::default()
+                .multi_player_share
+                .to_string(),
+        ),
+        (
+            "postgres_bin".to_string(),
+            "PATH, then /usr/lib/postgresql/*/bin".to_string(),
+        ),
+    ]);
+    shown
+}
+
 /// Settings as given (by flags, environment or file); `None` where not given.
 #[derive(Clone, Debug, Default, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 pub struct Settings {
-    /// Address and port to serve on [default: 127.0.0.1:8000]
+    /// Address and port to serve on
     #[arg(long, global = true, env = "BOTTLEBATS_LISTEN")]
     pub listen: Option<SocketAddr>,
-    /// Folder for the embedded database and cached bot builds [default: ./data]
+    /// Folder for the embedded database and cached bot builds
     #[arg(long, global = true, env = "BOTTLEBATS_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
     /// PostgreSQL URL; without it an embedded cluster runs in the data folder
@@ -37,40 +89,40 @@ pub struct Settings {
     /// The site's public URL, e.g. https://bots.example.org; https makes cookies Secure
     #[arg(long, global = true, env = "BOTTLEBATS_BASE_URL")]
     pub base_url: Option<String>,
-    /// `required` refuses ranked games without the full sandbox; `best-effort` warns [default: required]
+    /// `required` refuses ranked games without the full sandbox; `best-effort` warns
     #[arg(long, global = true, env = "BOTTLEBATS_SANDBOX")]
     pub sandbox: Option<SandboxPolicy>,
-    /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info` [default: info]
+    /// Log filter, e.g. `info` or `bottlebats=debug,tower_http=info`
     #[arg(long, global = true, env = "BOTTLEBATS_LOG")]
     pub log: Option<String>,
-    /// Largest bot upload in MiB [default: 10]
+    /// Largest bot upload in MiB
     #[arg(long, global = true, env = "BOTTLEBATS_MAX_UPLOAD_MIB")]
     pub max_upload_mib: Option<u64>,
     /// A languages table (TOML) replacing the built-in one
     #[arg(long, global = true, env = "BOTTLEBATS_LANGUAGES")]
     pub languages: Option<PathBuf>,
-    /// Matches played at once by this process [default: half the CPU cores, at least 1]
+    /// Matches played at once by this process
     #[arg(long, global = true, env = "BOTTLEBATS_WORKERS")]
     pub workers: Option<usize>,
-    /// Share of ranked matches on maps for more than two players, 0 to 1 [default: 0.5]
+    /// Share of ranked matches on maps for more than two players, 0 to 1
     #[arg(long, global = true, env = "BOTTLEBATS_MULTI_PLAYER_SHARE")]
     pub multi_player_share: Option<f64>,
-    /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database [default: PATH, then /usr/lib/postgresql/*/bin]
+    /// Folder with PostgreSQL's initdb and pg_ctl for the embedded database
     #[arg(long, global = true, env = "BOTTLEBATS_POSTGRES_BIN")]
     pub postgres_bin: Option<PathBuf>,
     /// Address of a reverse proxy whose X-Forwarded-For names the client (otherwise the header is ignored)
     #[arg(long, global = true, env = "BOTTLEBATS_TRUSTED_PROXY")]
     pub trusted_proxy: Option<IpAddr>,
-    /// Accounts one address may register per hour (a classroom behind one NAT shares one) [default: 20]
+    /// Accounts one address may register per hour (a classroom behind one NAT shares one)
     #[arg(long, global = true, env = "BOTTLEBATS_REGISTRATIONS_PER_HOUR")]
     pub registrations_per_hour: Option<u32>,
-    /// Versions one user may have waiting to be built at once [default: 3]
+    /// Versions one user may have waiting to be built at once
     #[arg(long, global = true, env = "BOTTLEBATS_PENDING_BUILDS")]
     pub pending_builds: Option<u32>,
-    /// Most a build may write, and what is kept of a built version, in MiB [default: 256]
+    /// Most a build may write, and what is kept of a built version, in MiB
     #[arg(long, global = true, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
     pub build_size_mib: Option<u64>,
-    /// Size of this machine's cache of built versions in GiB; the least recently used go first [default: 10]
+    /// Size of this machine's cache of built versions in GiB; the least recently used go first
     #[arg(long, global = true, env = "BOTTLEBATS_BUILD_CACHE_GIB")]
     pub build_cache_gib: Option<u64>,
     /// A token /metrics requires (`Authorization: Bearer TOKEN`); without it /metrics is public but names no worker
@@ -81,16 +133,16 @@ pub struct Settings {
         hide_env_values = true
     )]
     pub metrics_token: Option<String>,
-    /// Seconds a client has to send a request's headers; also how long an idle kept-alive connection stays open [default: 10]
+    /// Seconds a client has to send a request's headers; also how long an idle kept-alive connection stays open
     #[arg(long, global = true, env = "BOTTLEBATS_HEADER_TIMEOUT")]
     pub header_timeout: Option<u64>,
-    /// Seconds a request may take, its body and the answer included [default: 60]
+    /// Seconds a request may take, its body and the answer included
     #[arg(long, global = true, env = "BOTTLEBATS_REQUEST_TIMEOUT")]
     pub request_timeout: Option<u64>,
-    /// Seconds a connection may go without a byte moving either way while it waits [default: 60]
+    /// Seconds a connection may go without a byte moving either way while it waits
     #[arg(long, global = true, env = "BOTTLEBATS_IDLE_TIMEOUT")]
     pub idle_timeout: Option<u64>,
-    /// Connections served at once; more wait to be accepted [default: 1024]
+    /// Connections served at once; more wait to be accepted
     #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
 }
@@ -123,6 +175,9 @@ impl Settings {
         }
     }
 }
+
+/// Why a setting of [`DEFAULTS`] is always there (the tests load the defaults).
+const HAS_DEFAULT: &str = "a setting with a default in DEFAULTS";
 
 /// The configuration in force.
 #[derive(Clone, Debug)]
@@ -162,7 +217,9 @@ impl Config {
             }
             None => Settings::default(),
         };
-        let s = given.or(from_file);
+        let s = given
+            .or(from_file)
+            .or(toml::from_str(DEFAULTS).expect("the defaults are settings"));
         if s.multi_player_share
             .is_some_and(|x| !(0.0..=1.0).contains(&x))
         {
@@ -194,33 +251,31 @@ impl Config {
             }
         }
         Ok(Config {
-            listen: s
-                .listen
-                .unwrap_or_else(|| "127.0.0.1:8000".parse().expect("a valid address")),
-            data_dir: s.data_dir.unwrap_or_else(|| PathBuf::from("data")),
+            listen: s.listen.expect(HAS_DEFAULT),
+            data_dir: s.data_dir.expect(HAS_DEFAULT),
             database_url: s.database_url.filter(|u| !u.is_empty()),
             base_url: s.base_url.map(|u| u.trim_end_matches('/').to_string()),
-            sandbox: s.sandbox.unwrap_or(SandboxPolicy::Required),
-            log: s.log.unwrap_or_else(|| "info".to_string()),
+            sandbox: s.sandbox.expect(HAS_DEFAULT),
+            log: s.log.expect(HAS_DEFAULT),
             postgres_bin: s.postgres_bin,
-            max_upload_bytes: s.max_upload_mib.unwrap_or(10) * 1024 * 1024,
+            max_upload_bytes: s.max_upload_mib.expect(HAS_DEFAULT) * 1024 * 1024,
             languages: s.languages,
             workers: s.workers.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
             }),
             multi_player_share: s
                 .multi_player_share
-                .unwrap_or(matchmaking::Settings::default().multi_share),
+                .unwrap_or(matchmaking::Settings::default().multi_player_share),
             trusted_proxy: s.trusted_proxy,
-            registrations_per_hour: s.registrations_per_hour.unwrap_or(20),
-            pending_builds: s.pending_builds.unwrap_or(3),
-            build_size_bytes: s.build_size_mib.unwrap_or(256) * 1024 * 1024,
-            build_cache_bytes: s.build_cache_gib.unwrap_or(10) * 1024 * 1024 * 1024,
+            registrations_per_hour: s.registrations_per_hour.expect(HAS_DEFAULT),
+            pending_builds: s.pending_builds.expect(HAS_DEFAULT),
+            build_size_bytes: s.build_size_mib.expect(HAS_DEFAULT) * 1024 * 1024,
+            build_cache_bytes: s.build_cache_gib.expect(HAS_DEFAULT) * 1024 * 1024 * 1024,
             metrics_token: s.metrics_token.filter(|t| !t.is_empty()),
-            header_timeout: Duration::from_secs(s.header_timeout.unwrap_or(10)),
-            request_timeout: Duration::from_secs(s.request_timeout.unwrap_or(60)),
-            idle_timeout: Duration::from_secs(s.idle_timeout.unwrap_or(60)),
-            max_connections: s.max_connections.unwrap_or(1024),
+            header_timeout: Duration::from_secs(s.header_timeout.expect(HAS_DEFAULT)),
+            request_timeout: Duration::from_secs(s.request_timeout.expect(HAS_DEFAULT)),
+            idle_timeout: Duration::from_secs(s.idle_timeout.expect(HAS_DEFAULT)),
+            max_connections: s.max_connections.expect(HAS_DEFAULT),
         })
     }
 
@@ -229,5 +284,68 @@ impl Config {
         self.base_url
             .as_deref()
             .is_some_and(|u| u.starts_with("https://"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_make_a_configuration() {
+        let c = Config::load(Settings::default(), None).unwrap();
+        assert_eq!(c.listen, "127.0.0.1:8000".parse::<SocketAddr>().unwrap());
+        assert_eq!(c.max_upload_bytes, 10 << 20);
+        assert_eq!(c.sandbox, SandboxPolicy::Required);
+        assert_eq!(c.idle_timeout, Duration::from_secs(60));
+    }
+
+    /// The README's configuration table: one row per setting, with the key, variable,
+    /// flag and default the program has.
+    #[test]
+    fn the_readme_lists_every_setting_as_the_program_has_it() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+            .expect("README.md beside the crates");
+        let rows: Vec<Vec<String>> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| file key |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| {
+                l.trim_matches('|')
+                    .split(" | ")
+                    .map(|cell| cell.trim().replace('`', ""))
+                    .collect()
+            })
+            .collect();
+        let defaults = shown_defaults();
+        let command = <Settings as clap::Args>::augment_args(clap::Command::new("settings"));
+        let mut keys = Vec::new();
+        for arg in command.get_arguments() {
+            let key = arg.get_id().as_str();
+            keys.push(key.to_string());
+            let row = rows
+                .iter()
+                .find(|r| r[0] == key)
+                .unwrap_or_else(|| panic!("README.md has no row for `{key}`"));
+            let env = arg.get_env().expect("every setting has a variable");
+            assert_eq!(row[1], env.to_string_lossy(), "{key}: variable");
+            let flag = format!("--{}", arg.get_long().expect("every setting has a flag"));
+            assert_eq!(row[2], flag, "{key}: flag");
+            match defaults.iter().find(|(k, _)| k == key) {
+                Some((_, shown)) => assert_eq!(
+                    row[3].trim_start_matches("./"),
+                    shown.as_str(),
+                    "{key}: default"
+                ),
+                None => assert!(row[3].starts_with('('), "{key} has no default: {row:?}"),
+            }
+        }
+        let listed: Vec<&String> = rows.iter().map(|r| &r[0]).collect();
+        assert_eq!(
+            listed.len(),
+            keys.len(),
+            "README rows {listed:?}, settings {keys:?}"
+        );
     }
 }

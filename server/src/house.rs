@@ -15,29 +15,19 @@ use crate::uploads::{create_bot, insert_version, NewVersion};
 /// The account that owns the house bots. It has no usable password.
 pub const ACCOUNT: &str = "house";
 
-/// (name, what it does, source of `bot.py`)
-pub const BOTS: &[(&str, &str, &str)] = &[
-    (
-        "idle",
-        "holds its forts and never moves",
-        include_str!("../../bots/house/idle/bot.py"),
-    ),
-    (
-        "random",
-        "random legal moves",
-        include_str!("../../bots/house/random/bot.py"),
-    ),
-    (
-        "greedy",
-        "expands greedily toward the weakest neighbours",
-        include_str!("../../bots/house/greedy/bot.py"),
-    ),
-    (
-        "strong",
-        "defends its frontier, times its attacks, reads marches on the road",
-        include_str!("../../bots/house/strong/bot.py"),
-    ),
-];
+/// The house bots: (name, source of `bot.py`), a folder of `bots/house/` each, in
+/// order of name. What each does is said at the top of its source and in the README.
+pub fn bots() -> Vec<(&'static str, &'static str)> {
+    use crate::embedded::{files_in, subfolders, HOUSE_BOTS};
+    subfolders(HOUSE_BOTS)
+        .into_iter()
+        .filter_map(|name| {
+            files_in(HOUSE_BOTS, name)
+                .find(|(path, _)| *path == "bot.py")
+                .map(|(_, f)| (name, f.text()))
+        })
+        .collect()
+}
 
 /// The house bot smoke tests play against.
 pub const SMOKE_OPPONENT: &str = "random";
@@ -45,8 +35,8 @@ pub const SMOKE_OPPONENT: &str = "random";
 /// Writes a house bot into `dir/NAME/bot.py` (readable by the sandbox's uids) and
 /// returns how to run it.
 pub fn install(dir: &Path, name: &str) -> std::io::Result<BotSpec> {
-    let (_, _, source) = BOTS
-        .iter()
+    let (_, source) = bots()
+        .into_iter()
         .find(|b| b.0 == name)
         .ok_or_else(|| std::io::Error::other(format!("no house bot `{name}`")))?;
     let folder = dir.join(name);
@@ -75,7 +65,7 @@ pub async fn register(db: &PgPool) -> anyhow::Result<()> {
     )
     .fetch_one(db)
     .await?;
-    for (name, _, source) in BOTS {
+    for (name, source) in bots() {
         let existing = sqlx::query!(
             r#"select id as "id: BotId", owner_id as "owner: UserId" from bots
                where lower(name) = lower($1)"#,

@@ -14,7 +14,6 @@ pub const LONG_VERSION: &str = concat!(
 );
 
 pub mod accounts;
-pub mod admin;
 pub mod archive;
 pub mod build_cache;
 pub mod builds;
@@ -22,6 +21,7 @@ pub mod cli;
 pub mod compress;
 pub mod config;
 pub mod db;
+pub mod embedded;
 pub mod house;
 pub mod ids;
 pub mod languages;
@@ -36,3 +36,40 @@ pub mod tokens;
 pub mod uploads;
 pub mod web;
 pub mod worker;
+
+#[cfg(test)]
+mod layers {
+    /// The domain modules never reach into the web layer; only the entry points that
+    /// wire the site (`serve.rs`, `cli/`; `lib.rs` declares the modules) and the web
+    /// modules themselves may.
+    #[test]
+    fn the_domain_does_not_import_the_web_layer() {
+        fn walk(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                } else if path.extension().is_some_and(|x| x == "rs") {
+                    found.push(path);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        assert!(files.len() > 20, "{files:?}");
+        let mut wrong = Vec::new();
+        for path in &files {
+            let rel = path.strip_prefix(&src).unwrap();
+            let entry = rel.starts_with("web")
+                || rel.starts_with("cli")
+                || rel == std::path::Path::new("serve.rs")
+                || rel == std::path::Path::new("lib.rs");
+            let text = std::fs::read_to_string(path).unwrap();
+            if !entry && (text.contains("crate::web") || text.contains("super::web")) {
+                wrong.push(rel.display().to_string());
+            }
+        }
+        assert!(wrong.is_empty(), "domain modules importing web: {wrong:?}");
+    }
+}

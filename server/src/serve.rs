@@ -124,7 +124,7 @@ impl BotWork {
             let b = builder(config, db, sandbox, languages)?;
             tasks.push(tokio::spawn(builds::run(b.clone(), stop_rx)));
             let settings = Settings {
-                multi_share: config.multi_player_share,
+                multi_player_share: config.multi_player_share,
                 ..Settings::default()
             };
             let buffer = 2 * config.workers as i64;

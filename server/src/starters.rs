@@ -5,22 +5,25 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
-include!(concat!(env!("OUT_DIR"), "/starters.rs"));
+use crate::languages::Languages;
 
-/// The languages with a kit, with their display names, in the order shown.
-pub fn kits() -> Vec<(&'static str, &'static str)> {
-    STARTERS
-        .iter()
-        .map(|(lang, _)| {
-            let name = match *lang {
-                "python" => "Python",
-                "rust" => "Rust",
-                "cpp" => "C++",
-                "javascript" => "JavaScript (Node)",
-                "java" => "Java",
-                other => other,
-            };
-            (*lang, name)
+use crate::embedded::{files_in, subfolders, STARTERS};
+
+/// The languages with a kit (its folder's name, a key of the languages table).
+pub fn languages() -> Vec<&'static str> {
+    subfolders(STARTERS)
+}
+
+/// The languages with a kit, in the order shown, each with its name in the site's
+/// languages table (the key itself for a language the table lacks).
+pub fn kits(languages: &Languages) -> Vec<(&'static str, String)> {
+    self::languages()
+        .into_iter()
+        .map(|lang| {
+            let name = languages
+                .get(lang)
+                .map_or_else(|| lang.to_string(), |e| e.language.name.clone());
+            (lang, name)
         })
         .collect()
 }
@@ -28,7 +31,9 @@ pub fn kits() -> Vec<(&'static str, &'static str)> {
 /// The zip of a kit, made once: its files in a folder `bottlebats-LANG/`.
 pub fn zip(lang: &str) -> Option<Arc<Vec<u8>>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<u8>>>>> = OnceLock::new();
-    let (_, files) = STARTERS.iter().find(|(l, _)| *l == lang)?;
+    if !self::languages().contains(&lang) {
+        return None;
+    }
     let cache = CACHE.get_or_init(Default::default);
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(z) = cache.get(lang) {
@@ -36,10 +41,10 @@ pub fn zip(lang: &str) -> Option<Arc<Vec<u8>>> {
     }
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
-    for (path, bytes) in files.iter() {
+    for (path, file) in files_in(STARTERS, lang) {
         w.start_file(format!("bottlebats-{lang}/{path}"), options)
             .ok()?;
-        w.write_all(bytes).ok()?;
+        w.write_all(file.bytes).ok()?;
     }
     let bytes = Arc::new(w.finish().ok()?.into_inner());
     cache.insert(lang.to_string(), bytes.clone());

@@ -11,6 +11,7 @@ use crate::accounts::User;
 use crate::archive;
 use crate::ids::{BotId, UserId};
 use crate::languages::{Languages, CUSTOM};
+use crate::ranker::rating;
 
 /// The fields of an upload form.
 #[derive(Debug, Default)]
@@ -264,16 +265,20 @@ async fn store(
     }))
 }
 
-/// Makes a bot; its name is refused by `bots_name_key` when taken, whatever the case.
+/// Makes a bot with a new bot's rating; its name is refused by `bots_name_key` when
+/// taken, whatever the case.
 pub async fn create_bot(
     db: impl sqlx::PgExecutor<'_>,
     owner: UserId,
     name: &str,
 ) -> sqlx::Result<BotId> {
     sqlx::query_scalar!(
-        r#"insert into bots (owner_id, name) values ($1, $2) returning id as "id: BotId""#,
+        r#"insert into bots (owner_id, name, mu, sigma) values ($1, $2, $3, $4)
+           returning id as "id: BotId""#,
         owner as UserId,
-        name
+        name,
+        rating::MU,
+        rating::SIGMA
     )
     .fetch_one(db)
     .await

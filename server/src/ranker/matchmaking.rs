@@ -4,7 +4,7 @@
 //! 1. The seed is the bot whose active version has played least (counting matches
 //!    already queued), so new versions play first; ties go to the one that waited
 //!    longest, then at random.
-//! 2. The number of players: 2, or with probability `multi_share` the seat count of a
+//! 2. The number of players: 2, or with probability `multi_player_share` the seat count of a
 //!    multi-player map, if enough owners are available.
 //! 3. Opponents come from the bots nearest the seed in rating, within a window whose
 //!    size is random, so everyone meets slightly stronger and weaker bots; never two
@@ -49,7 +49,7 @@ pub struct Settings {
     /// multi-player match compares every pair of its players, so each game tells more
     /// (`cargo bench -p server --bench rating -- --sweep` weighs this, also for
     /// multi-player games that are luckier than duels).
-    pub multi_share: f64,
+    pub multi_player_share: f64,
     /// The opponents are drawn from the `players - 1 + window` bots nearest in rating,
     /// with `window` drawn from `0..=max_window`.
     pub max_window: usize,
@@ -58,7 +58,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            multi_share: 0.5,
+            multi_player_share: 0.5,
             max_window: 6,
         }
     }
@@ -111,7 +111,7 @@ pub fn players(
     sizes.sort_unstable();
     sizes.dedup();
     let two = maps.iter().any(|m| m.seats == 2) && owners >= 2;
-    let players = if !sizes.is_empty() && (!two || rng.gen_bool(settings.multi_share)) {
+    let players = if !sizes.is_empty() && (!two || rng.gen_bool(settings.multi_player_share)) {
         sizes[rng.gen_range(0..sizes.len())]
     } else if two {
         2
@@ -264,7 +264,7 @@ mod tests {
         let cands: Vec<Candidate> = (0..20).map(|i| bot(i, i, 25.0, 0)).collect();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let quarter = Settings {
-            multi_share: 0.25,
+            multi_player_share: 0.25,
             ..Settings::default()
         };
         let mut multi = 0;

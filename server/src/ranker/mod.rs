@@ -28,20 +28,15 @@ pub const MAX_ATTEMPTS: i32 = 3;
 /// Matchmaking balances the maps over each bot's last this many matches.
 pub const RECENT_MATCHES: i64 = 100;
 
-/// The shipped maps, loaded into a fresh ladder.
-pub const SHIPPED_MAPS: &[(&str, &str)] = &[
-    ("duel-2p", include_str!("../../../maps/duel-2p.map")),
-    ("ring-2p", include_str!("../../../maps/ring-2p.map")),
-    ("vast-2p", include_str!("../../../maps/vast-2p.map")),
-    ("triad-3p", include_str!("../../../maps/triad-3p.map")),
-    ("spiral-3p", include_str!("../../../maps/spiral-3p.map")),
-    ("cross-4p", include_str!("../../../maps/cross-4p.map")),
-    ("quad-4p", include_str!("../../../maps/quad-4p.map")),
-    ("star-5p", include_str!("../../../maps/star-5p.map")),
-    ("hex-6p", include_str!("../../../maps/hex-6p.map")),
-    ("web-6p", include_str!("../../../maps/web-6p.map")),
-    ("octo-8p", include_str!("../../../maps/octo-8p.map")),
-];
+/// The shipped maps (the `.map` files of `maps/`), loaded into a fresh ladder:
+/// (name, text), in order of name.
+pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
+    crate::embedded::MAPS
+        .iter()
+        .filter(|f| f.path.ends_with(".map") && !f.path.contains('/'))
+        .map(|f| (f.stem(), f.text()))
+        .collect()
+}
 
 /// Adds a map to the ladder (checked first); false when one of that name exists.
 pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool> {
@@ -62,7 +57,7 @@ pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool
 
 /// Loads the shipped maps that the ladder does not have yet.
 pub async fn load_shipped_maps(db: &PgPool) -> anyhow::Result<()> {
-    for (name, text) in SHIPPED_MAPS {
+    for (name, text) in shipped_maps() {
         if add_map(db, name, text).await? {
             tracing::info!("map `{name}` added to the ladder");
         }

@@ -22,7 +22,7 @@ pub struct Chart {
 }
 
 /// Problems of one version in its matches.
-pub struct BoardRow {
+pub struct ErrorBoardRow {
     pub version: i32,
     pub matches: i64,
     pub timeouts: i64,
@@ -41,7 +41,7 @@ pub struct Stats {
     pub draws: i32,
     pub chart: Option<Chart>,
     pub recent: Vec<ListedMatch>,
-    pub board: Vec<BoardRow>,
+    pub error_board: Vec<ErrorBoardRow>,
 }
 
 fn chart(history: &[f64], games: usize) -> Option<Chart> {
@@ -108,8 +108,8 @@ pub async fn stats(
         .iter()
         .map(ListedMatch::from)
         .collect();
-    let board = if owner {
-        board(state, bot_id).await?
+    let error_board = if owner {
+        error_board(state, bot_id).await?
     } else {
         Vec::new()
     };
@@ -122,11 +122,11 @@ pub async fn stats(
         draws: record.draws,
         chart: chart(&history, games),
         recent,
-        board,
+        error_board,
     })
 }
 
-async fn board(state: &AppState, bot_id: BotId) -> AppResult<Vec<BoardRow>> {
+async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoardRow>> {
     let totals = sqlx::query!(
         r#"select v.number, count(*) as "matches!",
                coalesce(sum(p.timeouts), 0)::bigint as "timeouts!",
@@ -157,7 +157,7 @@ async fn board(state: &AppState, bot_id: BotId) -> AppResult<Vec<BoardRow>> {
     .await?;
     let rows = totals
         .into_iter()
-        .map(|t| BoardRow {
+        .map(|t| ErrorBoardRow {
             version: t.number,
             matches: t.matches,
             timeouts: t.timeouts,

@@ -1,5 +1,5 @@
 //! The web app: one state, one router built from each area's `router()`, the CSRF and
-//! security-header layers, static files embedded in the binary, and `serve`.
+//! security-header layers, the files of `static/`, and `serve`.
 
 pub mod admin;
 pub mod api;
@@ -33,9 +33,14 @@ use crate::config::Config;
 use crate::languages::Languages;
 use session::User;
 
-/// Everything handlers share.
+/// Everything handlers share, behind one `Arc`: every request clones the state a few
+/// times (each layer and extractor that takes it), and one shared count costs less
+/// than one per field (measured: 5% of the home page's CPU time with seven).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+/// What [`AppState`] holds.
+pub struct Shared {
     /// The database pool.
     pub db: PgPool,
     /// The configuration in force.
@@ -45,24 +50,31 @@ pub struct AppState {
     /// The languages bots may be written in.
     pub languages: Arc<Languages>,
     /// The leaderboard of the last second.
-    pub board: Arc<ladder::BoardCache>,
+    pub leaderboard: ladder::LeaderboardCache,
     /// Classic logs printed lately, gzipped.
-    pub classic_logs: Arc<byte_cache::ByteCache>,
+    pub classic_logs: byte_cache::ByteCache,
     /// When `/metrics` last read the ladder's state.
-    pub metrics_refreshed: Arc<crate::metrics::Refreshed>,
+    pub metrics_refreshed: crate::metrics::Refreshed,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
 }
 
 impl AppState {
     pub fn new(db: PgPool, config: Config, languages: Languages) -> AppState {
-        AppState {
+        AppState(Arc::new(Shared {
             db,
             guard: Arc::new(guard::Guard::new(config.registrations_per_hour)),
             config: Arc::new(config),
             languages: Arc::new(languages),
-            board: Arc::default(),
-            classic_logs: Arc::new(byte_cache::ByteCache::new(32 * 1024 * 1024)),
-            metrics_refreshed: Arc::default(),
-        }
+            leaderboard: ladder::LeaderboardCache::default(),
+            classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
+            metrics_refreshed: crate::metrics::Refreshed::default(),
+        }))
     }
 }
 
@@ -84,47 +96,6 @@ pub struct Layout {
     pub csrf: String,
 }
 
-/// A static file embedded in the binary.
-struct Asset {
-    /// Its path under `static/`, and under `/static/` on the site.
-    path: &'static str,
-    body: &'static [u8],
-}
-
-/// The [`Asset`]s of these paths under `static/`.
-macro_rules! assets {
-    ($($path:literal),* $(,)?) => {
-        &[$(Asset {
-            path: $path,
-            body: include_bytes!(concat!("../../../static/", $path)),
-        }),*]
-    };
-}
-
-/// Every file of `static/` (`tests/static_files.rs` fails when one is missing here).
-const ASSETS: &[Asset] = assets![
-    "favicon.svg",
-    "style.css",
-    "viewer.css",
-    // The scripts of pages: the leaderboard, a match, the viewer's own page.
-    "live.mjs",
-    "match.mjs",
-    "viewer-page.mjs",
-    // The replay viewer's modules.
-    "viewer/charts.mjs",
-    "viewer/classic-log.mjs",
-    "viewer/colours.mjs",
-    "viewer/controls.mjs",
-    "viewer/describe.mjs",
-    "viewer/dom.mjs",
-    "viewer/geometry.mjs",
-    "viewer/legend.mjs",
-    "viewer/map.mjs",
-    "viewer/replay.mjs",
-    "viewer/stats.mjs",
-    "viewer/viewer.mjs",
-];
-
 /// The `Content-Type` of a static file, from its extension. ES modules must be served
 /// as JavaScript, or browsers refuse to run them.
 fn content_type(path: &str) -> &'static str {
@@ -139,13 +110,13 @@ fn content_type(path: &str) -> &'static str {
 }
 
 async fn asset(axum::extract::Path(path): axum::extract::Path<String>) -> Response {
-    match ASSETS.iter().find(|a| a.path == path) {
-        Some(a) => (
+    match crate::embedded::find(crate::embedded::STATIC, &path) {
+        Some(file) => (
             [
-                (header::CONTENT_TYPE, content_type(a.path)),
+                (header::CONTENT_TYPE, content_type(file.path)),
                 (header::CACHE_CONTROL, "public, max-age=3600"),
             ],
-            a.body,
+            file.bytes,
         )
             .into_response(),
         None => error::error_page(StatusCode::NOT_FOUND, "There is no such file.".into()),
@@ -168,13 +139,20 @@ async fn visitor_error_pages(
     next: middleware::Next,
 ) -> Response {
     let token = session::cookie_value(req.headers(), session::SESSION_COOKIE);
+    let sent_csrf = session::cookie_value(req.headers(), session::CSRF_COOKIE);
     let mut response = next.run(req).await;
     let Some(error::ErrorMessage(message)) =
         response.extensions_mut().remove::<error::ErrorMessage>()
     else {
         return response;
     };
-    let csrf = response.extensions().get::<session::CsrfToken>().cloned();
+    // The CSRF layer's token; a refusal made outside it (an address with a NUL) has
+    // the visitor's own cookie.
+    let csrf = response
+        .extensions()
+        .get::<session::CsrfToken>()
+        .map(|c| c.0.clone())
+        .or(sent_csrf);
     // A refusal shows who is logged in; a server error (which may be the database's)
     // does not look them up.
     let user = match (token, &csrf, response.status().is_client_error()) {
@@ -186,13 +164,23 @@ async fn visitor_error_pages(
     };
     let layout = Layout {
         user,
-        csrf: csrf.map(|c| c.0).unwrap_or_default(),
+        csrf: csrf.unwrap_or_default(),
     };
+    let status = response.status();
+    with_body_of(response, error::error_page_for(layout, status, message))
+}
+
+/// `response` (its status, headers and extensions: a cookie set, the CSRF token) with
+/// the body and content type of `fresh`.
+fn with_body_of(response: Response, fresh: Response) -> Response {
     let (mut parts, _) = response.into_parts();
-    let (fresh, body) = error::error_page_for(layout, parts.status, message).into_parts();
+    let (fresh, body) = fresh.into_parts();
     parts.headers.remove(header::CONTENT_LENGTH);
     if let Some(kind) = fresh.headers.get(header::CONTENT_TYPE) {
         parts.headers.insert(header::CONTENT_TYPE, kind.clone());
+    }
+    if let Some(message) = fresh.extensions.get::<error::ErrorMessage>() {
+        parts.extensions.insert(message.clone());
     }
     Response::from_parts(parts, body)
 }
@@ -225,13 +213,11 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         // Uploads set their own, larger limit on their routes, which wins.
         .layer(axum::extract::DefaultBodyLimit::max(FORM_LIMIT))
-        .layer(middleware::from_fn(plain_refusals))
-        .layer(middleware::from_fn(open_reads))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             session::csrf_layer,
         ))
-        .layer(middleware::from_fn(json_api_errors))
+        .layer(middleware::from_fn(finish_answers))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             visitor_error_pages,
@@ -257,37 +243,74 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// axum's extractors refuse a bad address or form (`/matches/abc`, `?cursor=x`) with
-/// a bare line of text: this answers them as every other refusal, the site's error page,
-/// or the API's JSON error. A NUL character (`%00`), which no name or text here can
-/// hold (PostgreSQL refuses it), is refused the same way before any handler sees it.
-async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
-    let api = req.uri().path().starts_with("/api/");
+/// What every answer goes through on its way out, in one layer (each `from_fn` layer
+/// clones the service inside it for every request: three layers here cost the home
+/// page a tenth of its CPU time):
+///
+/// - [`plain_refusal`]: axum's own refusals of a bad address or form made the site's;
+///   a NUL character (`%00`), which no name or text here can hold (PostgreSQL refuses
+///   it), refused before any handler sees it;
+/// - [`api_json`]: every refusal on `/api/` JSON;
+/// - the API's reads and replay downloads open to pages of any origin: simple GETs,
+///   which need no preflight, answers and refusals alike (a browser sends no
+///   credentials with `*`).
+async fn finish_answers(req: Request, next: middleware::Next) -> Response {
+    let path = req.uri().path();
+    let api = path.starts_with("/api/");
+    let open = matches!(*req.method(), Method::GET | Method::HEAD)
+        && (api || path.ends_with("/replay.json"));
     let nul = req
         .uri()
         .path_and_query()
         .is_some_and(|pq| pq.as_str().contains("%00"));
-    let (status, said) = if nul {
-        (
+    let mut response = if nul {
+        unreadable(
+            api,
             StatusCode::BAD_REQUEST,
-            "the address holds a NUL character (%00)".to_string(),
+            "the address holds a NUL character (%00)",
         )
     } else {
-        let response = next.run(req).await;
-        let plain = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|t| t.starts_with("text/plain"));
-        if !(response.status().is_client_error() && plain) {
-            return response;
-        }
-        let status = response.status();
-        let body = axum::body::to_bytes(response.into_body(), 4096)
-            .await
-            .unwrap_or_default();
-        (status, String::from_utf8_lossy(&body).trim().to_string())
+        plain_refusal(api, next.run(req).await).await
     };
+    if api {
+        response = api_json(response);
+    }
+    if open {
+        response.headers_mut().insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+    }
+    response
+}
+
+fn content_type_is(response: &Response, prefix: &str) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with(prefix))
+}
+
+/// axum's extractors refuse a bad address or form (`/matches/abc`, `?cursor=x`) with a
+/// bare line of text: this answers them as every other refusal, the site's error page
+/// or the API's JSON error.
+async fn plain_refusal(api: bool, response: Response) -> Response {
+    if !(response.status().is_client_error() && content_type_is(&response, "text/plain")) {
+        return response;
+    }
+    let status = response.status();
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let fresh = unreadable(api, status, String::from_utf8_lossy(&body).trim());
+    with_body_of(
+        Response::from_parts(parts, axum::body::Body::empty()),
+        fresh,
+    )
+}
+
+/// The refusal of a request that could not be read, for `said`.
+fn unreadable(api: bool, status: StatusCode, said: &str) -> Response {
     let message = format!("The request could not be read: {said}.");
     if api {
         (status, axum::Json(serde_json::json!({ "error": message }))).into_response()
@@ -299,18 +322,11 @@ async fn plain_refusals(req: Request, next: middleware::Next) -> Response {
 /// Every refusal on `/api/` is JSON, whoever made it (a handler, an extractor, the
 /// CSRF check, the fallback, a method the route lacks): `{"error": message}`, with the
 /// status and headers (`Allow`, say) it had.
-async fn json_api_errors(req: Request, next: middleware::Next) -> Response {
-    if !req.uri().path().starts_with("/api/") {
-        return next.run(req).await;
-    }
-    let response = next.run(req).await;
+fn api_json(response: Response) -> Response {
     let status = response.status();
-    let json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.starts_with("application/json"));
-    if json || !(status.is_client_error() || status.is_server_error()) {
+    if content_type_is(&response, "application/json")
+        || !(status.is_client_error() || status.is_server_error())
+    {
         return response;
     }
     let message = response
@@ -322,31 +338,12 @@ async fn json_api_errors(req: Request, next: middleware::Next) -> Response {
             StatusCode::METHOD_NOT_ALLOWED => "This address does not take that method.".to_string(),
             _ => status.canonical_reason().unwrap_or("error").to_string(),
         });
-    let (mut parts, _) = response.into_parts();
-    parts.headers.remove(header::CONTENT_LENGTH);
+    let (mut parts, body) = response.into_parts();
     parts.extensions.remove::<error::ErrorMessage>();
-    let (fresh, body) = session::api_refusal(status, &message).into_parts();
-    if let Some(kind) = fresh.headers.get(header::CONTENT_TYPE) {
-        parts.headers.insert(header::CONTENT_TYPE, kind.clone());
-    }
-    Response::from_parts(parts, body)
-}
-
-/// The API's reads, and replay downloads, may be used from pages of any origin: simple
-/// GETs, which need no preflight, answers and refusals alike. A browser sends no
-/// credentials with `*`.
-async fn open_reads(req: Request, next: middleware::Next) -> Response {
-    let path = req.uri().path();
-    let open = matches!(*req.method(), Method::GET | Method::HEAD)
-        && (path.starts_with("/api/") || path.ends_with("/replay.json"));
-    let mut response = next.run(req).await;
-    if open {
-        response.headers_mut().insert(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        );
-    }
-    response
+    with_body_of(
+        Response::from_parts(parts, body),
+        session::api_refusal(status, &message),
+    )
 }
 
 /// Runs each request in a task of its own, to its end even when the client goes away.

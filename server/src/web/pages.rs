@@ -46,7 +46,7 @@ struct ViewerPage {
 struct GettingStartedPage {
     layout: Layout,
     /// (language key, name) of every starter kit.
-    kits: Vec<(&'static str, &'static str)>,
+    kits: Vec<(&'static str, String)>,
     /// Languages uploads may use here.
     languages: Vec<String>,
 }
@@ -86,7 +86,7 @@ async fn getting_started(
 ) -> AppResult<Html<String>> {
     let page = GettingStartedPage {
         layout: visitor.layout(),
-        kits: crate::starters::kits(),
+        kits: crate::starters::kits(&state.languages),
         languages: state
             .languages
             .available()

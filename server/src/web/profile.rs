@@ -27,7 +27,7 @@ pub fn router() -> Router<AppState> {
 }
 
 /// A bot as the profile lists it.
-pub struct BotRow {
+pub struct OwnBot {
     pub name: String,
     pub active: Option<i32>,
     pub latest: i32,
@@ -47,7 +47,7 @@ pub struct TokenRow {
 struct ProfilePage {
     layout: Layout,
     since: String,
-    bots: Vec<BotRow>,
+    bots: Vec<OwnBot>,
     tokens: Vec<TokenRow>,
     /// A token just made, shown this once.
     new_token: Option<String>,
@@ -74,7 +74,7 @@ async fn render(
     .fetch_all(&state.db)
     .await?;
     let bots = sqlx::query_as!(
-        BotRow,
+        OwnBot,
         r#"select b.name, a.number as "active?", l.number as latest,
                l.status as "latest_status: VersionStatus"
            from bots b

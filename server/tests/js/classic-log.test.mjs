@@ -1,5 +1,5 @@
 // The classic log reader (static/viewer/classic-log.mjs). With BOTTLEBATS_JS_FIXTURES
-// (set by server/tests/static_files.rs), also a game of the engine read from its
+// (set by server/tests/it/static_files.rs), also a game of the engine read from its
 // classic log must be the same game as its JSON replay.
 
 import { test } from "node:test";

@@ -3,7 +3,7 @@
 //! page and the API's page (`users.rs`), and the same as JSON under `/api` (readable
 //! from other origins). The data is [`crate::standings`]'s.
 
-mod board;
+mod leaderboard;
 mod matches;
 mod one_match;
 mod users;
@@ -16,12 +16,12 @@ use super::AppState;
 use crate::ids::MatchId;
 use crate::standings::MatchRow;
 
-pub use board::{board, Board, BoardCache, Row, BOARD_FOR};
+pub use leaderboard::{leaderboard, Leaderboard, LeaderboardCache, Row, LEADERBOARD_FOR};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/leaderboard", get(board::page))
-        .route("/leaderboard/rows", get(board::rows))
+        .route("/leaderboard", get(leaderboard::page))
+        .route("/leaderboard/rows", get(leaderboard::rows))
         .route("/matches", get(matches::page))
         .route("/matches/{id}", get(one_match::page))
         .route("/matches/{id}/replay.json", get(one_match::replay_file))
@@ -29,7 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/matches/{id}/stderr/{seat}", get(one_match::stderr))
         .route("/users/{name}", get(users::page))
         .route("/api", get(users::api_page))
-        .route("/api/leaderboard", get(board::api))
+        .route("/api/leaderboard", get(leaderboard::api))
         .route("/api/matches", get(matches::api))
         .route("/api/matches/{id}", get(one_match::api))
         .route("/api/matches/{id}/replay", get(one_match::replay_file))

@@ -30,7 +30,7 @@ struct MatchInfo {
 }
 
 /// A seat of a match, as its page shows it.
-pub struct Seat {
+pub struct SeatRow {
     pub seat: i32,
     pub bot: String,
     pub owner_id: UserId,
@@ -47,14 +47,14 @@ pub struct Seat {
     pub mu_after: Option<f64>,
 }
 
-impl Seat {
+impl SeatRow {
     /// "win", "draw", "loss", or "" before the result.
     pub fn outcome_name(&self) -> &'static str {
         self.outcome.map_or("", Outcome::as_str)
     }
 }
 
-async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<Seat>)> {
+async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<SeatRow>)> {
     let m = sqlx::query_as!(
         MatchInfo,
         r#"select m.id as "id: MatchId", m.status as "status: MatchStatus", m.void_reason,
@@ -68,7 +68,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
     .await?
     .ok_or(AppError::NotFound)?;
     let seats = sqlx::query_as!(
-        Seat,
+        SeatRow,
         r#"select p.seat, b.name as bot, b.owner_id as "owner_id: UserId", v.number as version,
                p.rank, p.outcome as "outcome: Outcome", p.forts, p.soldiers, p.warnings,
                p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after
@@ -93,7 +93,7 @@ struct MatchPage {
     turns: String,
     duration: String,
     when: String,
-    seats: Vec<Seat>,
+    seats: Vec<SeatRow>,
     /// Seats whose stderr the visitor may read.
     own_seats: Vec<(i32, String)>,
 }

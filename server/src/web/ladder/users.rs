@@ -5,7 +5,7 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Html;
 
-use super::{board, ListedMatch, Row};
+use super::{leaderboard, ListedMatch, Row};
 use crate::standings::{latest_matches, MatchFilter};
 use crate::web::error::{AppError, AppResult};
 use crate::web::format::when;
@@ -34,8 +34,8 @@ pub async fn page(
     .fetch_optional(&state.db)
     .await?
     .ok_or(AppError::NotFound)?;
-    let board = board(&state).await?;
-    let bots = board
+    let leaderboard = leaderboard(&state).await?;
+    let bots = leaderboard
         .standings
         .iter()
         .enumerate()

@@ -2,7 +2,7 @@
 //! in and out, sessions, CSRF, rate limits, tokens, password change, deletion, and bad
 //! input of every kind.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::Client;

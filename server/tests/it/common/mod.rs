@@ -4,8 +4,6 @@
 //! same embedded cluster the product uses runs in `target/tmp/test-pg`, started by
 //! the first test that needs it and stopped when that test binary exits.
 
-#![allow(dead_code)]
-
 pub mod binary;
 
 use std::path::PathBuf;

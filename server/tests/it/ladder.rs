@@ -2,7 +2,7 @@
 //! filters and stable pages, a match with its downloads, the owner-only stderr, a
 //! user's page and the JSON API.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::Client;

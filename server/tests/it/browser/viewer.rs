@@ -10,13 +10,8 @@
 //! `target/screenshots/viewer-*.png`. Skipped, saying so, without chromium and
 //! chromedriver.
 
-mod common;
-#[allow(dead_code)]
-#[path = "browser/harness.rs"]
-mod harness;
-#[allow(dead_code)]
-#[path = "browser/webdriver.rs"]
-mod webdriver;
+use super::harness;
+use super::webdriver;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -1,5 +1,7 @@
 //! The command line: parses arguments and starts the right mode.
 
+pub mod admin;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -175,11 +177,32 @@ fn command_line() -> clap::Command {
         }
         c
     };
-    Cli::command()
+    with_defaults(Cli::command())
         .mut_subcommand("worker", |c| hide(c, &|id| SITE_SETTINGS.contains(&id)))
         .mut_subcommand("admin", |c| {
             hide(c, &|id| !DATABASE_SETTINGS.contains(&id) && id != "help")
         })
+}
+
+/// Each setting's help ends with its default ([`crate::config::shown_defaults`]), in
+/// this command and its subcommands.
+fn with_defaults(mut c: clap::Command) -> clap::Command {
+    for (id, shown) in crate::config::shown_defaults() {
+        if c.get_arguments().any(|a| a.get_id() == id.as_str()) {
+            c = c.mut_arg(id, |a| {
+                let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+                a.help(format!("{help} [default: {shown}]"))
+            });
+        }
+    }
+    let names: Vec<String> = c
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        c = c.mut_subcommand(name, with_defaults);
+    }
+    c
 }
 
 fn parse(args: &[std::ffi::OsString]) -> Cli {
@@ -205,43 +228,33 @@ pub fn main() -> ExitCode {
             .load()
             .and_then(|c| run_to_stop(crate::serve::run_worker(c))),
         Cmd::Admin { server, command } => server.load().and_then(|c| {
-            use crate::admin::LadderCmd as L;
+            use admin::LadderCmd as L;
             runtime()?.block_on(async move {
                 match command {
                     AdminCmd::CreateUser {
                         name,
                         admin,
                         password,
-                    } => crate::admin::create_user(c, name, admin, password).await,
+                    } => admin::create_user(c, name, admin, password).await,
                     AdminCmd::CreateToken { user, name } => {
-                        crate::admin::create_token(c, user, name).await
+                        admin::create_token(c, user, name).await
                     }
-                    AdminCmd::Status => crate::admin::ladder(c, L::Status).await,
-                    AdminCmd::Pause => crate::admin::ladder(c, L::Pause(true)).await,
-                    AdminCmd::Resume => crate::admin::ladder(c, L::Pause(false)).await,
-                    AdminCmd::Requeue { match_id } => {
-                        crate::admin::ladder(c, L::Requeue(match_id)).await
-                    }
+                    AdminCmd::Status => admin::ladder(c, L::Status).await,
+                    AdminCmd::Pause => admin::ladder(c, L::Pause(true)).await,
+                    AdminCmd::Resume => admin::ladder(c, L::Pause(false)).await,
+                    AdminCmd::Requeue { match_id } => admin::ladder(c, L::Requeue(match_id)).await,
                     AdminCmd::Void { match_id, reason } => {
-                        crate::admin::ladder(c, L::Void(match_id, reason)).await
+                        admin::ladder(c, L::Void(match_id, reason)).await
                     }
-                    AdminCmd::DisableBot { name } => {
-                        crate::admin::ladder(c, L::Bot(name, true)).await
-                    }
-                    AdminCmd::EnableBot { name } => {
-                        crate::admin::ladder(c, L::Bot(name, false)).await
-                    }
-                    AdminCmd::DisableMap { name } => {
-                        crate::admin::ladder(c, L::Map(name, false)).await
-                    }
-                    AdminCmd::EnableMap { name } => {
-                        crate::admin::ladder(c, L::Map(name, true)).await
-                    }
+                    AdminCmd::DisableBot { name } => admin::ladder(c, L::Bot(name, true)).await,
+                    AdminCmd::EnableBot { name } => admin::ladder(c, L::Bot(name, false)).await,
+                    AdminCmd::DisableMap { name } => admin::ladder(c, L::Map(name, false)).await,
+                    AdminCmd::EnableMap { name } => admin::ladder(c, L::Map(name, true)).await,
                     AdminCmd::AddMap { name, file } => {
-                        crate::admin::ladder(c, L::AddMap(name, file)).await
+                        admin::ladder(c, L::AddMap(name, file)).await
                     }
-                    AdminCmd::Backup { file } => crate::admin::backup(c, file).await,
-                    AdminCmd::Restore { file } => crate::admin::restore(c, file).await,
+                    AdminCmd::Backup { file } => admin::backup(c, file).await,
+                    AdminCmd::Restore { file } => admin::restore(c, file).await,
                 }
             })?;
             Ok(ExitCode::SUCCESS)

@@ -1,7 +1,7 @@
 //! The ladder under failure: a worker that dies mid-match, two workers on one queue,
 //! the database going away, voided matches, and the organizer's pause.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -83,7 +83,7 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
     let b = ladder(&db, "record").await;
     // A three-player match, so the seats' rows are told apart.
     let three = Settings {
-        multi_share: 1.0,
+        multi_player_share: 1.0,
         ..Settings::default()
     };
     assert_eq!(ranker::schedule(&db, 1, &three).await.unwrap(), 1);

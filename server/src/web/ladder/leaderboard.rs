@@ -1,5 +1,5 @@
 //! The leaderboard: the page, its rows alone (which the page's script fetches again),
-//! and its JSON, all from one [`Board`] made at most once a second.
+//! and its JSON, all from one [`Leaderboard`] made at most once a second.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,11 +75,11 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
 }
 
 /// The leaderboard as one moment saw it, ready to show, shared by the requests of the
-/// next [`BOARD_FOR`]. Every bot of the ladder is a row, so reading, formatting and
+/// next [`LEADERBOARD_FOR`]. Every bot of the ladder is a row, so reading, formatting and
 /// serializing them all took milliseconds a request (1,000 bots); the page refreshes
 /// itself every 15 s anyway. The page, its rows, its JSON and the user pages show the
 /// same moment.
-pub struct Board {
+pub struct Leaderboard {
     made: Instant,
     pub standings: Vec<Standing>,
     pub rows: Vec<Row>,
@@ -89,18 +89,18 @@ pub struct Board {
     rows_html: Bytes,
 }
 
-/// How long a [`Board`] is shown.
-pub const BOARD_FOR: Duration = Duration::from_secs(1);
+/// How long a [`Leaderboard`] is shown.
+pub const LEADERBOARD_FOR: Duration = Duration::from_secs(1);
 
-/// The latest [`Board`], and who is making the next one.
+/// The latest [`Leaderboard`], and who is making the next one.
 #[derive(Default)]
-pub struct BoardCache {
-    latest: std::sync::Mutex<Option<Arc<Board>>>,
+pub struct LeaderboardCache {
+    latest: std::sync::Mutex<Option<Arc<Leaderboard>>>,
     making: tokio::sync::Mutex<()>,
 }
 
-impl BoardCache {
-    fn latest(&self) -> Option<Arc<Board>> {
+impl LeaderboardCache {
+    fn latest(&self) -> Option<Arc<Leaderboard>> {
         self.latest
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -117,8 +117,8 @@ struct LeaderboardRows<'a> {
     rows: &'a [Row],
 }
 
-/// Reads the standings and makes a [`Board`] of them.
-async fn make_board(state: &AppState) -> AppResult<Board> {
+/// Reads the standings and makes a [`Leaderboard`] of them.
+async fn make_leaderboard(state: &AppState) -> AppResult<Leaderboard> {
     let made = Instant::now();
     let standings = standings(&state.db).await?;
     let rows: Vec<Row> = standings
@@ -134,7 +134,7 @@ async fn make_board(state: &AppState) -> AppResult<Board> {
     let json = serde_json::to_vec(&json!({ "leaderboard": json }))
         .expect("a JSON value always serializes");
     let rows_html = LeaderboardRows { rows: &rows }.render()?;
-    Ok(Board {
+    Ok(Leaderboard {
         made,
         standings,
         rows,
@@ -143,13 +143,13 @@ async fn make_board(state: &AppState) -> AppResult<Board> {
     })
 }
 
-/// The leaderboard, at most [`BOARD_FOR`] old when asked for. Once it is older, the
+/// The leaderboard, at most [`LEADERBOARD_FOR`] old when asked for. Once it is older, the
 /// next request makes a new one; requests that come while it does are given the last
 /// one instead of waiting (or wait, when there is none yet).
-pub async fn board(state: &AppState) -> AppResult<Arc<Board>> {
-    let cache = &state.board;
+pub async fn leaderboard(state: &AppState) -> AppResult<Arc<Leaderboard>> {
+    let cache = &state.leaderboard;
     let last = cache.latest();
-    if let Some(b) = last.as_ref().filter(|b| b.made.elapsed() < BOARD_FOR) {
+    if let Some(b) = last.as_ref().filter(|b| b.made.elapsed() < LEADERBOARD_FOR) {
         return Ok(b.clone());
     }
     let _making = match (cache.making.try_lock(), last) {
@@ -157,10 +157,13 @@ pub async fn board(state: &AppState) -> AppResult<Arc<Board>> {
         (Err(_), Some(last)) => return Ok(last),
         (Err(_), None) => cache.making.lock().await,
     };
-    if let Some(b) = cache.latest().filter(|b| b.made.elapsed() < BOARD_FOR) {
+    if let Some(b) = cache
+        .latest()
+        .filter(|b| b.made.elapsed() < LEADERBOARD_FOR)
+    {
         return Ok(b);
     }
-    let b = Arc::new(make_board(state).await?);
+    let b = Arc::new(make_leaderboard(state).await?);
     *cache
         .latest
         .lock()
@@ -176,7 +179,7 @@ struct LeaderboardPage<'a> {
 }
 
 pub async fn page(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
-    let board = board(&state).await?;
+    let board = leaderboard(&state).await?;
     Ok(Html(
         LeaderboardPage {
             layout: visitor.layout(),
@@ -187,7 +190,7 @@ pub async fn page(State(state): State<AppState>, visitor: Visitor) -> AppResult<
 }
 
 pub async fn rows(State(state): State<AppState>) -> AppResult<Response> {
-    let board = board(&state).await?;
+    let board = leaderboard(&state).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
@@ -199,6 +202,6 @@ pub async fn rows(State(state): State<AppState>) -> AppResult<Response> {
 }
 
 pub async fn api(State(state): State<AppState>) -> ApiResult<Response> {
-    let b = board(&state).await?;
+    let b = leaderboard(&state).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], b.json.clone()).into_response())
 }

@@ -1,6 +1,6 @@
 //! The organizer's controls, on the /admin page and as `bottlebats admin` commands.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::Client;
@@ -22,11 +22,13 @@ async fn organizer() -> Client {
     for name in ["ann", "ben"] {
         sqlx::query(
             "with u as (insert into users (name, password_hash) values ($1, '!') returning id), \
-                  b as (insert into bots (owner_id, name) select id, $1 from u returning id) \
+                  b as (insert into bots (owner_id, name, mu, sigma) select id, $1, $2, $3 from u returning id) \
              insert into bot_versions (bot_id, number, language, entry, archive, archive_name, archive_sha256, status) \
                  select id, 1, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'active' from b",
         )
         .bind(name)
+        .bind(server::ranker::rating::MU)
+        .bind(server::ranker::rating::SIGMA)
         .execute(&c.state.db)
         .await
         .unwrap();

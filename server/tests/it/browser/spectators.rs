@@ -24,13 +24,9 @@
 //! Screenshots of each page at desktop and phone width go to `target/screenshots/`.
 //! Skipped, saying so, without chromium and chromedriver.
 
-mod common;
-#[allow(dead_code)]
-#[path = "browser/harness.rs"]
-mod harness;
-#[allow(dead_code)]
-#[path = "browser/webdriver.rs"]
-mod webdriver;
+use super::harness;
+use super::webdriver;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};

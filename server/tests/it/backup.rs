@@ -1,7 +1,7 @@
 //! Backups bring a whole competition back: users, tokens, bots, versions and their
 //! archives, matches and replays, ratings and their history.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -8,7 +8,7 @@
 //!   classic log, which must be the game of its JSON replay. Skipped, saying so,
 //!   without node 18 or later.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

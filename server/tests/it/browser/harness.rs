@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use serde_json::json;
 
-use super::common;
 use super::webdriver::{self, Session};
+use crate::common;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_bottlebats");
 pub const DESKTOP: (u32, u32) = (1280, 900);

@@ -3,15 +3,8 @@
 //! users are not hurt. Tests that need bubblewrap or root say so and skip when they
 //! are missing.
 
-mod common;
-
-#[path = "abuse/builds.rs"]
 mod builds;
-#[path = "abuse/database.rs"]
 mod database;
-#[path = "abuse/http.rs"]
 mod http;
-#[path = "abuse/sandbox.rs"]
 mod sandbox;
-#[path = "abuse/web.rs"]
 mod web;

@@ -3,7 +3,7 @@
 //! database whether `serve` runs or not, a clean stop on SIGTERM, and a clear message
 //! when PostgreSQL is missing.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -14,13 +14,9 @@
 //! saying so, when `chromium` or `chromedriver` is not installed
 //! (`apt-get install chromium chromium-driver`).
 
-mod common;
-#[allow(dead_code)]
-#[path = "browser/harness.rs"]
-mod harness;
-#[allow(dead_code)]
-#[path = "browser/webdriver.rs"]
-mod webdriver;
+use super::harness;
+use super::webdriver;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

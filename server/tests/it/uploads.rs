@@ -1,7 +1,7 @@
 //! Uploading bots in the browser and over the API: what is accepted, and every kind of
 //! bad upload answered with a clear message while nothing is stored.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{tar_gz_of, zip_of, Client};

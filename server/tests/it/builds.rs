@@ -1,7 +1,7 @@
 //! Builds of uploaded versions, end to end: upload, build in the sandbox, smoke test
 //! against a house bot, and what the owner sees when any of it fails.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,11 +48,11 @@ async fn active(c: &Client, bot: &str) -> Option<i32> {
 }
 
 fn greedy() -> &'static [u8] {
-    server::house::BOTS
-        .iter()
+    server::house::bots()
+        .into_iter()
         .find(|b| b.0 == "greedy")
         .unwrap()
-        .2
+        .1
         .as_bytes()
 }
 
@@ -290,7 +290,7 @@ async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
     let b = builder(&c, "starters");
     let page = c.get("/getting-started").await;
     let mut tried = Vec::new();
-    for (lang, _) in server::starters::kits() {
+    for lang in server::starters::languages() {
         let link = format!("/starters/{lang}.zip");
         assert!(
             page.body.contains(&link),
