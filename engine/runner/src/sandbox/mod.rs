@@ -235,6 +235,8 @@ impl Sandbox {
     }
 
     /// What protects bots on this machine, for `bottlebats doctor`.
+    // About 80 lines, as one table: each entry is read alone, and splitting the list
+    // would only scatter the table `doctor` prints.
     pub fn protections(&self) -> Vec<Protection> {
         let bwrap = self.bwrap.as_ref();
         let cg = self.cgroups.as_ref();
