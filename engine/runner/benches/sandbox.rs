@@ -1,4 +1,4 @@
-//! `cargo bench -p engine --bench sandbox`: what the sandbox costs, printed as a small
+//! `cargo bench -p runner --bench sandbox`: what the sandbox costs, printed as a small
 //! report. Needs root, bwrap and cgroups (`bottlebats doctor`); without them only the
 //! bare numbers are printed.
 //!
@@ -6,7 +6,7 @@
 //!    end it (and everything the launcher set up for it); median of 30, sandboxed and
 //!    bare (`LocalLauncher`).
 //! 2. The round trip per turn: a 500-turn match of two such bots through `run_match`,
-//!    the runner's time per turn as in `benches/engine.rs`; median of 5, sandboxed and
+//!    the runner's time per turn as in `benches/runner.rs`; median of 5, sandboxed and
 //!    bare.
 //! 3. A spinning neighbour: the wall time of a fixed amount of work by one sandboxed
 //!    bot, alone and next to a bot spinning on every core and more, with the CPU quota
@@ -172,7 +172,7 @@ fn neighbour_report(sandbox: &Arc<Sandbox>, dir: &Path) {
 fn main() {
     // `cargo test --benches` runs this with `--bench` absent; keep that quick.
     if !std::env::args().any(|a| a == "--bench") {
-        println!("sandbox benchmarks: run with `cargo bench -p engine --bench sandbox`");
+        println!("sandbox benchmarks: run with `cargo bench -p runner --bench sandbox`");
         return;
     }
     let dir = common::idle_bot("bench-sandbox-bot");

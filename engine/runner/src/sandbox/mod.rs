@@ -7,26 +7,31 @@
 //! Where a protection is missing on a machine (no bwrap, no user namespaces, no
 //! writable cgroups, not root) the sandbox falls back to what remains and says so:
 //! [`Sandbox::protections`] is the table `bottlebats doctor` prints.
+//!
+//! This file holds the limits, the machine's probe and its protections; `bwrap.rs` the
+//! bubblewrap command line, `launch.rs` starting and ending a bot.
 
+mod bwrap;
 mod cgroup;
+mod launch;
 mod seccomp;
 mod slots;
 
-use std::ffi::{CString, OsString};
+use std::ffi::CString;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::path::{Path, PathBuf};
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
+use std::os::fd::AsRawFd;
+use std::path::PathBuf;
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use cgroup::{BotCgroup, Cgroups};
+pub use launch::{SandboxLauncher, SandboxProcess};
 pub use slots::{kill_uid, prepare_lock_dir, Slot, SlotPool};
 
-use crate::process::{
-    shell_line, BotProcess, BotSpec, Confinement, Launcher, LocalProcess, MOVED_STDIN, MOVED_STDOUT,
-};
+use crate::process::{BotProcess, Confinement, LocalProcess};
+use bwrap::STAGE;
 
 const MIB: u64 = 1024 * 1024;
 
@@ -144,28 +149,6 @@ pub struct Sandbox {
     slots: Arc<SlotPool>,
 }
 
-/// Where the bot's folder is staged for bwrap when bots run as slot uids: a folder
-/// that always exists and any uid may walk. It is covered in the bot's own mount
-/// namespace only. (bwrap mounts its new root over `/tmp` too; the staged folder is
-/// then at `/oldroot/tmp`, where bwrap looks for it.)
-const STAGE: &str = "/tmp";
-
-/// Host folders every bot's language may need, read-only. Others (`/opt/...`) only
-/// when the languages table asks for them ([`SandboxConfig::extra_read_only`]).
-const SYSTEM_DIRS: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-];
-const SYSTEM_ETC: &[&str] = &[
-    "/etc/alternatives",
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/localtime",
-    "/etc/java-17-openjdk",
-    "/etc/java-21-openjdk",
-    "/etc/ssl/openssl.cnf",
-];
-
 impl Sandbox {
     /// Looks at this machine and prepares what it offers.
     pub fn new(config: SandboxConfig) -> Sandbox {
@@ -252,6 +235,8 @@ impl Sandbox {
     }
 
     /// What protects bots on this machine, for `bottlebats doctor`.
+    // About 80 lines, as one table: each entry is read alone, and splitting the list
+    // would only scatter the table `doctor` prints.
     pub fn protections(&self) -> Vec<Protection> {
         let bwrap = self.bwrap.as_ref();
         let cg = self.cgroups.as_ref();
@@ -338,361 +323,6 @@ impl Sandbox {
         SandboxLauncher {
             sandbox: self.clone(),
             limits,
-        }
-    }
-
-    /// The bwrap arguments that build the bot's view of the world. `staged` says the
-    /// bot's folder is bind-mounted at [`STAGE`] (see [`Confinement::stage_cwd_at`]);
-    /// otherwise bwrap binds it from `dir_fd`.
-    fn bwrap_args(
-        &self,
-        dir: &Path,
-        dir_fd: i32,
-        staged: bool,
-        limits: &Limits,
-        seccomp_fds: &[i32],
-        line: &str,
-    ) -> Vec<OsString> {
-        let mut a: Vec<OsString> = Vec::new();
-        let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
-        push(&[
-            "--unshare-all",
-            "--unshare-user",
-            "--disable-userns",
-            "--die-with-parent",
-            "--new-session",
-            "--hostname",
-            "bot",
-            "--proc",
-            "/proc",
-            "--dev",
-            "/dev",
-        ]);
-        let extra: Vec<String> = self
-            .config
-            .extra_read_only
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        for path in SYSTEM_DIRS
-            .iter()
-            .chain(SYSTEM_ETC)
-            .copied()
-            .chain(extra.iter().map(String::as_str))
-        {
-            let p = Path::new(path);
-            match std::fs::read_link(p) {
-                Ok(target) => {
-                    a.push("--symlink".into());
-                    a.push(target.into_os_string());
-                    a.push(path.into());
-                }
-                Err(_) if p.exists() => {
-                    a.extend(["--ro-bind".into(), path.into(), path.into()]);
-                }
-                Err(_) => {}
-            }
-        }
-        // The scratch, and a second one of the same size at /dev/shm for POSIX shared
-        // memory and semaphores (Python's multiprocessing): the rest of /dev, a tmpfs
-        // of bwrap's, is made read-only below.
-        for at in ["/tmp", "/dev/shm"] {
-            let scratch = limits.scratch.to_string();
-            a.extend(["--size".into(), scratch.into(), "--tmpfs".into(), at.into()]);
-        }
-        let (bind, source) = match (staged, limits.writable_dir) {
-            (true, true) => ("--bind", STAGE.to_string()),
-            (true, false) => ("--ro-bind", STAGE.to_string()),
-            (false, true) => ("--bind-fd", dir_fd.to_string()),
-            (false, false) => ("--ro-bind-fd", dir_fd.to_string()),
-        };
-        a.extend([bind.into(), source.into(), dir.as_os_str().to_owned()]);
-        // The root that bwrap built the view on and its /dev are tmpfs: read-only, so
-        // that only the scratch (and the folder of a build) can be written.
-        for at in ["/dev", "/"] {
-            a.extend(["--remount-ro".into(), at.into()]);
-        }
-        a.extend(["--chdir".into(), dir.as_os_str().to_owned()]);
-        for fd in seccomp_fds {
-            a.extend(["--add-seccomp-fd".into(), fd.to_string().into()]);
-        }
-        a.push("--clearenv".into());
-        for (k, v) in [
-            ("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            ("HOME", "/tmp"),
-            ("LANG", "C.UTF-8"),
-        ] {
-            a.extend(["--setenv".into(), k.into(), v.into()]);
-        }
-        a.extend(["--".into(), "/bin/sh".into(), "-c".into(), line.into()]);
-        a
-    }
-}
-
-/// Starts bots in the sandbox with one set of limits.
-#[derive(Clone, Debug)]
-pub struct SandboxLauncher {
-    sandbox: Arc<Sandbox>,
-    limits: Limits,
-}
-
-impl Launcher for SandboxLauncher {
-    fn launch(&self, bot: &BotSpec) -> io::Result<Box<dyn BotProcess>> {
-        let sb = &self.sandbox;
-        let limits = &self.limits;
-        let slot = sb.slot()?;
-        let dir = open_dir(&bot.dir).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("cannot open the bot folder {}: {e}", bot.dir.display()),
-            )
-        })?;
-        let cgroup = match &sb.cgroups {
-            Ok(c) => {
-                let name = match &slot {
-                    Some(s) => format!("slot-{}", s.uid),
-                    None => format!("bot-{}-{}", std::process::id(), next_id()),
-                };
-                Some(c.create(
-                    &name,
-                    limits.memory,
-                    limits.processes,
-                    limits.cpu_millicores,
-                )?)
-            }
-            Err(_) => None,
-        };
-        if let (Some(s), true) = (&slot, limits.writable_dir) {
-            chown_tree(&bot.dir, s.uid)?;
-        }
-
-        let mut rlimits = vec![
-            (libc::RLIMIT_NOFILE as i32, limits.open_files),
-            (libc::RLIMIT_FSIZE as i32, limits.file_size),
-            (libc::RLIMIT_CPU as i32, limits.cpu_seconds),
-            (libc::RLIMIT_CORE as i32, 0),
-        ];
-        if slot.is_some() {
-            // Counts every process of the slot's uid: exactly this bot's. Behind a pids
-            // cgroup it is only a backstop, set above the cgroup's limit: the kernel
-            // checks it first, and a fork it refuses is not counted as an incident.
-            let nproc = match cgroup {
-                Some(_) => limits.processes * 2,
-                None => limits.processes,
-            };
-            rlimits.push((libc::RLIMIT_NPROC as i32, nproc));
-        }
-        if cgroup.is_none() {
-            // Without a memory cgroup, committed memory is the best rlimit there is
-            // (RLIMIT_AS would break the JVM and Node, which reserve much more).
-            rlimits.push((libc::RLIMIT_DATA as i32, limits.memory));
-        }
-        let line = shell_line(&bot.command, &bot.name);
-        // The filters bwrap installs, each in a fresh file of its own (bwrap reads them
-        // to their end, so launches must not share one).
-        let seccomp_fds = match (&sb.bwrap, &sb.seccomp) {
-            (Ok(_), Ok(programs)) => programs
-                .iter()
-                .map(|p| sealed_file(p))
-                .collect::<io::Result<Vec<_>>>()?,
-            _ => Vec::new(),
-        };
-        // bwrap runs as the slot uid and resolves even `--bind-fd` sources by path: a
-        // folder behind a path that uid cannot walk is staged where it can.
-        let stage_cwd_at = match (&sb.bwrap, &slot) {
-            (Ok(_), Some(_)) => Some(CString::new(STAGE)?),
-            _ => None,
-        };
-        let (cmd, keep) = match &sb.bwrap {
-            Ok(bwrap) => {
-                // bwrap keeps its stdio open until the bot ends: the pipes reach the bot
-                // at other descriptors (see `Confinement::move_stdio`), and it moves
-                // them back, so that it alone holds them.
-                let line = format!(
-                    "exec <&{MOVED_STDIN} >&{MOVED_STDOUT} {MOVED_STDIN}<&- {MOVED_STDOUT}>&-; {line}"
-                );
-                let mut cmd = Command::new(bwrap);
-                let staged = stage_cwd_at.is_some();
-                let fds: Vec<i32> = seccomp_fds.iter().map(AsRawFd::as_raw_fd).collect();
-                cmd.args(sb.bwrap_args(&bot.dir, dir.as_raw_fd(), staged, limits, &fds, &line));
-                // Nothing of the runner's environment, which holds its secrets, may
-                // reach bwrap: its processes in the sandbox (pid 1) show it in
-                // /proc/PID/environ.
-                cmd.env_clear();
-                // Only bwrap's `--bind-fd` needs the folder's descriptor (and closes
-                // it). Had the bot one, `openat(fd, "..")` would lead out of its view.
-                let mut keep = fds;
-                if !staged {
-                    keep.push(dir.as_raw_fd());
-                }
-                (cmd, keep)
-            }
-            Err(_) => {
-                let mut cmd = Command::new("/bin/sh");
-                cmd.arg("-c").arg(&line).env_clear();
-                cmd.env("PATH", "/usr/local/bin:/usr/bin:/bin")
-                    .env("HOME", &bot.dir)
-                    .env("LANG", "C.UTF-8");
-                (cmd, Vec::new())
-            }
-        };
-        let confinement = Confinement {
-            cgroup_procs: cgroup.as_ref().map(|c| c.join_paths()).unwrap_or_default(),
-            rlimits,
-            cwd_fd: Some(dir.as_raw_fd()),
-            stage_cwd_at,
-            move_stdio: sb.bwrap.is_ok(),
-            seal_fds: true,
-            keep_fds: keep,
-            uid: slot.as_ref().map(|s| s.uid),
-        };
-        let process = LocalProcess::spawn_confined(cmd, confinement).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("the sandbox could not start the bot: {e}"),
-            )
-        })?;
-        drop(dir);
-        drop(seccomp_fds);
-        Ok(Box::new(SandboxProcess {
-            process,
-            cgroup,
-            limits: limits.clone(),
-            slot,
-            ended: false,
-        }))
-    }
-}
-
-/// An in-memory file holding `bytes`, read from its start, at a descriptor of 10 or
-/// more (see [`high_fd`]).
-fn sealed_file(bytes: &[u8]) -> io::Result<OwnedFd> {
-    // SAFETY: a valid NUL-terminated name; the descriptor returned is ours alone.
-    let fd = unsafe { libc::memfd_create(c"bottlebats-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just returned by memfd_create and nothing else owns it.
-    let mut file = File::from(unsafe { OwnedFd::from_raw_fd(fd) });
-    io::Write::write_all(&mut file, bytes)?;
-    io::Seek::seek(&mut file, io::SeekFrom::Start(0))?;
-    high_fd(&file)
-}
-
-/// Opens a folder at a descriptor of 10 or more, clear of the bot's pipes at
-/// [`MOVED_STDIN`] and [`MOVED_STDOUT`].
-fn open_dir(path: &Path) -> io::Result<OwnedFd> {
-    high_fd(&File::open(path)?)
-}
-
-/// A copy of `file`'s descriptor at 10 or more, close-on-exec.
-fn high_fd(file: &File) -> io::Result<OwnedFd> {
-    // SAFETY: F_DUPFD_CLOEXEC on a descriptor we own; the new one is ours alone.
-    let fd = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just returned by fcntl and nothing else owns it.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn next_id() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Gives a build folder to the slot uid.
-fn chown_tree(dir: &Path, uid: u32) -> io::Result<()> {
-    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))?;
-    if dir.is_dir() && !dir.is_symlink() {
-        for entry in std::fs::read_dir(dir)? {
-            chown_tree(&entry?.path(), uid)?;
-        }
-    }
-    Ok(())
-}
-
-/// A bot running in the sandbox.
-pub struct SandboxProcess {
-    process: LocalProcess,
-    cgroup: Option<BotCgroup>,
-    limits: Limits,
-    slot: Option<Slot>,
-    /// Killed already: dropping it need not scan again.
-    ended: bool,
-}
-
-impl SandboxProcess {
-    /// What the sandbox saw the bot run into, in words.
-    pub fn incidents(&self) -> Vec<String> {
-        let Some(cg) = &self.cgroup else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        if cg.oom_kills() > 0 {
-            out.push(format!(
-                "killed for going over its memory limit of {} MiB",
-                self.limits.memory / MIB
-            ));
-        }
-        if cg.pids_refused() > 0 {
-            out.push(format!(
-                "hit its limit of {} processes",
-                self.limits.processes
-            ));
-        }
-        out
-    }
-}
-
-impl BotProcess for SandboxProcess {
-    fn take_stdio(&mut self) -> Option<(ChildStdin, ChildStdout, ChildStderr)> {
-        self.process.take_stdio()
-    }
-
-    fn cpu_time(&mut self) -> Option<Duration> {
-        self.cgroup.as_ref()?.cpu_time()
-    }
-
-    fn try_wait(&mut self) -> Option<ExitStatus> {
-        self.process.try_wait()
-    }
-
-    fn incidents(&mut self) -> Vec<String> {
-        SandboxProcess::incidents(self)
-    }
-
-    fn prepare_end(&mut self) {
-        if self.cgroup.is_none() && self.slot.is_none() {
-            self.process.prepare_end();
-        }
-    }
-
-    fn kill(&mut self) {
-        self.ended = true;
-        if let Some(cg) = &self.cgroup {
-            cg.kill();
-            // Every process of the bot was in its cgroup (it cannot leave it): once it
-            // is empty only the main process needs reaping. Killed processes leave the
-            // cgroup a moment before they are gone, so the slot's release still makes
-            // sure, with one scan of the slot's uid.
-            if cg.is_empty() {
-                self.process.kill_main();
-                return;
-            }
-        }
-        self.process.kill();
-        if let Some(s) = &self.slot {
-            kill_uid(s.uid);
-        }
-    }
-}
-
-impl Drop for SandboxProcess {
-    fn drop(&mut self) {
-        // The cgroup's and the slot's own drops still make sure nothing is left.
-        if !self.ended {
-            self.kill();
         }
     }
 }

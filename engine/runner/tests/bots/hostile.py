@@ -8,7 +8,7 @@ come after the first reply, so that start-up is not what is tested. Modes that o
 try to learn or break something they must not (`network`, `unix`, `read`, `write`,
 `build`) do so before the game, report each attempt on stderr as `probe WHAT: ok ...`
 or `probe WHAT: failed ...`, end with `probes done`, and then play normally: they
-break no rule, they just must not be able to do harm. See tests/sandbox.rs for what
+break no rule, they just must not be able to do harm. See tests/sandbox/ for what
 each mode proves.
 """
 import errno

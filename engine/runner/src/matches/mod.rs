@@ -1,0 +1,291 @@
+//! One match with real bot processes (docs/rules.md §7): states out, replies in, timing,
+//! protocol errors, stderr, and making sure nothing outlives the game.
+//!
+//! Architecture invariant: the runner decides nothing about the game. It turns bot
+//! output into [`Orders`](engine::game::Orders) and hands them to [`Game::step`].
+//!
+//! Each bot gets three threads: a writer (so a bot that never reads cannot block the
+//! runner), a stdout reader that cuts the output into replies (so the k-th reply
+//! always answers the k-th state, and a late reply is read and dropped), and a stderr
+//! reader that drains continuously within caps. The match loop only waits on one
+//! channel with a deadline.
+//!
+//! This file holds the match's policy and results and the match loop, a step at a
+//! time; `bot.rs` a bot as the loop sees it, `pipes.rs` its three threads, `replies.rs`
+//! one turn's gathering of replies.
+
+mod bot;
+mod pipes;
+mod replies;
+
+use std::process::ExitStatus;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::process::{BotSpec, Launcher};
+use bot::{start_bot, Bot};
+use engine::game::{Game, Outcome, RemovalReason, SetupError};
+use engine::map::Map;
+use engine::replay::{Events, Replay};
+use pipes::BotEvent;
+use replies::collect_replies;
+
+/// What happens to a bot that does not reply in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnTimeout {
+    /// The turn's commands are empty; the late reply is read and thrown away.
+    Skip,
+    /// The bot is removed, as in 2016.
+    Eliminate,
+}
+
+/// The runner's policy for one match (docs/rules.md §7 table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchConfig {
+    pub max_steps: u32,
+    /// Time allowed per reply.
+    pub turn_timeout: Duration,
+    /// Time allowed for the first reply (interpreter or JVM start included).
+    pub startup_timeout: Duration,
+    pub on_timeout: OnTimeout,
+    /// With `skip`, a bot that misses this many turns in a row is removed as
+    /// unresponsive, so a hung bot cannot stretch a game for hours.
+    pub max_consecutive_timeouts: u32,
+    /// With CPU accounting, the wall clock still stops a reply at this multiple.
+    pub wall_factor: u32,
+    pub max_line_bytes: usize,
+    pub max_reply_lines: usize,
+    pub stderr_turn_bytes: usize,
+    pub stderr_game_bytes: usize,
+    /// Between closing a bot's stdin and killing its process tree.
+    pub kill_grace: Duration,
+}
+
+impl Default for MatchConfig {
+    fn default() -> Self {
+        MatchConfig {
+            max_steps: 500,
+            turn_timeout: Duration::from_millis(2000),
+            startup_timeout: Duration::from_millis(10_000),
+            on_timeout: OnTimeout::Skip,
+            max_consecutive_timeouts: 10,
+            wall_factor: 3,
+            max_line_bytes: 64 * 1024,
+            max_reply_lines: 100_000,
+            stderr_turn_bytes: 64 * 1024,
+            stderr_game_bytes: 1024 * 1024,
+            kill_grace: Duration::from_millis(200),
+        }
+    }
+}
+
+/// A match that could not be played at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("player `{name}` could not be started: {error}")]
+    Launch { name: String, error: std::io::Error },
+    /// `progress` asked to stop; every bot has been ended.
+    #[error("the match was stopped before its end")]
+    Cancelled,
+}
+
+/// How one player did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerReport {
+    pub name: String,
+    pub rank: u32,
+    /// Forts owned and soldiers (garrisons and marches) at the end.
+    pub forts: u64,
+    pub soldiers: u64,
+    /// Warnings, each occurrence counted.
+    pub warnings: u64,
+    /// The fatal protocol error that removed the player, if any.
+    pub error: Option<String>,
+    pub timeouts: u32,
+    /// Late replies read and thrown away.
+    pub late_replies: u32,
+    /// Time the player's replies took, summed over the game (CPU where measured).
+    pub time_used: Duration,
+    /// Whether `time_used` is CPU time (else wall clock).
+    pub cpu_measured: bool,
+    /// The exit status of the bot's main process, if it ended on its own.
+    pub exit_status: Option<ExitStatus>,
+    /// Stderr kept per turn (turn, bytes), within the caps.
+    pub stderr: Vec<(u32, Vec<u8>)>,
+    /// Stderr bytes beyond the caps, counted and dropped.
+    pub stderr_dropped: u64,
+    /// Sandbox limits the bot ran into, in words.
+    pub incidents: Vec<String>,
+}
+
+/// A played match.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    pub replay: Replay,
+    pub outcome: Outcome,
+    pub players: Vec<PlayerReport>,
+}
+
+/// Plays one match. `progress` is called with the turn number before each turn and
+/// returns false to stop the match there ([`RunError::Cancelled`]).
+pub fn run_match(
+    map: Arc<Map>,
+    specs: &[BotSpec],
+    launcher: &dyn Launcher,
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(u32) -> bool,
+) -> Result<MatchResult, RunError> {
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    let mut game = Game::new(map, &names, config.max_steps)?;
+    let (tx, rx) = mpsc::channel::<(usize, BotEvent)>();
+    let mut bots = start_bots(specs, launcher, config, tx)?;
+
+    let mut replay = Replay::start(&game);
+    while !game.is_over() {
+        if !progress(game.turn()) {
+            for b in &mut bots {
+                b.kill_now();
+            }
+            return Err(RunError::Cancelled);
+        }
+        play_turn(&mut game, &mut bots, &rx, config, &mut replay);
+    }
+    end_bots(&mut bots, &mut replay, config.kill_grace);
+    Ok(finish(&game, bots, replay))
+}
+
+/// Starts every bot, or none: when one cannot be started, those already running are
+/// ended. `tx` is dropped once each bot's threads hold a copy of their own.
+fn start_bots(
+    specs: &[BotSpec],
+    launcher: &dyn Launcher,
+    config: &MatchConfig,
+    tx: Sender<(usize, BotEvent)>,
+) -> Result<Vec<Bot>, RunError> {
+    let mut bots: Vec<Bot> = Vec::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        match start_bot(i, spec, launcher, config, &tx) {
+            Ok(bot) => bots.push(bot),
+            Err(error) => {
+                for b in &mut bots {
+                    b.kill_now();
+                }
+                return Err(RunError::Launch {
+                    name: spec.name.clone(),
+                    error,
+                });
+            }
+        }
+    }
+    Ok(bots)
+}
+
+/// One turn: the replies gathered, the stderr and limits of the turn filed under it,
+/// the rules applied, removed bots told the game is over for them, and bots whose
+/// grace period ran out killed.
+fn play_turn(
+    game: &mut Game,
+    bots: &mut [Bot],
+    rx: &Receiver<(usize, BotEvent)>,
+    config: &MatchConfig,
+    replay: &mut Replay,
+) {
+    let turn = game.turn();
+    let (orders, mut events) = collect_replies(game, bots, rx, config);
+    for b in bots.iter_mut() {
+        b.file_stderr(turn);
+    }
+    for (p, b) in bots.iter_mut().enumerate() {
+        for text in b.new_incidents() {
+            events.limits.push((p, text));
+        }
+    }
+    let played = game.step(&orders);
+    let game_events = Events::of(&played);
+    events.battles = game_events.battles;
+    events.captures = game_events.captures;
+    events.removed = game_events.removed;
+    events.warnings = game_events.warnings;
+    for (seat, reason) in &played.removals {
+        let bot = &mut bots[seat.0];
+        if let RemovalReason::Fatal(why) = reason {
+            bot.report.error = Some(why.clone());
+        }
+        bot.close_stdin(config.kill_grace);
+    }
+    replay.push(events, game);
+    let now = Instant::now();
+    for (p, b) in bots.iter_mut().enumerate() {
+        if b.kill_at.is_some_and(|t| t <= now) {
+            note_late_limits(replay, p, b.kill_now());
+        }
+    }
+}
+
+/// The end: close every stdin, give the bots the grace period, then kill; and let the
+/// stderr readers take in what was still in the pipes.
+fn end_bots(bots: &mut [Bot], replay: &mut Replay, grace: Duration) {
+    for b in bots.iter_mut() {
+        b.close_stdin(grace);
+    }
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline && bots.iter_mut().any(|b| b.process.try_wait().is_none()) {
+        thread::sleep(Duration::from_millis(5));
+    }
+    for (p, b) in bots.iter_mut().enumerate() {
+        note_late_limits(replay, p, b.kill_now());
+    }
+    // Let the stderr readers take in what was still in the pipes.
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < deadline
+        && !bots
+            .iter()
+            .all(|b| b.stderr.lock().unwrap_or_else(|e| e.into_inner()).done)
+    {
+        thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The played match: its outcome, the replay finished, and each player's report.
+fn finish(game: &Game, bots: Vec<Bot>, mut replay: Replay) -> MatchResult {
+    let outcome = game.outcome();
+    replay.finish(game, &outcome);
+    let holdings = game.holdings();
+    let players = bots
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut r = b.report;
+            r.rank = outcome.ranks[i];
+            (r.forts, r.soldiers) = holdings[i];
+            r.warnings = game.players()[i].warnings;
+            let buf = b.stderr.lock().unwrap_or_else(|e| e.into_inner());
+            if !buf.turn.is_empty() {
+                r.stderr.push((game.turn(), buf.turn.clone()));
+            }
+            r.stderr_dropped = buf.dropped;
+            r
+        })
+        .collect();
+    MatchResult {
+        replay,
+        outcome,
+        players,
+    }
+}
+
+/// Adds limits a bot ran into after its turn's events were taken (while it was ended,
+/// or in the last turn) to the last turn played.
+fn note_late_limits(replay: &mut Replay, player: usize, fresh: Vec<String>) {
+    let played = replay.turns.len().saturating_sub(2);
+    if let Some(turn) = replay.turns.get_mut(played) {
+        turn.events
+            .limits
+            .extend(fresh.into_iter().map(|text| (player, text)));
+    }
+}

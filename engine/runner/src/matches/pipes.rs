@@ -1,0 +1,255 @@
+//! The three threads of each bot and what they share with the match loop: the writer
+//! of states, the reader that cuts stdout into replies, and the stderr drain.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{ChildStdin, ChildStdout};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+
+use engine::map::{is_ignored, parse_header, Count};
+
+/// What the reader threads tell the match loop.
+pub(super) enum BotEvent {
+    Reply(Vec<String>),
+    Fatal(String),
+    Eof,
+    StdinClosed,
+}
+
+/// Replies a bot may have read ahead of the match loop; past this its stdout reader
+/// stops reading, so a bot spamming replies cannot grow the runner's memory.
+const MAX_AHEAD: u32 = 4;
+
+/// Counts the replies read but not yet taken by the match loop.
+#[derive(Default)]
+pub(super) struct Credit {
+    /// (replies ahead, closed)
+    state: Mutex<(u32, bool)>,
+    cv: Condvar,
+}
+
+impl Credit {
+    /// Waits for room for one more reply; false once the bot was closed.
+    pub(super) fn acquire(&self) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while s.0 >= MAX_AHEAD && !s.1 {
+            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        s.0 += 1;
+        !s.1
+    }
+
+    pub(super) fn release(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.0 = s.0.saturating_sub(1);
+        self.cv.notify_all();
+    }
+
+    pub(super) fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.cv.notify_all();
+    }
+}
+
+/// A bot's stderr as its drain keeps it: the bytes of the turn, within the caps.
+#[derive(Default)]
+pub(super) struct StderrBuf {
+    pub(super) turn: Vec<u8>,
+    kept: usize,
+    pub(super) dropped: u64,
+    /// The pipe reached its end: everything the bot wrote has been read.
+    pub(super) done: bool,
+}
+
+/// The stdin thread: writes each state as the match loop sends it.
+pub(super) fn write_states(
+    index: usize,
+    mut stdin: ChildStdin,
+    states: Receiver<Arc<str>>,
+    events: Sender<(usize, BotEvent)>,
+) {
+    for state in states {
+        if stdin
+            .write_all(state.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            let _ = events.send((index, BotEvent::StdinClosed));
+            return;
+        }
+    }
+}
+
+/// Reads one line of at most `max` bytes (without its newline). `Ok(None)` at the end.
+fn read_line(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> Result<Option<String>, String> {
+    buf.clear();
+    let n = r
+        .by_ref()
+        .take(max as u64 + 1)
+        .read_until(b'\n', buf)
+        .map_err(|e| format!("reading its output failed: {e}"))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if buf.len() > max {
+        return Err(format!("wrote a line longer than {max} bytes"));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(buf).into_owned()))
+}
+
+/// Cuts a bot's stdout into replies, within the caps on lines.
+struct ReplyReader {
+    r: BufReader<ChildStdout>,
+    buf: Vec<u8>,
+    max_line: usize,
+    max_lines: usize,
+}
+
+impl ReplyReader {
+    /// Reads the next line that the format does not ignore.
+    fn next_line(&mut self) -> Result<Option<String>, String> {
+        loop {
+            match read_line(&mut self.r, &mut self.buf, self.max_line)? {
+                Some(l) if is_ignored(&l) => continue,
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// The command lines of the next reply; `Ok(None)` where the output ended before
+    /// its header. An error is fatal to the bot.
+    fn next_reply(&mut self) -> Result<Option<Vec<String>>, String> {
+        let Some(header) = self.next_line()? else {
+            return Ok(None);
+        };
+        let count = self.count(&header)?;
+        self.command_lines(count).map(Some)
+    }
+
+    /// The number of command lines `header` promises, within the cap.
+    fn count(&self, header: &str) -> Result<Count, String> {
+        let max_lines = self.max_lines;
+        match parse_header(header) {
+            Some(Count::Exactly(n)) if n > max_lines => Err(format!(
+                "promised {n} command lines; at most {max_lines} are allowed"
+            )),
+            Some(c) => Ok(c),
+            None => Err(format!(
+                "invalid reply header `{}`: expected `COUNT WORD:` or `? WORD:`",
+                shorten(header)
+            )),
+        }
+    }
+
+    /// The command lines after a header that promised `count`.
+    fn command_lines(&mut self, count: Count) -> Result<Vec<String>, String> {
+        let max_lines = self.max_lines;
+        let mut lines = Vec::new();
+        loop {
+            if count == Count::Exactly(lines.len()) {
+                break;
+            }
+            let Some(line) = self.next_line()? else {
+                let got = lines.len();
+                return Err(match count {
+                    Count::Exactly(n) => format!(
+                        "output ended after {got} of the {n} command lines its header promised"
+                    ),
+                    Count::UntilEnd => {
+                        format!("output ended after {got} command lines without `end`")
+                    }
+                });
+            };
+            if count == Count::UntilEnd && line.trim() == "end" {
+                break;
+            }
+            if lines.len() == max_lines {
+                return Err(format!(
+                    "sent more than {max_lines} command lines in one reply"
+                ));
+            }
+            lines.push(line);
+        }
+        Ok(lines)
+    }
+}
+
+/// The stdout thread: sends each reply as it is read, at most [`MAX_AHEAD`] ahead of
+/// the match loop, then the end of the output or the error that ended the reading.
+pub(super) fn read_replies(
+    index: usize,
+    stdout: ChildStdout,
+    max_line: usize,
+    max_lines: usize,
+    credit: &Credit,
+    events: Sender<(usize, BotEvent)>,
+) {
+    let mut reader = ReplyReader {
+        r: BufReader::with_capacity(64 * 1024, stdout),
+        buf: Vec::new(),
+        max_line,
+        max_lines,
+    };
+    let send = |ev: BotEvent| events.send((index, ev)).is_ok();
+    loop {
+        match reader.next_reply() {
+            Ok(Some(lines)) => {
+                if !credit.acquire() || !send(BotEvent::Reply(lines)) {
+                    return;
+                }
+            }
+            Ok(None) => {
+                send(BotEvent::Eof);
+                return;
+            }
+            Err(e) => {
+                send(BotEvent::Fatal(e));
+                return;
+            }
+        }
+    }
+}
+
+fn shorten(s: &str) -> String {
+    let s = s.trim();
+    match s.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// The stderr thread: reads everything the bot writes, keeping what fits the caps.
+pub(super) fn drain_stderr(
+    stderr: &std::fs::File,
+    buf: Arc<Mutex<StderrBuf>>,
+    turn_cap: usize,
+    game_cap: usize,
+) {
+    let mut chunk = vec![0u8; 16 * 1024];
+    loop {
+        let n = match (&*stderr).read(&mut chunk) {
+            Ok(0) | Err(_) => {
+                buf.lock().unwrap_or_else(|e| e.into_inner()).done = true;
+                return;
+            }
+            Ok(n) => n,
+        };
+        let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
+        let room = turn_cap
+            .saturating_sub(b.turn.len())
+            .min(game_cap.saturating_sub(b.kept));
+        let keep = n.min(room);
+        b.turn.extend_from_slice(&chunk[..keep]);
+        b.kept += keep;
+        b.dropped += (n - keep) as u64;
+    }
+}
