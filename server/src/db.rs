@@ -180,6 +180,31 @@ fn set_mode(dir: &Path, mode: u32) -> anyhow::Result<()> {
         .with_context(|| format!("cannot set the mode of {}", dir.display()))
 }
 
+/// The folder of PostgreSQL's server binaries: `bin` if it holds them, else the ones
+/// found on this machine.
+fn server_binaries(bin: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match bin {
+        Some(b) if b.join("pg_ctl").is_file() && b.join("initdb").is_file() => Ok(b.to_path_buf()),
+        Some(b) => bail!(
+            "{} holds no PostgreSQL server binaries (initdb, pg_ctl). {MISSING}",
+            b.display()
+        ),
+        None => find_binaries().ok_or_else(|| anyhow!(MISSING)),
+    }
+}
+
+/// The ids of the `postgres` user when we are root (PostgreSQL refuses to run as
+/// root); `None` otherwise, to run it as ourselves.
+fn postgres_user() -> anyhow::Result<Option<(u32, u32)>> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(None);
+    }
+    user_ids("postgres").map(Some).ok_or_else(|| {
+        anyhow!("running as root, the embedded database must run as the `postgres` system user, which does not exist; install the postgresql package or set DATABASE_URL")
+    })
+}
+
 impl EmbeddedPg {
     /// The folder of the embedded cluster of `data_dir` (an existing folder), where
     /// its socket is too.
@@ -192,22 +217,8 @@ impl EmbeddedPg {
     /// Uses the cluster of `data_dir` if it is running, else creates (once) and starts
     /// it, with the binaries in `bin` or else the ones found on this machine.
     pub fn start(data_dir: &Path, bin: Option<&Path>) -> anyhow::Result<EmbeddedPg> {
-        let bin = match bin {
-            Some(b) if b.join("pg_ctl").is_file() && b.join("initdb").is_file() => b.to_path_buf(),
-            Some(b) => bail!(
-                "{} holds no PostgreSQL server binaries (initdb, pg_ctl). {MISSING}",
-                b.display()
-            ),
-            None => find_binaries().ok_or_else(|| anyhow!(MISSING))?,
-        };
-        // SAFETY: geteuid has no preconditions.
-        let run_as = if unsafe { libc::geteuid() } == 0 {
-            Some(user_ids("postgres").ok_or_else(|| {
-                anyhow!("running as root, the embedded database must run as the `postgres` system user, which does not exist; install the postgresql package or set DATABASE_URL")
-            })?)
-        } else {
-            None
-        };
+        let bin = server_binaries(bin)?;
+        let run_as = postgres_user()?;
         create_data_dir(data_dir)?;
         let data_dir = data_dir.canonicalize()?;
         let (dir, in_data) = cluster_dir(&data_dir, run_as.is_some());
@@ -221,18 +232,7 @@ impl EmbeddedPg {
         };
         let location = data_dir.join("postgres.location");
         if !in_data && !location.exists() && pg.dir.exists() {
-            // The cluster of an earlier data folder at this path, deleted since: a new
-            // data folder starts with a new database, as it would in the folder.
-            tracing::warn!(
-                "removing {}, the database of a deleted data folder at {}",
-                pg.dir.display(),
-                data_dir.display()
-            );
-            if pg.running().is_some() {
-                pg.stop_now();
-            }
-            std::fs::remove_dir_all(&pg.dir)
-                .with_context(|| format!("cannot remove {}", pg.dir.display()))?;
+            pg.remove_orphan(&data_dir)?;
         }
         if let Some((port, socket_dir)) = pg.running() {
             pg.port = port;
@@ -244,54 +244,11 @@ impl EmbeddedPg {
             );
             return Ok(pg);
         }
-        if let Some((uid, gid)) = run_as {
-            if in_data {
-                // A cluster made in the data folder by an earlier version: the
-                // postgres user must still be able to walk to it (not to list).
-                set_mode(&data_dir, 0o711)?;
-            } else {
-                std::fs::create_dir_all(CLUSTERS)
-                    .with_context(|| format!("cannot create {CLUSTERS}"))?;
-                std::fs::write(
-                    &location,
-                    format!(
-                        "The embedded PostgreSQL cluster of this data folder is in\n{}\n",
-                        pg.dir.display()
-                    ),
-                )?;
-            }
-            std::fs::create_dir_all(&pg.dir)?;
-            std::os::unix::fs::chown(&pg.dir, Some(uid), Some(gid))?;
-            set_mode(&pg.dir, 0o700)?;
+        if let Some(owner) = run_as {
+            pg.prepare_folder(owner, &data_dir, in_data, &location)?;
         }
         if !pg.dir.join("PG_VERSION").exists() {
-            tracing::info!(
-                "creating the embedded PostgreSQL cluster in {}",
-                pg.dir.display()
-            );
-            let out = pg
-                .command("initdb")
-                .arg("-D")
-                .arg(&pg.dir)
-                .args([
-                    "-U",
-                    "bottlebats",
-                    // Only the socket: its folder's mode keeps other accounts out.
-                    "--auth-local=trust",
-                    "--auth-host=reject",
-                    "-E",
-                    "UTF8",
-                    "--locale=C",
-                    "--no-instructions",
-                ])
-                .output()
-                .context("cannot run initdb")?;
-            if !out.status.success() {
-                bail!(
-                    "initdb failed: {}",
-                    String::from_utf8_lossy(&out.stderr).trim()
-                );
-            }
+            pg.initdb()?;
         }
         pg.launch()?;
         pg.owned = true;
@@ -301,6 +258,82 @@ impl EmbeddedPg {
             pg.dir.display()
         );
         Ok(pg)
+    }
+
+    /// Removes the cluster of an earlier data folder at this path, deleted since: a new
+    /// data folder starts with a new database, as it would in the folder.
+    fn remove_orphan(&self, data_dir: &Path) -> anyhow::Result<()> {
+        tracing::warn!(
+            "removing {}, the database of a deleted data folder at {}",
+            self.dir.display(),
+            data_dir.display()
+        );
+        if self.running().is_some() {
+            self.stop_now();
+        }
+        std::fs::remove_dir_all(&self.dir)
+            .with_context(|| format!("cannot remove {}", self.dir.display()))
+    }
+
+    /// Makes the cluster's folder the postgres user's own, and notes in the data folder
+    /// where it is (or, for a cluster an earlier version made in the data folder, lets
+    /// the postgres user walk to it).
+    fn prepare_folder(
+        &self,
+        (uid, gid): (u32, u32),
+        data_dir: &Path,
+        in_data: bool,
+        location: &Path,
+    ) -> anyhow::Result<()> {
+        if in_data {
+            // Walk to it, not list.
+            set_mode(data_dir, 0o711)?;
+        } else {
+            std::fs::create_dir_all(CLUSTERS)
+                .with_context(|| format!("cannot create {CLUSTERS}"))?;
+            std::fs::write(
+                location,
+                format!(
+                    "The embedded PostgreSQL cluster of this data folder is in\n{}\n",
+                    self.dir.display()
+                ),
+            )?;
+        }
+        std::fs::create_dir_all(&self.dir)?;
+        std::os::unix::fs::chown(&self.dir, Some(uid), Some(gid))?;
+        set_mode(&self.dir, 0o700)
+    }
+
+    /// Creates the cluster: user `bottlebats`, reachable only through its socket.
+    fn initdb(&self) -> anyhow::Result<()> {
+        tracing::info!(
+            "creating the embedded PostgreSQL cluster in {}",
+            self.dir.display()
+        );
+        let out = self
+            .command("initdb")
+            .arg("-D")
+            .arg(&self.dir)
+            .args([
+                "-U",
+                "bottlebats",
+                // Only the socket: its folder's mode keeps other accounts out.
+                "--auth-local=trust",
+                "--auth-host=reject",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-instructions",
+            ])
+            .output()
+            .context("cannot run initdb")?;
+        if !out.status.success() {
+            bail!(
+                "initdb failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            );
+        }
+        Ok(())
     }
 
     /// A command for one of the server binaries, as the right user.

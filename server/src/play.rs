@@ -52,19 +52,43 @@ fn could_not_start(status: Option<std::process::ExitStatus>) -> bool {
     matches!(status.and_then(|s| s.code()), Some(126 | 127))
 }
 
+/// Plays the game `config_path` describes, writes what it asks for, and prints the
+/// result.
 pub fn run(
     config_path: &Path,
     stderr_dir: Option<&Path>,
     sandboxed: bool,
 ) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(config_path)
-        .with_context(|| format!("cannot read config file {}", config_path.display()))?;
-    let config: PlayConfig = serde_json::from_str(&text)
-        .map_err(|e| anyhow!("config {} is not valid: {e}", config_path.display()))?;
+    let config = read_config(config_path)?;
     // Paths and commands are relative to the working directory, as in the original.
     let dir = std::env::current_dir().context("cannot read the current directory")?;
+    let players = players(&config)?;
+    let map = bind_seats(game_map(&config, players.len())?, &players)?;
+    let specs: Vec<BotSpec> = players
+        .iter()
+        .map(|(name, command)| BotSpec {
+            name: name.clone(),
+            command: command.clone(),
+            dir: dir.clone(),
+        })
+        .collect();
+    let launcher = launcher(sandboxed);
+    let result = play_with_progress(map, &specs, launcher.as_ref(), &match_config(&config))?;
+    refuse_unstartable(&result, &players)?;
+    write_outputs(&config, &dir, stderr_dir, &result)?;
+    print_summary(&result);
+    Ok(ExitCode::SUCCESS)
+}
 
-    let mut players: Vec<(String, String)> = Vec::new();
+fn read_config(path: &Path) -> anyhow::Result<PlayConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config file {}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| anyhow!("config {} is not valid: {e}", path.display()))
+}
+
+/// (name, command) of each player, in the config's order, checked.
+fn players(config: &PlayConfig) -> anyhow::Result<Vec<(String, String)>> {
+    let mut players = Vec::new();
     for (name, cmd) in &config.players {
         let Some(cmd) = cmd.as_str() else {
             bail!("config: the command of player `{name}` must be a string");
@@ -77,16 +101,25 @@ pub fn run(
     if players.is_empty() {
         bail!("config: `players` is empty");
     }
+    Ok(players)
+}
 
-    let map = match (&config.mapfile, config.seed) {
+/// The map file, or a map generated from the seed for this many players.
+fn game_map(config: &PlayConfig, players: usize) -> anyhow::Result<Map> {
+    Ok(match (&config.mapfile, config.seed) {
         (Some(path), _) => load_map(path)?,
         (None, Some(seed)) => engine::generate::generate(&engine::generate::GenerateOptions {
-            players: players.len(),
+            players,
             seed,
             forts: None,
         })?,
         (None, None) => bail!("config: give a `mapfile` (or a `seed` to generate a map)"),
-    };
+    })
+}
+
+/// Binds players to seats by name when every player is an owner on the map, else in
+/// the listed order.
+fn bind_seats(map: Map, players: &[(String, String)]) -> anyhow::Result<Map> {
     if players.len() > map.seats.len() {
         bail!(
             "the map has {} seats ({}) but the config lists {} players",
@@ -95,18 +128,20 @@ pub fn run(
             players.len()
         );
     }
-    // Bind by name when every player is an owner on the map, else in listed order.
     let by_name: Option<Vec<Seat>> = players
         .iter()
         .map(|(name, _)| map.seats.iter().position(|s| s == name).map(Seat))
         .collect();
-    let map = match by_name {
+    Ok(match by_name {
         Some(order) => map.with_seat_order(&order),
         None => map,
-    };
+    })
+}
 
+/// The runner's settings: the config's where given, the defaults elsewhere.
+fn match_config(config: &PlayConfig) -> MatchConfig {
     let defaults = MatchConfig::default();
-    let match_config = MatchConfig {
+    MatchConfig {
         max_steps: config.max_steps,
         turn_timeout: config
             .turn_timeout_ms
@@ -116,16 +151,32 @@ pub fn run(
             .map_or(defaults.startup_timeout, Duration::from_millis),
         on_timeout: config.on_timeout.unwrap_or(defaults.on_timeout),
         ..defaults
-    };
-    let specs: Vec<BotSpec> = players
-        .iter()
-        .map(|(name, command)| BotSpec {
-            name: name.clone(),
-            command: command.clone(),
-            dir: dir.clone(),
-        })
-        .collect();
+    }
+}
 
+/// The sandbox (warning about each protection missing here), or plain processes as in
+/// 2016.
+fn launcher(sandboxed: bool) -> Box<dyn Launcher> {
+    if !sandboxed {
+        return Box::new(LocalLauncher);
+    }
+    let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
+    for p in sandbox.protections().iter().filter(|p| !p.active) {
+        eprintln!(
+            "WARNING: the sandbox has no {} protection here: {}",
+            p.name, p.how
+        );
+    }
+    Box::new(sandbox.launcher(Limits::game()))
+}
+
+/// Plays the match, showing the turn on a terminal.
+fn play_with_progress(
+    map: Map,
+    specs: &[BotSpec],
+    launcher: &dyn Launcher,
+    config: &MatchConfig,
+) -> anyhow::Result<MatchResult> {
     let terminal = std::io::stderr().is_terminal();
     let max = config.max_steps;
     let mut progress = |turn: u32| {
@@ -135,50 +186,33 @@ pub fn run(
         }
         true
     };
-    let launcher: Box<dyn Launcher> = if sandboxed {
-        let sandbox = Arc::new(Sandbox::new(SandboxConfig::default()));
-        for p in sandbox.protections().iter().filter(|p| !p.active) {
-            eprintln!(
-                "WARNING: the sandbox has no {} protection here: {}",
-                p.name, p.how
-            );
-        }
-        Box::new(sandbox.launcher(Limits::game()))
-    } else {
-        Box::new(LocalLauncher)
-    };
-    let result = run_match(
-        Arc::new(map),
-        &specs,
-        launcher.as_ref(),
-        &match_config,
-        &mut progress,
-    )?;
+    let result = run_match(Arc::new(map), specs, launcher, config, &mut progress)?;
     if terminal {
         eprint!("\r\x1b[K");
     }
+    Ok(result)
+}
 
-    if let Some(p) = result
+/// A command that could not be run at all is the config's mistake, not a game: say
+/// so rather than print a game nobody played.
+fn refuse_unstartable(result: &MatchResult, players: &[(String, String)]) -> anyhow::Result<()> {
+    let Some(p) = result
         .players
         .iter()
         .find(|p| could_not_start(p.exit_status) && p.stderr.len() <= 1)
-    {
-        let cmd = &players
-            .iter()
-            .find(|(n, _)| *n == p.name)
-            .map(|(_, c)| c.as_str())
-            .unwrap_or("");
-        let said = p
-            .stderr
-            .first()
-            .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
-            .unwrap_or_default();
-        bail!("player `{}`: command `{cmd}` cannot start: {said}", p.name);
-    }
-
-    write_outputs(&config, &dir, stderr_dir, &result)?;
-    print_summary(&result);
-    Ok(ExitCode::SUCCESS)
+    else {
+        return Ok(());
+    };
+    let cmd = players
+        .iter()
+        .find(|(n, _)| *n == p.name)
+        .map_or("", |(_, c)| c.as_str());
+    let said = p
+        .stderr
+        .first()
+        .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
+        .unwrap_or_default();
+    bail!("player `{}`: command `{cmd}` cannot start: {said}", p.name)
 }
 
 fn write_outputs(
@@ -232,7 +266,27 @@ fn summary(result: &MatchResult) -> String {
         .map_or("None", |s| result.players[s.0].name.as_str());
     let _ = writeln!(out, "Winner: {winner}");
     out.push('\n');
-    let rows: Vec<[String; 8]> = result
+    out.push_str(&table(result));
+    for p in &result.players {
+        out.push_str(&problems(p));
+    }
+    out
+}
+
+/// The players by rank: forts, soldiers, warnings, errors, timeouts, time used.
+fn table(result: &MatchResult) -> String {
+    use std::fmt::Write as _;
+    let header = [
+        "rank",
+        "player",
+        "forts",
+        "soldiers",
+        "warnings",
+        "errors",
+        "timeouts",
+        "time used",
+    ];
+    let mut rows: Vec<[String; 8]> = result
         .players
         .iter()
         .map(|p| {
@@ -252,27 +306,20 @@ fn summary(result: &MatchResult) -> String {
             ]
         })
         .collect();
-    let header = [
-        "rank",
-        "player",
-        "forts",
-        "soldiers",
-        "warnings",
-        "errors",
-        "timeouts",
-        "time used",
-    ];
+    rows.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
     let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for r in &rows {
         for (w, c) in widths.iter_mut().zip(r) {
             *w = (*w).max(c.chars().count());
         }
     }
-    let line = |out: &mut String, cells: Vec<&str>| {
+    let mut out = String::new();
+    let mut line = |cells: Vec<&str>| {
         let parts: Vec<String> = cells
             .iter()
             .zip(&widths)
             .enumerate()
+            // The player's name to the left, numbers to the right.
             .map(|(i, (c, w))| {
                 if i == 1 {
                     format!("{c:<w$}")
@@ -283,34 +330,37 @@ fn summary(result: &MatchResult) -> String {
             .collect();
         let _ = writeln!(out, "{}", parts.join("  ").trim_end());
     };
-    line(&mut out, header.to_vec());
-    let mut sorted: Vec<&[String; 8]> = rows.iter().collect();
-    sorted.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
-    for r in sorted {
-        line(&mut out, r.iter().map(String::as_str).collect());
+    line(header.to_vec());
+    for r in &rows {
+        line(r.iter().map(String::as_str).collect());
     }
-    for p in &result.players {
-        if let Some(e) = &p.error {
-            out.push('\n');
-            let _ = writeln!(out, "{}: removed: {e}", p.name);
-            let tail = p
-                .stderr
-                .iter()
-                .flat_map(|(_, b)| b.iter().copied())
-                .collect::<Vec<u8>>();
-            let text = String::from_utf8_lossy(&tail);
-            let last: Vec<&str> = text.lines().rev().take(5).collect();
-            for l in last.iter().rev() {
-                let _ = writeln!(out, "  stderr: {l}");
-            }
+    out
+}
+
+/// Why a player was removed, with the end of its stderr, and stderr dropped.
+fn problems(p: &runner::PlayerReport) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if let Some(e) = &p.error {
+        out.push('\n');
+        let _ = writeln!(out, "{}: removed: {e}", p.name);
+        let tail: Vec<u8> = p
+            .stderr
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect();
+        let text = String::from_utf8_lossy(&tail);
+        let last: Vec<&str> = text.lines().rev().take(5).collect();
+        for l in last.iter().rev() {
+            let _ = writeln!(out, "  stderr: {l}");
         }
-        if p.stderr_dropped > 0 {
-            let _ = writeln!(
-                out,
-                "{}: {} bytes of stderr over the caps were dropped",
-                p.name, p.stderr_dropped
-            );
-        }
+    }
+    if p.stderr_dropped > 0 {
+        let _ = writeln!(
+            out,
+            "{}: {} bytes of stderr over the caps were dropped",
+            p.name, p.stderr_dropped
+        );
     }
     out
 }

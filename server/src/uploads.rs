@@ -168,71 +168,43 @@ pub async fn accept(
         Ok(found) => found,
         Err(e) => return Ok(Err(Refusal::Invalid(e))),
     };
-    store(
-        db,
-        waiting_cap,
-        owner,
-        existing,
+    let checked = Checked {
         bot_name,
-        up,
         language,
         entry,
-    )
-    .await
+    };
+    store(db, waiting_cap, owner, existing, checked, up).await
 }
 
-/// Stores a checked upload. The owner's row is locked for the transaction.
-#[allow(clippy::too_many_arguments)]
+/// What the checks found: the bot's name, the language and its entry file.
+struct Checked {
+    bot_name: String,
+    language: String,
+    entry: String,
+}
+
+/// Stores a checked upload. The owner's row is locked for the transaction, so two
+/// uploads at once cannot both pass the cap on waiting versions.
 async fn store(
     db: &PgPool,
     waiting_cap: u32,
     owner: &User,
     existing: Option<&str>,
-    bot_name: String,
+    checked: Checked,
     up: Upload,
-    language: String,
-    entry: String,
 ) -> anyhow::Result<Result<Stored, Refusal>> {
+    let Checked {
+        bot_name,
+        language,
+        entry,
+    } = checked;
     let mut tx = db.begin().await?;
-    sqlx::query!(
-        "select 1 as one from users where id = $1 for update",
-        owner.id as UserId
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    let waiting = sqlx::query_scalar!(
-        r#"select count(*) as "count!" from bot_versions v join bots b on b.id = v.bot_id
-           where b.owner_id = $1 and v.status in ('pending', 'building', 'testing')"#,
-        owner.id as UserId
-    )
-    .fetch_one(&mut *tx)
-    .await?;
-    if waiting >= i64::from(waiting_cap) {
-        return Ok(Err(Refusal::TooManyWaiting(format!(
-            "You have {waiting} version(s) waiting to be built, the most this site takes at once ({waiting_cap}). Upload again when one of them is done."
-        ))));
+    if let Err(refusal) = room_to_wait(&mut tx, owner, waiting_cap).await? {
+        return Ok(Err(refusal));
     }
-    let bot = match existing {
-        Some(name) => match sqlx::query_scalar!(
-            r#"select id as "id: BotId" from bots where lower(name) = lower($1) and owner_id = $2"#,
-            name,
-            owner.id as UserId
-        )
-        .fetch_optional(&mut *tx)
-        .await?
-        {
-            Some(id) => id,
-            None => return Ok(Err(Refusal::NotYours)),
-        },
-        None => match create_bot(&mut *tx, owner.id, &bot_name).await {
-            Ok(id) => id,
-            Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
-                return Ok(Err(Refusal::Invalid(format!(
-                    "A bot called `{bot_name}` exists already; choose another name."
-                ))))
-            }
-            Err(e) => return Err(e.into()),
-        },
+    let bot = match the_bot(&mut tx, owner, existing, &bot_name).await? {
+        Ok(bot) => bot,
+        Err(refusal) => return Ok(Err(refusal)),
     };
     let custom = language == CUSTOM;
     let compile = custom
@@ -263,6 +235,61 @@ async fn store(
         bot: bot_name,
         number,
     }))
+}
+
+/// Locks the owner's row and refuses when they have `cap` versions waiting already.
+async fn room_to_wait(
+    tx: &mut sqlx::PgConnection,
+    owner: &User,
+    cap: u32,
+) -> sqlx::Result<Result<(), Refusal>> {
+    sqlx::query!(
+        "select 1 as one from users where id = $1 for update",
+        owner.id as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    let waiting = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from bot_versions v join bots b on b.id = v.bot_id
+           where b.owner_id = $1 and v.status in ('pending', 'building', 'testing')"#,
+        owner.id as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if waiting >= i64::from(cap) {
+        return Ok(Err(Refusal::TooManyWaiting(format!(
+            "You have {waiting} version(s) waiting to be built, the most this site takes at once ({cap}). Upload again when one of them is done."
+        ))));
+    }
+    Ok(Ok(()))
+}
+
+/// The owner's bot `existing`, or a new bot called `name`.
+async fn the_bot(
+    tx: &mut sqlx::PgConnection,
+    owner: &User,
+    existing: Option<&str>,
+    name: &str,
+) -> sqlx::Result<Result<BotId, Refusal>> {
+    if let Some(existing) = existing {
+        let found = sqlx::query_scalar!(
+            r#"select id as "id: BotId" from bots where lower(name) = lower($1) and owner_id = $2"#,
+            existing,
+            owner.id as UserId
+        )
+        .fetch_optional(&mut *tx)
+        .await?;
+        return Ok(found.ok_or(Refusal::NotYours));
+    }
+    match create_bot(&mut *tx, owner.id, name).await {
+        Ok(id) => Ok(Ok(id)),
+        Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
+            Ok(Err(Refusal::Invalid(format!(
+                "A bot called `{name}` exists already; choose another name."
+            ))))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Makes a bot with a new bot's rating; its name is refused by `bots_name_key` when

@@ -15,19 +15,21 @@
 //!   builds go first, never one used in the last [`IN_USE`] (a match may be playing
 //!   it), and any unused for [`MAX_AGE`].
 
+mod files;
+mod workspace;
+
 use std::collections::HashMap;
-use std::ffi::CString;
-use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use sha2::{Digest, Sha256};
-
 use crate::ids::VersionId;
+use files::{copy_out, digest, fingerprint, Fingerprint};
+pub use workspace::Workspace;
+use workspace::{
+    is_mount_point, is_root, mount_tmpfs, next_id, process_alive, unmount, walk_usage,
+};
 
 /// Most files and folders one build may hold.
 pub const MAX_INODES: u64 = 20_000;
@@ -54,286 +56,11 @@ pub struct BuildCache {
     verified: Mutex<HashMap<VersionId, Fingerprint>>,
 }
 
-/// What a build's files look like from their status alone: any write changes it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Fingerprint {
-    entries: u64,
-    bytes: u64,
-    newest_ctime: (i64, i64),
-}
-
 /// A build's files as copied out: where, how big, their digest.
 #[derive(Debug)]
 pub struct Kept {
     pub root: PathBuf,
     pub bytes: u64,
-}
-
-fn next_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
-
-fn cstr(path: &Path) -> std::io::Result<CString> {
-    CString::new(path.as_os_str().as_bytes()).map_err(std::io::Error::other)
-}
-
-/// Mounts a tmpfs of `bytes` and `inodes` at `at` (no devices, no setuid).
-fn mount_tmpfs(at: &Path, bytes: u64, inodes: u64) -> std::io::Result<()> {
-    let target = cstr(at)?;
-    let options = CString::new(format!("size={bytes},nr_inodes={inodes},mode=0700"))
-        .map_err(std::io::Error::other)?;
-    // SAFETY: every pointer is a valid NUL-terminated string for the call's duration.
-    let r = unsafe {
-        libc::mount(
-            c"bottlebats-build".as_ptr(),
-            target.as_ptr(),
-            c"tmpfs".as_ptr(),
-            libc::MS_NOSUID | libc::MS_NODEV,
-            options.as_ptr().cast(),
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-fn unmount(at: &Path) {
-    if let Ok(target) = cstr(at) {
-        // SAFETY: a valid path string; MNT_DETACH also lets go of a busy mount.
-        unsafe {
-            if libc::umount2(target.as_ptr(), 0) != 0 {
-                libc::umount2(target.as_ptr(), libc::MNT_DETACH);
-            }
-        }
-    }
-}
-
-/// True when `path` is the root of a mount (its device differs from its parent's).
-fn is_mount_point(path: &Path) -> bool {
-    let (Ok(me), Some(Ok(parent))) = (
-        std::fs::symlink_metadata(path),
-        path.parent().map(std::fs::symlink_metadata),
-    ) else {
-        return false;
-    };
-    me.dev() != parent.dev()
-}
-
-fn process_alive(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks that the process exists.
-    pid > 0 && unsafe { libc::kill(pid, 0) } == 0
-}
-
-/// Where one build runs. Dropped, it is unmounted and removed.
-#[derive(Debug)]
-pub struct Workspace {
-    path: PathBuf,
-    mounted: bool,
-    cap: u64,
-}
-
-impl Workspace {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Bytes and entries written so far.
-    pub fn usage(&self) -> (u64, u64) {
-        if self.mounted {
-            if let Some(used) = statvfs_used(&self.path) {
-                return used;
-            }
-        }
-        let mut usage = (0, 0);
-        walk_usage(&self.path, &mut usage);
-        usage
-    }
-
-    /// Why the build has outgrown its workspace, if it has: a full tmpfs refuses the
-    /// write that would go past it, so "nearly full" counts as over.
-    pub fn over(&self) -> Option<String> {
-        let (bytes, entries) = self.usage();
-        let slack = if self.mounted {
-            (self.cap / 64).max(1024 * 1024)
-        } else {
-            0
-        };
-        if bytes + slack > self.cap {
-            Some(format!(
-                "the build wrote more than {} MiB",
-                self.cap / (1024 * 1024)
-            ))
-        } else if entries + 16 > MAX_INODES {
-            Some(format!(
-                "the build made more than {MAX_INODES} files and folders"
-            ))
-        } else {
-            None
-        }
-    }
-}
-
-impl Drop for Workspace {
-    fn drop(&mut self) {
-        if self.mounted {
-            unmount(&self.path);
-        }
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
-fn statvfs_used(path: &Path) -> Option<(u64, u64)> {
-    let c = cstr(path).ok()?;
-    // SAFETY: statvfs writes into the zeroed struct we pass.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid path and a valid out pointer.
-    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-        return None;
-    }
-    let bytes = (st.f_blocks - st.f_bfree) as u64 * st.f_frsize as u64;
-    let entries = (st.f_files - st.f_ffree) as u64;
-    Some((bytes, entries))
-}
-
-/// Adds the bytes and entries under `dir` (links not followed) to `usage`.
-fn walk_usage(dir: &Path, usage: &mut (u64, u64)) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let Ok(m) = e.metadata() else { continue };
-        usage.1 += 1;
-        usage.0 += m.len();
-        if m.is_dir() {
-            walk_usage(&e.path(), usage);
-        }
-    }
-}
-
-/// Every entry under `root`, in a stable order, with its path relative to `root`.
-fn entries(root: &Path) -> std::io::Result<Vec<(PathBuf, std::fs::Metadata)>> {
-    let mut out = Vec::new();
-    let mut stack = vec![PathBuf::new()];
-    while let Some(rel) = stack.pop() {
-        let mut here: Vec<_> = std::fs::read_dir(root.join(&rel))?
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .map(|e| e.file_name())
-            .collect();
-        here.sort();
-        for name in here.into_iter().rev() {
-            let path = rel.join(name);
-            let meta = std::fs::symlink_metadata(root.join(&path))?;
-            if meta.is_dir() {
-                stack.push(path.clone());
-            }
-            out.push((path, meta));
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
-}
-
-/// The digest of a tree: every path, kind, permission bits and contents (a link's
-/// target, never what it points to).
-fn digest(root: &Path) -> std::io::Result<String> {
-    let mut h = Sha256::new();
-    for (rel, meta) in entries(root)? {
-        h.update(rel.as_os_str().as_bytes());
-        h.update([0]);
-        h.update((meta.mode() & 0o7777).to_le_bytes());
-        let ft = meta.file_type();
-        if ft.is_symlink() {
-            h.update(b"l");
-            h.update(std::fs::read_link(root.join(&rel))?.as_os_str().as_bytes());
-        } else if ft.is_file() {
-            h.update(b"f");
-            h.update(meta.len().to_le_bytes());
-            let mut f = std::fs::File::open(root.join(&rel))?;
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                let n = f.read(&mut buf)?;
-                if n == 0 {
-                    break;
-                }
-                h.update(&buf[..n]);
-            }
-        } else {
-            h.update(b"d");
-        }
-        h.update([0]);
-    }
-    Ok(hex::encode(h.finalize()))
-}
-
-fn fingerprint(root: &Path) -> std::io::Result<Fingerprint> {
-    let mut f = Fingerprint::default();
-    for (_, meta) in entries(root)? {
-        f.entries += 1;
-        f.bytes += meta.len();
-        f.newest_ctime = f.newest_ctime.max((meta.ctime(), meta.ctime_nsec()));
-    }
-    Ok(f)
-}
-
-/// Copies `from` into the new folder `to` as the server's own files: permission bits
-/// without setuid, setgid, sticky or write for others; links as links; special files
-/// left out. Stops past `cap` bytes or [`MAX_INODES`] entries.
-fn copy_out(from: &Path, to: &Path, cap: u64) -> Result<u64, String> {
-    let io = |e: std::io::Error| format!("copying the build failed: {e}");
-    std::fs::create_dir(to).map_err(io)?;
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
-    let list = entries(from).map_err(io)?;
-    if list.len() as u64 > MAX_INODES {
-        return Err(format!(
-            "the build made more than {MAX_INODES} files and folders"
-        ));
-    }
-    let mut bytes = 0u64;
-    for (rel, meta) in list {
-        let (src, dst) = (from.join(&rel), to.join(&rel));
-        let ft = meta.file_type();
-        // Every entry costs at least a block, so that a cache of many empty files is
-        // trimmed by its count too: the disk's inodes cannot run out before its bytes.
-        bytes += ENTRY_COST;
-        if ft.is_dir() {
-            std::fs::create_dir(&dst).map_err(io)?;
-            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(&src).map_err(io)?;
-            std::os::unix::fs::symlink(target, &dst).map_err(io)?;
-        } else if ft.is_file() {
-            bytes += meta.len();
-        }
-        if bytes > cap {
-            return Err(format!(
-                "the build wrote more than {} MiB",
-                cap / (1024 * 1024)
-            ));
-        }
-        if ft.is_file() {
-            // Read through a descriptor opened without following links: the file was
-            // a regular file a moment ago, and must still be one.
-            let mut input = std::fs::File::options()
-                .read(true)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&src)
-                .map_err(io)?;
-            let mut output = std::fs::File::create_new(&dst).map_err(io)?;
-            std::io::copy(&mut (&mut input).take(cap), &mut output).map_err(io)?;
-            let mode = meta.mode() & 0o755;
-            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(mode)).map_err(io)?;
-        }
-    }
-    Ok(bytes)
 }
 
 impl BuildCache {

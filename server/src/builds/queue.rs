@@ -1,0 +1,190 @@
+//! The builder's side of the database: taking the next version to build in turn by
+//! owner, moving it through its statuses, recording the verdict, and the loop that
+//! runs it all ([`run`]).
+
+use std::time::{Duration, Instant};
+
+use sqlx::PgPool;
+
+use super::{Builder, Job, Verdict, MAX_ATTEMPTS};
+use crate::ids::{BotId, VersionId};
+use crate::status::VersionStatus;
+
+impl Builder {
+    /// Takes the next version to build, if any: in turn by owner, the one whose
+    /// owner's last build started longest ago (or never), then the oldest upload.
+    pub async fn claim(&self) -> sqlx::Result<Option<Job>> {
+        sqlx::query_as!(
+            Job,
+            r#"update bot_versions v set status = 'building',
+                   lease_until = now() + interval '15 minutes',
+                   attempts = v.attempts + 1, build_started_at = now()
+               from bots b
+               where b.id = v.bot_id and v.id = (
+                   select c.id from bot_versions c join bots cb on cb.id = c.bot_id
+                   where c.status = 'pending'
+                      or (c.status in ('building', 'testing') and c.lease_until < now())
+                   order by (select max(o.build_started_at) from bot_versions o
+                             join bots ob on ob.id = o.bot_id
+                             where ob.owner_id = cb.owner_id) nulls first, c.id
+                   for update of c skip locked limit 1)
+               returning v.id as "id: VersionId", b.name as bot_name, v.language, v.entry,
+                   v.compile_command, v.run_command, v.archive, v.archive_name, v.attempts"#
+        )
+        .fetch_optional(&self.db)
+        .await
+    }
+
+    /// Marks a version as playing its test game.
+    async fn set_status(db: &PgPool, id: VersionId, status: VersionStatus) -> sqlx::Result<()> {
+        sqlx::query!(
+            "update bot_versions set status = $2 where id = $1",
+            id as VersionId,
+            status as VersionStatus
+        )
+        .execute(db)
+        .await
+        .map(drop)
+    }
+
+    /// Builds one version from the queue; false when there was none.
+    pub async fn build_next(&self) -> anyhow::Result<bool> {
+        let Some(job) = self.claim().await? else {
+            return Ok(false);
+        };
+        tracing::info!(version = %job.id, bot = %job.bot_name, "building");
+        if job.attempts > MAX_ATTEMPTS {
+            let v = Verdict {
+                failure: Some(format!(
+                    "the build was interrupted {MAX_ATTEMPTS} times by a problem of the platform; upload it again"
+                )),
+                ..Verdict::default()
+            };
+            self.record(job.id, v).await?;
+            return Ok(true);
+        }
+        let me = self.clone();
+        let db = self.db.clone();
+        let id = job.id;
+        let handle = tokio::runtime::Handle::current();
+        let verdict = tokio::task::spawn_blocking(move || {
+            me.build_and_test(&job, || {
+                let _ = handle.block_on(Self::set_status(&db, id, VersionStatus::Testing));
+            })
+        })
+        .await;
+        match verdict {
+            Ok(Ok(v)) => self.record(id, v).await?,
+            Ok(Err(e)) => {
+                // The platform's fault: give the version back to the queue.
+                tracing::error!(version = %id, "building failed on our side: {e:#}");
+                sqlx::query!(
+                    "update bot_versions set status = 'pending', lease_until = null where id = $1",
+                    id as VersionId
+                )
+                .execute(&self.db)
+                .await?;
+            }
+            Err(e) => anyhow::bail!("the build task panicked: {e}"),
+        }
+        Ok(true)
+    }
+
+    /// Writes the outcome; a passing version becomes its bot's active one.
+    async fn record(&self, id: VersionId, v: Verdict) -> sqlx::Result<()> {
+        let mut tx = self.db.begin().await?;
+        let status = if v.failure.is_some() {
+            VersionStatus::Failed
+        } else {
+            VersionStatus::Active
+        };
+        let bot = sqlx::query_scalar!(
+            r#"update bot_versions set status = $2, failure = $3, build_log = $4,
+                   smoke_replay = $5, smoke_stderr = $6, lease_until = null, finished_at = now()
+               where id = $1 returning bot_id as "bot_id: BotId""#,
+            id as VersionId,
+            status as VersionStatus,
+            v.failure,
+            v.log,
+            v.replay_gz,
+            v.stderr
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        if status == VersionStatus::Active {
+            sqlx::query!(
+                "update bot_versions set status = 'retired' \
+                 where bot_id = $1 and status = 'active' and id <> $2",
+                bot as BotId,
+                id as VersionId
+            )
+            .execute(&mut *tx)
+            .await?;
+            // A new version keeps its bot's mu but is not known yet: its sigma starts
+            // over, and it is scheduled first.
+            sqlx::query!(
+                "update bots set active_version_id = $2, sigma = $3, version_games = 0 where id = $1",
+                bot as BotId,
+                id as VersionId,
+                crate::ranker::rating::SIGMA
+            )
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        tracing::info!(
+            version = %id,
+            %status,
+            failure = v.failure.as_deref().unwrap_or(""),
+            "built"
+        );
+        Ok(())
+    }
+
+    /// Keeps the build cache under its size, and its metric up to date.
+    pub async fn upkeep(&self) {
+        let cache = self.cache.clone();
+        if let Ok(bytes) = tokio::task::spawn_blocking(move || cache.evict()).await {
+            crate::metrics::global()
+                .build_cache_bytes
+                .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+        }
+    }
+}
+
+/// How often the build cache is trimmed when nothing is being built.
+const UPKEEP_EVERY: Duration = Duration::from_secs(600);
+
+/// Builds queued versions until `stop` resolves; errors are logged and retried. The
+/// build cache is swept of what interrupted builds left at start, and trimmed after
+/// every build and every [`UPKEEP_EVERY`].
+pub async fn run(builder: Builder, mut stop: tokio::sync::watch::Receiver<bool>) {
+    let cache = builder.cache.clone();
+    let _ = tokio::task::spawn_blocking(move || cache.sweep()).await;
+    builder.upkeep().await;
+    let mut last_upkeep = Instant::now();
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let outcome = builder.build_next().await;
+        if matches!(outcome, Ok(true)) || last_upkeep.elapsed() >= UPKEEP_EVERY {
+            builder.upkeep().await;
+            last_upkeep = Instant::now();
+        }
+        let idle = match outcome {
+            Ok(true) => false,
+            Ok(false) => true,
+            Err(e) => {
+                tracing::warn!("the builder will retry: {e:#}");
+                true
+            }
+        };
+        if idle {
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+                _ = stop.changed() => {}
+            }
+        }
+    }
+}
