@@ -20,6 +20,22 @@ pub struct Record {
     pub draws: i32,
 }
 
+/// The [`Record`] of a query's row that selected `mu, sigma, games, wins, losses,
+/// draws` of `bots` (each `query!` row is its own type).
+#[macro_export]
+macro_rules! record_of {
+    ($row:expr) => {
+        $crate::standings::Record {
+            mu: $row.mu,
+            sigma: $row.sigma,
+            games: $row.games,
+            wins: $row.wins,
+            losses: $row.losses,
+            draws: $row.draws,
+        }
+    };
+}
+
 impl Record {
     /// What the leaderboard sorts by ([`conservative`]).
     pub fn rating(&self) -> f64 {
@@ -68,14 +84,7 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
             name: r.name,
             owner: r.owner,
             language: r.language,
-            record: Record {
-                mu: r.mu,
-                sigma: r.sigma,
-                games: r.games,
-                wins: r.wins,
-                losses: r.losses,
-                draws: r.draws,
-            },
+            record: crate::record_of!(r),
             last_game_at: r.last_game_at,
         })
         .collect();

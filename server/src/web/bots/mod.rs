@@ -76,14 +76,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         owner: r.owner,
         created_at: r.created_at,
         active: r.active,
-        record: crate::standings::Record {
-            mu: r.mu,
-            sigma: r.sigma,
-            games: r.games,
-            wins: r.wins,
-            losses: r.losses,
-            draws: r.draws,
-        },
+        record: crate::record_of!(r),
     })
 }
 
