@@ -200,51 +200,31 @@ fn in_disc(rng: &mut ChaCha8Rng, r: f64, inner: f64) -> (f64, f64) {
     }
 }
 
-/// One try at a map; `None` when this draw does not work out.
+/// One try at a map; `None` when this draw does not work out. The steps draw from
+/// `rng` in this order, so a seed always gives the same map.
 fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Option<(Map, usize)> {
-    let turns: Vec<(f64, f64)> = (0..n)
-        .map(|s| cos_sin(2.0 * PI * s as f64 / n as f64))
-        .collect();
-    // A point's orbit, and how far rounding moved its copies (squared, summed).
-    let orbit_of = |(x, y): Point| -> (f64, Vec<Point>) {
-        let (x, y) = (x as f64, y as f64);
-        let turned = turns.iter().map(|&(c, s)| (c * x - s * y, s * x + c * y));
-        let err = turned
-            .clone()
-            .map(|(u, v)| (u - u.round()).powi(2) + (v - v.round()).powi(2))
-            .sum();
-        (
-            err,
-            turned
-                .map(|(u, v)| (u.round() as i64, v.round() as i64))
-                .collect(),
-        )
-    };
-    let radius = (forts as f64 * AREA_PER_FORT / PI).sqrt() * (1.0 + 0.01 * f64::from(attempt));
-    let round = |(x, y): (f64, f64)| (x.round() as i64, y.round() as i64);
-    let fits = |placed: &[Vec<Point>], new: &[Point]| {
-        new.iter().enumerate().all(|(i, &q)| {
-            new[..i]
-                .iter()
-                .chain(placed.iter().flatten())
-                .all(|&o| dist2(o, q) >= MIN_GAP2)
-        })
-    };
-    // Of the first few orbits that keep their distance, the one rounding moves least.
-    let pick =
-        |rng: &mut ChaCha8Rng, placed: &[Vec<Point>], draw: &dyn Fn(&mut ChaCha8Rng) -> Point| {
-            let fitting = (0..400)
-                .map(|_| orbit_of(draw(rng)))
-                .filter(|o| fits(placed, &o.1));
-            fitting
-                .take(PICK)
-                .min_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|o| o.1)
-        };
+    let placed = place_orbits(n, forts, attempt, rng)?;
+    let mut draft = Draft::new(&placed, n);
+    add_roads(&mut draft, n, rng);
+    drop_for_variety(&mut draft, forts, rng);
+    let map = finish(&draft, &placed, n, rng);
+    let needy = (0..draft.pts.len()).filter(|&f| draft.needy(f)).count();
+    check_layout(&map).is_ok().then_some((map, needy))
+}
 
-    // Homes, then the centre, then neutral orbits (listed from the centre outwards).
+/// The forts, orbit by orbit, relative to the centre: the homes, then the centre fort
+/// when the count asks for one, then neutral orbits listed from the centre outwards.
+/// `None` when some orbit finds no room.
+fn place_orbits(
+    n: usize,
+    forts: usize,
+    attempt: u32,
+    rng: &mut ChaCha8Rng,
+) -> Option<Vec<Vec<Point>>> {
+    let rotation = Rotation::new(n);
+    let radius = (forts as f64 * AREA_PER_FORT / PI).sqrt() * (1.0 + 0.01 * f64::from(attempt));
     let home_radius = radius * rng.gen_range(0.55..0.8);
-    let home = pick(rng, &[], &|rng: &mut ChaCha8Rng| {
+    let home = rotation.pick(rng, &[], &|rng: &mut ChaCha8Rng| {
         let (x, y) = in_disc(rng, 1.0, 0.2);
         let r = home_radius / (x * x + y * y).sqrt();
         round((x * r, y * r))
@@ -255,36 +235,86 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
     }
     let fixed = placed.len();
     for _ in 1..forts / n {
-        let orbit = pick(rng, &placed, &|rng: &mut ChaCha8Rng| {
+        let orbit = rotation.pick(rng, &placed, &|rng: &mut ChaCha8Rng| {
             round(in_disc(rng, radius, 0.0))
         })?;
         placed.push(orbit);
     }
     placed[fixed..].sort_by_key(|o| (dist2(o[0], (0, 0)), o[0]));
+    Some(placed)
+}
 
-    let mut turn = Vec::with_capacity(forts);
-    for o in &placed {
-        let base = turn.len();
-        turn.extend((0..o.len()).map(|s| base + (s + 1) % o.len()));
+/// The rotation by one seat, `360° / seats` around the centre, as its powers.
+struct Rotation {
+    /// `(cos, sin)` of the turn by `s` seats, for every seat `s`.
+    turns: Vec<(f64, f64)>,
+}
+
+impl Rotation {
+    fn new(seats: usize) -> Rotation {
+        Rotation {
+            turns: (0..seats)
+                .map(|s| cos_sin(2.0 * PI * s as f64 / seats as f64))
+                .collect(),
+        }
     }
-    let pts: Vec<Point> = placed.iter().flatten().copied().collect();
-    let mut draft = Draft {
-        adj: vec![Vec::new(); pts.len()],
-        seats: n,
-        blocks: placed
-            .iter()
-            .scan(0, |at, o| {
-                *at += o.len();
-                Some((*at - o.len(), o.len()))
-            })
-            .collect(),
-        pts,
-        turn,
-        orbits: Vec::new(),
-    };
 
-    // Short roads with good angles; longer ones for forts with too few roads (homes
-    // want three, others two); then whatever joins what is still apart.
+    /// A point's orbit, and how far rounding moved its copies (squared, summed).
+    fn orbit_of(&self, (x, y): Point) -> (f64, Vec<Point>) {
+        let (x, y) = (x as f64, y as f64);
+        let turned = self
+            .turns
+            .iter()
+            .map(|&(c, s)| (c * x - s * y, s * x + c * y));
+        let err = turned
+            .clone()
+            .map(|(u, v)| (u - u.round()).powi(2) + (v - v.round()).powi(2))
+            .sum();
+        (
+            err,
+            turned
+                .map(|(u, v)| (u.round() as i64, v.round() as i64))
+                .collect(),
+        )
+    }
+
+    /// Of the first few orbits of drawn points that keep their distance from the
+    /// `placed` ones, the one rounding moves least.
+    fn pick(
+        &self,
+        rng: &mut ChaCha8Rng,
+        placed: &[Vec<Point>],
+        draw: &dyn Fn(&mut ChaCha8Rng) -> Point,
+    ) -> Option<Vec<Point>> {
+        let fitting = (0..400)
+            .map(|_| self.orbit_of(draw(rng)))
+            .filter(|o| fits(placed, &o.1));
+        fitting
+            .take(PICK)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|o| o.1)
+    }
+}
+
+/// True when the forts of `new` keep [`MIN_GAP2`] from each other and from every
+/// `placed` fort.
+fn fits(placed: &[Vec<Point>], new: &[Point]) -> bool {
+    new.iter().enumerate().all(|(i, &q)| {
+        new[..i]
+            .iter()
+            .chain(placed.iter().flatten())
+            .all(|&o| dist2(o, q) >= MIN_GAP2)
+    })
+}
+
+fn round((x, y): (f64, f64)) -> Point {
+    (x.round() as i64, y.round() as i64)
+}
+
+/// Roads, whole orbits at a time: short ones with good angles (the forts first settled
+/// to make more of them even); longer ones for forts with too few roads (homes want
+/// three, others two); then whatever joins what is still apart.
+fn add_roads(draft: &mut Draft, n: usize, rng: &mut ChaCha8Rng) {
     let min_cos = cos_sin(rng.gen_range(20.0..32.0) * PI / 180.0).0;
     let short = draft.candidates(n, (SHORT_ROAD * SHORT_ROAD) as i64);
     draft.settle(&short);
@@ -296,21 +326,12 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
             draft.try_add(orbit, false, cos_sin(PI / 18.0).0);
         }
     }
-    let mut label = draft.components();
-    if label.iter().any(|&l| l != 0) {
-        for orbit in draft.candidates(n, i64::MAX) {
-            if orbit.iter().any(|&(a, b)| label[a] != label[b]) && draft.try_add(orbit, false, 1.0)
-            {
-                label = draft.components();
-                if label.iter().all(|&l| l == 0) {
-                    break;
-                }
-            }
-        }
-    }
+    draft.connect(n);
+}
 
-    // Drop some orbits for variety, keeping the map connected, forts well linked and
-    // at least MIN_ROADS_PER_FORT roads per fort.
+/// Drops some orbits for variety, keeping the map connected, forts well linked and
+/// at least [`MIN_ROADS_PER_FORT`] roads per fort.
+fn drop_for_variety(draft: &mut Draft, forts: usize, rng: &mut ChaCha8Rng) {
     let drop_chance = rng.gen_range(0.1..0.3);
     for i in (0..draft.orbits.len()).rev() {
         let roads: usize = draft.orbits.iter().map(Vec::len).sum::<usize>() - draft.orbits[i].len();
@@ -326,10 +347,6 @@ fn attempt_map(n: usize, forts: usize, attempt: u32, rng: &mut ChaCha8Rng) -> Op
             draft.link(&orbit, true);
         }
     }
-
-    let map = finish(&draft, &placed, n, rng);
-    let needy = (0..draft.pts.len()).filter(|&f| draft.needy(f)).count();
-    check_layout(&map).is_ok().then_some((map, needy))
 }
 
 /// Names, garrisons and owners; moves the map to non-negative coordinates.

@@ -1,5 +1,6 @@
 //! Roads for a map being drawn: candidate orbits of roads, the checks that let one in,
-//! and the small moves that make rounded copies of a road equally long.
+//! the small moves that make rounded copies of a road equally long, and the long roads
+//! that join what is still apart.
 
 use super::{MIN_GAP2, SETTLE_STEP};
 use crate::geometry::{on_segment, roads_cross, Point};
@@ -22,6 +23,16 @@ fn seg_dist2(p: Point, a: Point, b: Point) -> f64 {
     (px - ax - t * dx).powi(2) + (py - ay - t * dy).powi(2)
 }
 
+/// A step `(x, y)` turned by `q` quarter turns.
+fn quarter((x, y): Point, q: usize) -> Point {
+    match q {
+        0 => (x, y),
+        1 => (-y, x),
+        2 => (-x, -y),
+        _ => (y, -x),
+    }
+}
+
 /// A map being drawn, coordinates relative to the centre.
 pub(super) struct Draft {
     /// Fort positions, relative to the centre of the rotation.
@@ -39,6 +50,31 @@ pub(super) struct Draft {
 }
 
 impl Draft {
+    /// A draft without roads on the forts of `placed`, listed orbit by orbit, each
+    /// orbit in seat order.
+    pub(super) fn new(placed: &[Vec<Point>], seats: usize) -> Draft {
+        let mut turn = Vec::with_capacity(placed.iter().map(Vec::len).sum());
+        for o in placed {
+            let base = turn.len();
+            turn.extend((0..o.len()).map(|s| base + (s + 1) % o.len()));
+        }
+        let pts: Vec<Point> = placed.iter().flatten().copied().collect();
+        Draft {
+            adj: vec![Vec::new(); pts.len()],
+            seats,
+            blocks: placed
+                .iter()
+                .scan(0, |at, o| {
+                    *at += o.len();
+                    Some((*at - o.len(), o.len()))
+                })
+                .collect(),
+            pts,
+            turn,
+            orbits: Vec::new(),
+        }
+    }
+
     /// The orbit of road `u`–`v` under the rotation, each road as (smaller, larger).
     fn orbit(&self, u: usize, v: usize) -> Vec<(usize, usize)> {
         let (mut a, mut b, mut out) = (u, v, Vec::new());
@@ -135,6 +171,36 @@ impl Draft {
     /// the given candidate orbits even as it can. Copies related by an exact quarter or
     /// half turn move together, so what rounding kept exact stays exact.
     pub(super) fn settle(&mut self, candidates: &[Vec<(usize, usize)>]) {
+        let groups = self.rigid_groups();
+        let mut touching = vec![Vec::new(); self.pts.len()];
+        for (k, orbit) in candidates.iter().enumerate() {
+            for &(a, b) in orbit {
+                touching[a].push(k);
+                touching[b].push(k);
+            }
+        }
+        let orig = self.pts.clone();
+        for _ in 0..4 {
+            let mut moved = false;
+            for group in &groups {
+                let mut ks: Vec<usize> = group
+                    .iter()
+                    .flat_map(|&(f, _)| touching[f].iter().copied())
+                    .collect();
+                ks.sort_unstable();
+                ks.dedup();
+                moved |= self.settle_group(group, &orig, candidates, &ks);
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    /// The forts that move together when settling, each with the quarter turns that
+    /// take the group's step to its own: copies an exact quarter turn relates when the
+    /// seats are a multiple of four, an exact half turn when even, else each alone.
+    fn rigid_groups(&self) -> Vec<Vec<(usize, usize)>> {
         let n = self.seats;
         let exact = if n % 4 == 0 {
             4
@@ -152,77 +218,81 @@ impl Draft {
                     .collect()
             }));
         }
-        let mut touching = vec![Vec::new(); self.pts.len()];
-        for (k, orbit) in candidates.iter().enumerate() {
-            for &(a, b) in orbit {
-                touching[a].push(k);
-                touching[b].push(k);
+        groups
+    }
+
+    /// Tries every step of at most [`SETTLE_STEP`] for one group, from where its forts
+    /// were first put (`orig`), and keeps the one that makes the candidate orbits it
+    /// touches (`ks`) the most even while every fort keeps its distance; stays put when
+    /// nothing is better. True when the group moved.
+    fn settle_group(
+        &mut self,
+        group: &[(usize, usize)],
+        orig: &[Point],
+        candidates: &[Vec<(usize, usize)>],
+        ks: &[usize],
+    ) -> bool {
+        let here: Vec<Point> = group.iter().map(|&(f, _)| self.pts[f]).collect();
+        let mut best = (self.evenness(candidates, ks), (0, 0), true);
+        let r = SETTLE_STEP;
+        for step in (-r..=r).flat_map(|dx| (-r..=r).map(move |dy| (dx, dy))) {
+            for &(f, q) in group {
+                let d = quarter(step, q);
+                self.pts[f] = (orig[f].0 + d.0, orig[f].1 + d.1);
+            }
+            let spaced = group.iter().all(|&(f, _)| {
+                (0..self.pts.len()).all(|g| g == f || dist2(self.pts[g], self.pts[f]) >= MIN_GAP2)
+            });
+            let sc = self.evenness(candidates, ks);
+            if spaced && sc > best.0 {
+                best = (sc, step, false);
             }
         }
-        let orig = self.pts.clone();
-        // Each orbit counts its copies of the most common length, and double when even.
-        let score = |d: &Draft, ks: &[usize]| -> usize {
-            ks.iter()
-                .map(|&k| {
-                    let mut lens: Vec<u64> = candidates[k].iter().map(|&r| d.len(r)).collect();
-                    lens.sort_unstable();
-                    let most = lens
-                        .chunk_by(|a, b| a == b)
-                        .map(<[u64]>::len)
-                        .max()
-                        .unwrap_or(0);
-                    if most == lens.len() {
-                        2 * most
-                    } else {
-                        most
-                    }
-                })
-                .sum()
-        };
-        let quarter = |(x, y): Point, q: usize| match q {
-            0 => (x, y),
-            1 => (-y, x),
-            2 => (-x, -y),
-            _ => (y, -x),
-        };
-        for _ in 0..4 {
-            let mut moved = false;
-            for group in &groups {
-                let mut ks: Vec<usize> = group
-                    .iter()
-                    .flat_map(|&(f, _)| touching[f].iter().copied())
-                    .collect();
-                ks.sort_unstable();
-                ks.dedup();
-                let here: Vec<Point> = group.iter().map(|&(f, _)| self.pts[f]).collect();
-                let mut best = (score(self, &ks), (0, 0), true);
-                let r = SETTLE_STEP;
-                for step in (-r..=r).flat_map(|dx| (-r..=r).map(move |dy| (dx, dy))) {
-                    for &(f, q) in group {
-                        let d = quarter(step, q);
-                        self.pts[f] = (orig[f].0 + d.0, orig[f].1 + d.1);
-                    }
-                    let spaced = group.iter().all(|&(f, _)| {
-                        (0..self.pts.len())
-                            .all(|g| g == f || dist2(self.pts[g], self.pts[f]) >= MIN_GAP2)
-                    });
-                    let sc = score(self, &ks);
-                    if spaced && sc > best.0 {
-                        best = (sc, step, false);
-                    }
+        for (i, &(f, q)) in group.iter().enumerate() {
+            let d = quarter(best.1, q);
+            self.pts[f] = if best.2 {
+                here[i]
+            } else {
+                (orig[f].0 + d.0, orig[f].1 + d.1)
+            };
+        }
+        !best.2 && self.pts[group[0].0] != here[0]
+    }
+
+    /// How even the candidate orbits `ks` are: each counts its copies of the most
+    /// common length, and double when they all have it.
+    fn evenness(&self, candidates: &[Vec<(usize, usize)>], ks: &[usize]) -> usize {
+        ks.iter()
+            .map(|&k| {
+                let mut lens: Vec<u64> = candidates[k].iter().map(|&r| self.len(r)).collect();
+                lens.sort_unstable();
+                let most = lens
+                    .chunk_by(|a, b| a == b)
+                    .map(<[u64]>::len)
+                    .max()
+                    .unwrap_or(0);
+                if most == lens.len() {
+                    2 * most
+                } else {
+                    most
                 }
-                for (i, &(f, q)) in group.iter().enumerate() {
-                    let d = quarter(best.1, q);
-                    self.pts[f] = if best.2 {
-                        here[i]
-                    } else {
-                        (orig[f].0 + d.0, orig[f].1 + d.1)
-                    };
+            })
+            .sum()
+    }
+
+    /// Adds long road orbits, shortest first, that join forts still apart, until the
+    /// map is connected or no orbit fits.
+    pub(super) fn connect(&mut self, homes: usize) {
+        let mut label = self.components();
+        if label.iter().all(|&l| l == 0) {
+            return;
+        }
+        for orbit in self.candidates(homes, i64::MAX) {
+            if orbit.iter().any(|&(a, b)| label[a] != label[b]) && self.try_add(orbit, false, 1.0) {
+                label = self.components();
+                if label.iter().all(|&l| l == 0) {
+                    break;
                 }
-                moved |= !best.2 && self.pts[group[0].0] != here[0];
-            }
-            if !moved {
-                break;
             }
         }
     }

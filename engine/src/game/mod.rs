@@ -1,4 +1,5 @@
-//! The game state and its rules (docs/rules.md §3–§6).
+//! The game state and its rules (docs/rules.md §3–§6): the state, its set-up and what
+//! can be read from it here; one turn, stage by stage, in `turn.rs`.
 //!
 //! Architecture invariant: this module is pure. The same state and the same orders
 //! always give the same next state and the same events: no I/O, no clock, no
@@ -9,8 +10,12 @@ use std::collections::HashSet;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use crate::command::{judge, Board, Judged};
+use crate::command::Board;
 use crate::map::{FortId, Map, Owner, RoadId, Seat};
+
+mod turn;
+
+pub use turn::siege;
 
 /// A march on a road, heading to one end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,6 +149,15 @@ pub fn valid_player_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_graphic())
 }
 
+/// The owner a map's `owner` becomes in a game of `players` players: a seat without a
+/// player turns neutral (docs/rules.md §2 "Seats").
+fn bound(owner: Owner, players: usize) -> Owner {
+    match owner {
+        Owner::Seat(s) if s.0 < players => owner,
+        _ => Owner::Neutral,
+    }
+}
+
 impl Game {
     /// Binds seat i to `players[i]`; seats without a player become neutral. Map marches
     /// are dispatched like commands.
@@ -162,10 +176,7 @@ impl Game {
                 return Err(SetupError::DuplicateName(p.clone()));
             }
         }
-        let bind = |o: Owner| match o {
-            Owner::Seat(s) if s.0 < players.len() => o,
-            _ => Owner::Neutral,
-        };
+        let bind = |o: Owner| bound(o, players.len());
         let mut game = Game {
             fort_index: map
                 .forts
@@ -193,25 +204,27 @@ impl Game {
             roads: vec![RoadMarches::default(); map.roads.len()],
             turn: 0,
             max_steps,
-            map: map.clone(),
+            map,
         };
+        game.send_map_marches();
+        Ok(game)
+    }
+
+    /// Sends the marches written in the map, as commands before the first turn would
+    /// (docs/rules.md §2 "Marches in a map"): each takes what it can from its origin.
+    fn send_map_marches(&mut self) {
+        let map = self.map.clone();
         for m in &map.marches {
-            let road = game.road_index[&(m.origin.min(m.destination), m.origin.max(m.destination))];
-            let size = m.size.min(game.garrisons[m.origin.0]);
-            game.garrisons[m.origin.0] -= size;
+            let road = self.road_index[&(m.origin.min(m.destination), m.origin.max(m.destination))];
+            let size = m.size.min(self.garrisons[m.origin.0]);
+            self.garrisons[m.origin.0] -= size;
             let steps = match m.remaining_steps {
                 0 => map.roads[road.0].length,
                 s => s,
             };
-            game.put_march(
-                road,
-                m.destination,
-                bind(Owner::Seat(m.owner)),
-                size,
-                2 * steps,
-            );
+            let owner = bound(Owner::Seat(m.owner), self.players.len());
+            self.put_march(road, m.destination, owner, size, 2 * steps);
         }
-        Ok(game)
     }
 
     pub fn map(&self) -> &Arc<Map> {
@@ -298,140 +311,6 @@ impl Game {
         list.insert(at, March { owner, size, pos });
     }
 
-    fn warn(&mut self, seat: Seat, text: String, events: &mut TurnEvents) {
-        let p = &mut self.players[seat.0];
-        p.warnings += 1;
-        if p.reported.insert(text.clone()) {
-            events.warnings.push((seat, text));
-        }
-    }
-
-    /// Plays one turn: dispatch (seat order), move every road, resolve every siege,
-    /// recruit, remove defeated players. `orders[i]` is player i's; orders of players
-    /// that are no longer active are ignored, missing ones count as no commands.
-    pub fn step(&mut self, orders: &[Orders]) -> TurnEvents {
-        let mut events = TurnEvents::default();
-        let turn = self.turn;
-
-        // 3. Dispatch, players in seat order, lines in order.
-        for seat in 0..self.players.len() {
-            if !self.players[seat].is_active() {
-                continue;
-            }
-            match orders.get(seat) {
-                None => {}
-                Some(Orders::Fatal(reason)) => {
-                    let reason = RemovalReason::Fatal(reason.clone());
-                    self.players[seat].removed = Some((turn, reason.clone()));
-                    events.removals.push((Seat(seat), reason));
-                }
-                Some(Orders::Commands(lines)) => {
-                    for line in lines {
-                        let cmd = match judge(&*self, Seat(seat), line) {
-                            Judged::Send(c) => c,
-                            Judged::Clamped(c, w) => {
-                                self.warn(Seat(seat), w, &mut events);
-                                c
-                            }
-                            Judged::Ignored(w) => {
-                                self.warn(Seat(seat), w, &mut events);
-                                continue;
-                            }
-                        };
-                        self.garrisons[cmd.origin.0] -= cmd.size;
-                        let pos = 2 * self.map.roads[cmd.road.0].length;
-                        self.put_march(
-                            cmd.road,
-                            cmd.destination,
-                            Owner::Seat(Seat(seat)),
-                            cmd.size,
-                            pos,
-                        );
-                    }
-                }
-            }
-        }
-
-        // 4. Move every road: two half-steps, then collect the arrivals.
-        let mut arrivals: Vec<(FortId, Owner, u64)> = Vec::new();
-        for (i, road) in self.roads.iter_mut().enumerate() {
-            if road.toward_a.is_empty() && road.toward_b.is_empty() {
-                continue;
-            }
-            let length = self.map.roads[i].length;
-            for _ in 0..2 {
-                half_step(road, RoadId(i), length, &mut events.battles);
-            }
-            let (a, b) = (self.map.roads[i].a, self.map.roads[i].b);
-            for (list, fort) in [(&mut road.toward_a, a), (&mut road.toward_b, b)] {
-                let arrived = list.partition_point(|m| m.pos == 0);
-                arrivals.extend(list.drain(..arrived).map(|m| (fort, m.owner, m.size)));
-            }
-        }
-
-        // 5. Sieges, then recruitment.
-        arrivals.sort_by_key(|a| a.0);
-        let mut armies: Vec<(Owner, u64)> = Vec::new();
-        let mut next = 0;
-        for f in 0..self.owners.len() {
-            let start = next;
-            while next < arrivals.len() && arrivals[next].0 == FortId(f) {
-                next += 1;
-            }
-            if start == next {
-                continue;
-            }
-            armies.clear();
-            armies.push((self.owners[f], self.garrisons[f]));
-            for &(_, owner, size) in &arrivals[start..next] {
-                match armies.iter_mut().find(|a| a.0 == owner) {
-                    Some(a) => a.1 += size,
-                    None => armies.push((owner, size)),
-                }
-            }
-            let (owner, garrison) = siege(self.owners[f], &mut armies);
-            if owner != self.owners[f] {
-                events.captures.push(Capture {
-                    fort: FortId(f),
-                    from: self.owners[f],
-                    to: owner,
-                });
-            }
-            self.owners[f] = owner;
-            self.garrisons[f] = garrison;
-        }
-        for (o, g) in self.owners.iter().zip(self.garrisons.iter_mut()) {
-            if o.seat().is_some() {
-                *g += 1;
-            }
-        }
-
-        // 6. Remove defeated players.
-        let mut alive = vec![false; self.players.len()];
-        for o in &self.owners {
-            if let Owner::Seat(s) = o {
-                alive[s.0] = true;
-            }
-        }
-        for r in &self.roads {
-            for m in r.toward_a.iter().chain(&r.toward_b) {
-                if let Owner::Seat(s) = m.owner {
-                    alive[s.0] = true;
-                }
-            }
-        }
-        for (seat, p) in self.players.iter_mut().enumerate() {
-            if p.is_active() && !alive[seat] {
-                p.removed = Some((turn, RemovalReason::Defeated));
-                events.removals.push((Seat(seat), RemovalReason::Defeated));
-            }
-        }
-        events.removals.sort_by_key(|r| r.0);
-
-        self.turn += 1;
-        events
-    }
-
     /// The winner and ranks (docs/rules.md §6). Meaningful once [`Game::is_over`].
     pub fn outcome(&self) -> Outcome {
         let active: Vec<Seat> = self.active_players().collect();
@@ -444,83 +323,6 @@ impl Game {
             .map(|p| 1 + self.players.iter().filter(|q| key(q) > key(p)).count() as u32)
             .collect();
         Outcome { winner, ranks }
-    }
-}
-
-/// One half-step on a road: every march not yet arrived moves one position, then
-/// marches heading to opposite ends at the same point fight if their owners differ.
-fn half_step(road: &mut RoadMarches, id: RoadId, length: u32, battles: &mut Vec<Battle>) {
-    for m in road.toward_a.iter_mut().chain(road.toward_b.iter_mut()) {
-        m.pos = m.pos.saturating_sub(1);
-    }
-    if road.toward_a.is_empty() || road.toward_b.is_empty() {
-        return;
-    }
-    let full = 2 * length;
-    let mut fought = false;
-    // Both lists are sorted by pos; a march heading to b at p meets one heading to a
-    // at full - p. Walk b upward and a downward to find the meeting points.
-    let (b, a) = (&mut road.toward_b, &mut road.toward_a);
-    let (mut i, mut j) = (0, a.len());
-    while i < b.len() && j > 0 {
-        let (p, q) = (b[i].pos, a[j - 1].pos);
-        match (p + q).cmp(&full) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j -= 1,
-            std::cmp::Ordering::Equal => {
-                let i_end = i + b[i..].iter().take_while(|m| m.pos == p).count();
-                let j_start = j - a[..j].iter().rev().take_while(|m| m.pos == q).count();
-                for x in &mut b[i..i_end] {
-                    for y in &mut a[j_start..j] {
-                        // Marches emptied by an earlier fight at this point are gone.
-                        if dead(x) || dead(y) || x.owner == y.owner {
-                            continue;
-                        }
-                        battles.push(Battle {
-                            road: id,
-                            from_a: q,
-                            toward_a: (y.owner, y.size),
-                            toward_b: (x.owner, x.size),
-                        });
-                        let loss = x.size.min(y.size);
-                        x.size -= loss;
-                        y.size -= loss;
-                        if x.size == 0 {
-                            x.pos = u32::MAX;
-                        }
-                        if y.size == 0 {
-                            y.pos = u32::MAX;
-                        }
-                        fought = true;
-                    }
-                }
-                (i, j) = (i_end, j_start);
-            }
-        }
-    }
-    if fought {
-        road.toward_a.retain(|m| !dead(m));
-        road.toward_b.retain(|m| !dead(m));
-    }
-}
-
-/// A march left with 0 soldiers after a fight, marked for removal.
-fn dead(m: &March) -> bool {
-    m.pos == u32::MAX
-}
-
-/// Resolves a siege: the largest army minus the second largest holds the fort.
-/// `armies[0]` is the garrison; a tie keeps the previous owner with 0 soldiers.
-pub fn siege(previous: Owner, armies: &mut [(Owner, u64)]) -> (Owner, u64) {
-    if armies.len() < 2 {
-        return armies.first().copied().unwrap_or((previous, 0));
-    }
-    armies.sort_by_key(|a| std::cmp::Reverse(a.1));
-    let (top, second) = (armies[0], armies[1]);
-    if top.1 == second.1 {
-        (previous, 0)
-    } else {
-        (top.0, top.1 - second.1)
     }
 }
 
