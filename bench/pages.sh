@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load benchmark of the spectator pages on a big ladder.
 #
-# Builds the release binary and the seeding tool (server/examples/seed.rs), serves a
+# Builds the release binary and the seeding tool (server/examples/seed/), serves a
 # fresh site (embedded PostgreSQL in a temporary data folder) on 127.0.0.1 with no
 # match workers, seeds it with 300 users, 1,000 bots and 100,000 finished matches,
 # then loads each page with wrk and prints requests/s, p99 latency and CPU time per

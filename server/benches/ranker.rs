@@ -278,75 +278,94 @@ async fn phases(db: &PgPool, results: &Results, tiny: &Results) -> anyhow::Resul
     let w = worker(db, "bench-1")?;
     for _ in 0..ROUNDS {
         schedule.add(M, schedule_one_by_one(db, M).await?);
-        let mut claimed = Vec::new();
-        let t = Instant::now();
-        while let Some(m) = w.claim().await? {
-            claimed.push(m);
-        }
-        claim.add(claimed.len(), t.elapsed());
-        let t = Instant::now();
-        for m in &claimed {
-            let (r, _) = tiny.get(&m.map_text).context("a shipped map")?;
-            anyhow::ensure!(w.record(m, r).await?, "recorded");
-        }
-        record.add(claimed.len(), t.elapsed());
+        let (n, claiming, recording) = claim_then_record(&w, tiny).await?;
+        claim.add(n, claiming);
+        record.add(n, recording);
 
         schedule_one_by_one(db, M / 4).await?;
-        claimed.clear();
-        while let Some(m) = w.claim().await? {
-            claimed.push(m);
-        }
-        let t = Instant::now();
-        for m in &claimed {
-            let (r, _) = results.get(&m.map_text).context("a shipped map")?;
-            anyhow::ensure!(w.record(m, r).await?, "recorded");
-        }
-        record_big.add(claimed.len(), t.elapsed());
+        let (n, _, recording) = claim_then_record(&w, results).await?;
+        record_big.add(n, recording);
 
         schedule_one_by_one(db, M).await?;
-        let t = Instant::now();
-        let tasks: Vec<_> = (0..2)
-            .map(|i| {
-                let w = worker(db, &format!("bench-c{i}"));
-                let tiny = tiny.clone();
-                tokio::spawn(async move { drain(w?, tiny).await })
-            })
-            .collect();
-        let mut done = 0;
-        for task in tasks {
-            done += task.await??;
-        }
-        concurrent.add(done, t.elapsed());
+        let (n, took) = claim_and_record_in_two_tasks(db, tiny).await?;
+        concurrent.add(n, took);
 
         for (tasks, phase) in [1, 2].into_iter().zip(loops.iter_mut()) {
-            let before = finished(db).await?;
-            let t = Instant::now();
-            let handles: Vec<_> = (0..tasks)
-                .map(|i| {
-                    let w = worker(db, &format!("bench-w{tasks}-{i}"));
-                    let tiny = tiny.clone();
-                    tokio::spawn(
-                        async move { worker_loop(w?, tiny, 2 * tasks as i64, M / tasks).await },
-                    )
-                })
-                .collect();
-            for h in handles {
-                h.await??;
-            }
-            let took = t.elapsed();
-            phase.add((finished(db).await? - before) as usize, took);
-            // What the loop left queued.
-            drain(worker(db, "bench-drain")?, tiny.clone()).await?;
+            let (n, took) = worker_loops(db, tiny, tasks).await?;
+            phase.add(n, took);
         }
     }
-    for phase in [&schedule, &claim, &record, &record_big, &concurrent] {
+    let each = [&schedule, &claim, &record, &record_big, &concurrent];
+    for phase in each.into_iter().chain(&loops) {
         phase.print();
     }
-    for phase in &loops {
-        phase.print();
-    }
-
     Ok(())
+}
+
+/// Claims every queued match, then records them with the games of `results`: the
+/// matches, the time claiming took and the time recording took.
+async fn claim_then_record(
+    w: &Worker,
+    results: &Results,
+) -> anyhow::Result<(usize, Duration, Duration)> {
+    let mut claimed = Vec::new();
+    let t = Instant::now();
+    while let Some(m) = w.claim().await? {
+        claimed.push(m);
+    }
+    let claiming = t.elapsed();
+    let t = Instant::now();
+    for m in &claimed {
+        let (r, _) = results.get(&m.map_text).context("a shipped map")?;
+        anyhow::ensure!(w.record(m, r).await?, "recorded");
+    }
+    Ok((claimed.len(), claiming, t.elapsed()))
+}
+
+/// Two tasks claim and record until the queue is empty: the matches and the time.
+async fn claim_and_record_in_two_tasks(
+    db: &PgPool,
+    tiny: &Results,
+) -> anyhow::Result<(usize, Duration)> {
+    let t = Instant::now();
+    let tasks: Vec<_> = (0..2)
+        .map(|i| {
+            let w = worker(db, &format!("bench-c{i}"));
+            let tiny = tiny.clone();
+            tokio::spawn(async move { drain(w?, tiny).await })
+        })
+        .collect();
+    let mut done = 0;
+    for task in tasks {
+        done += task.await??;
+    }
+    Ok((done, t.elapsed()))
+}
+
+/// The worker loop in `tasks` tasks, M matches in all: the matches finished and the
+/// time; then what the loop left queued is drained.
+async fn worker_loops(
+    db: &PgPool,
+    tiny: &Results,
+    tasks: usize,
+) -> anyhow::Result<(usize, Duration)> {
+    let before = finished(db).await?;
+    let t = Instant::now();
+    let handles: Vec<_> = (0..tasks)
+        .map(|i| {
+            let w = worker(db, &format!("bench-w{tasks}-{i}"));
+            let tiny = tiny.clone();
+            tokio::spawn(async move { worker_loop(w?, tiny, 2 * tasks as i64, M / tasks).await })
+        })
+        .collect();
+    for h in handles {
+        h.await??;
+    }
+    let took = t.elapsed();
+    let done = (finished(db).await? - before) as usize;
+    // What the loop left queued.
+    drain(worker(db, "bench-drain")?, tiny.clone()).await?;
+    Ok((done, took))
 }
 
 async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {

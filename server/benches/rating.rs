@@ -361,55 +361,59 @@ fn main() {
             "refit of the same games at once",
             &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, SortBy::Refit))),
         );
-        if !sweep {
-            continue;
+        if sweep {
+            sweep_settings(noise, runs, &d);
         }
+    }
+}
+
+/// The `--sweep` rows of one noise level: other leaderboards, betas, windows, shares of
+/// multi-player maps and of their luck.
+fn sweep_settings(noise: f64, runs: u64, d: &Settings) {
+    let seeds = || 0..runs;
+    row(
+        "  leaderboard by mu",
+        &average(seeds().map(|s| ladder(s, Luck::of(noise), d, &rating::rate, SortBy::Mu))),
+    );
+    for beta in [0.5, 0.75, 2.0].map(|f| rating::BETA * f) {
+        let rate = move |b: &[(f64, f64)], r: &[u32]| rating::rate_with(b, r, beta);
         row(
-            "  leaderboard by mu",
-            &average(seeds().map(|s| ladder(s, Luck::of(noise), &d, &rating::rate, SortBy::Mu))),
+            &format!("  beta {beta:.2}"),
+            &average(seeds().map(|s| ladder(s, Luck::of(noise), d, &rate, SortBy::Conservative))),
         );
-        for beta in [0.5, 0.75, 2.0].map(|f| rating::BETA * f) {
-            let rate = move |b: &[(f64, f64)], r: &[u32]| rating::rate_with(b, r, beta);
-            row(
-                &format!("  beta {beta:.2}"),
-                &average(
-                    seeds().map(|s| ladder(s, Luck::of(noise), &d, &rate, SortBy::Conservative)),
-                ),
-            );
-        }
-        for max_window in [0, 2, 6, 12, 49] {
-            for multi_player_share in [0.0, 0.25, 0.5] {
-                let settings = Settings {
-                    max_window,
-                    multi_player_share,
-                };
-                row(
-                    &format!("  max_window {max_window}, multi_player_share {multi_player_share}"),
-                    &average(seeds().map(|s| ours(s, Luck::of(noise), &settings))),
-                );
-            }
-            let two = Settings {
+    }
+    for max_window in [0, 2, 6, 12, 49] {
+        for multi_player_share in [0.0, 0.25, 0.5] {
+            let settings = Settings {
                 max_window,
-                multi_player_share: 0.0,
+                multi_player_share,
             };
             row(
-                &format!("  refit, max_window {max_window}, duels"),
-                &average(
-                    seeds().map(|s| ladder(s, Luck::of(noise), &two, &rating::rate, SortBy::Refit)),
-                ),
+                &format!("  max_window {max_window}, multi_player_share {multi_player_share}"),
+                &average(seeds().map(|s| ours(s, Luck::of(noise), &settings))),
             );
         }
-        for multi in [1.0, 1.5, 2.0] {
-            for multi_player_share in [0.0, 0.25, 0.5, 0.75] {
-                let settings = Settings {
-                    multi_player_share,
-                    ..d
-                };
-                row(
-                    &format!("  multi noise x{multi}, share {multi_player_share}"),
-                    &average(seeds().map(|s| ours(s, Luck { sd: noise, multi }, &settings))),
-                );
-            }
+        let two = Settings {
+            max_window,
+            multi_player_share: 0.0,
+        };
+        row(
+            &format!("  refit, max_window {max_window}, duels"),
+            &average(
+                seeds().map(|s| ladder(s, Luck::of(noise), &two, &rating::rate, SortBy::Refit)),
+            ),
+        );
+    }
+    for multi in [1.0, 1.5, 2.0] {
+        for multi_player_share in [0.0, 0.25, 0.5, 0.75] {
+            let settings = Settings {
+                multi_player_share,
+                ..*d
+            };
+            row(
+                &format!("  multi noise x{multi}, share {multi_player_share}"),
+                &average(seeds().map(|s| ours(s, Luck { sd: noise, multi }, &settings))),
+            );
         }
     }
 }

@@ -86,12 +86,21 @@ async fn only_organizers_see_the_organizer_page() {
 #[tokio::test]
 async fn organizers_pause_void_requeue_and_disable() {
     let mut c = organizer().await;
+    pauses_and_resumes_the_ranker(&mut c).await;
+    voids_and_requeues_a_match(&mut c).await;
+    takes_a_bot_out_of_the_ladder_and_back(&mut c).await;
+    takes_a_map_out_of_matchmaking(&mut c).await;
+}
+
+async fn pauses_and_resumes_the_ranker(c: &mut Client) {
     let r = c.post("/admin/ranker", &[("action", "pause")]).await;
     assert!(r.body.contains("The ranker is paused"));
-    assert!(paused(&c).await);
+    assert!(paused(c).await);
     c.post("/admin/ranker", &[("action", "resume")]).await;
-    assert!(!paused(&c).await);
+    assert!(!paused(c).await);
+}
 
+async fn voids_and_requeues_a_match(c: &mut Client) {
     let ids: Vec<i64> = sqlx::query_scalar("select id from matches order by id")
         .fetch_all(&c.state.db)
         .await
@@ -134,7 +143,10 @@ async fn organizers_pause_void_requeue_and_disable() {
         .post("/admin/matches", &[("action", "requeue"), ("id", "nope")])
         .await;
     assert!(r.body.contains("is not a match number"));
+}
 
+/// Disabling a bot voids its queued matches; enabling it brings it back.
+async fn takes_a_bot_out_of_the_ladder_and_back(c: &mut Client) {
     let r = c
         .post("/admin/bots", &[("action", "disable"), ("name", "ann")])
         .await;
@@ -157,7 +169,10 @@ async fn organizers_pause_void_requeue_and_disable() {
     assert!(r.body.contains("There is no bot `nobody`."));
     c.post("/admin/bots", &[("action", "enable"), ("name", "ann")])
         .await;
+}
 
+/// A disabled map gets no new match.
+async fn takes_a_map_out_of_matchmaking(c: &mut Client) {
     let r = c
         .post("/admin/maps", &[("action", "disable"), ("name", "duel-2p")])
         .await;

@@ -7,9 +7,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use runner::MatchResult;
 use server::builds::Builder;
+use server::ids::MatchId;
 use server::ranker::{self, matchmaking::Settings};
-use server::worker::Worker;
+use server::worker::{Claimed, ClaimedSeat, Worker};
 use sqlx::PgPool;
 
 /// A ladder with the four house bots built and active, on short maps.
@@ -81,56 +83,93 @@ async fn a_worker_that_dies_mid_match_is_replaced_and_the_match_counts_once() {
 async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
     let db = common::fresh_db().await;
     let b = ladder(&db, "record").await;
-    // A three-player match, so the seats' rows are told apart.
-    let three = Settings {
-        multi_player_share: 1.0,
-        ..Settings::default()
-    };
-    assert_eq!(ranker::schedule(&db, 1, &three).await.unwrap(), 1);
-    // Played to the end, so the seats' ranks and ratings differ.
-    let w = common::worker(&b, "record", 1000);
-    let claimed = w.claim().await.unwrap().expect("a queued match");
-    assert_eq!(claimed.players.len(), 3);
-    let result = w.play(&claimed).await.unwrap().unwrap();
-    assert!(w.record(&claimed, &result).await.unwrap());
-
+    let (claimed, result) = a_three_player_match_played_and_recorded(&db, &b).await;
     let ranks: Vec<u32> = result.players.iter().map(|p| p.rank).collect();
     assert!(ranks.contains(&1) && ranks.contains(&3), "ranks {ranks:?}");
     let after = server::ranker::rating::rate(
         &[(server::ranker::rating::MU, server::ranker::rating::SIGMA); 3],
         &ranks,
     );
-    type Row = (
-        i32,
-        String,
-        i32,
-        i64,
-        i32,
-        i32,
-        Option<String>,
-        f64,
-        f64,
-        f64,
-        f64,
-    );
     for (i, player) in claimed.players.iter().enumerate() {
-        let (seat, bot_id, name) = (&player.seat, player.bot, &player.name);
-        let p = &result.players[i];
+        let seat = Seat {
+            match_id: claimed.id,
+            player,
+            index: i,
+            result: &result,
+            after: after[i],
+        };
+        seat.holds_its_result_and_rating(&db).await;
+        seat.holds_what_only_the_database_keeps(&db).await;
+        seat.its_bot_holds_its_rating_and_record(&db).await;
+    }
+}
+
+/// A three-player match (so the seats' rows are told apart), played to the end (so
+/// the seats' ranks and ratings differ) and recorded.
+async fn a_three_player_match_played_and_recorded(
+    db: &PgPool,
+    b: &Builder,
+) -> (Claimed, MatchResult) {
+    let three = Settings {
+        multi_player_share: 1.0,
+        ..Settings::default()
+    };
+    assert_eq!(ranker::schedule(db, 1, &three).await.unwrap(), 1);
+    let w = common::worker(b, "record", 1000);
+    let claimed = w.claim().await.unwrap().expect("a queued match");
+    assert_eq!(claimed.players.len(), 3);
+    let result = w.play(&claimed).await.unwrap().unwrap();
+    assert!(w.record(&claimed, &result).await.unwrap());
+    (claimed, result)
+}
+
+/// One seat of a recorded match, and the rating it should have after it.
+struct Seat<'a> {
+    match_id: MatchId,
+    player: &'a ClaimedSeat,
+    index: usize,
+    result: &'a MatchResult,
+    after: (f64, f64),
+}
+
+impl Seat<'_> {
+    /// The outcome the seat's rank and the match's winner make.
+    fn outcome(&self) -> &'static str {
+        let p = &self.result.players[self.index];
+        match (self.result.outcome.winner.map(|s| s.0 as i32), p.rank) {
+            (Some(w), _) if w == self.player.seat => "win",
+            (None, 1) => "draw",
+            _ => "loss",
+        }
+    }
+
+    async fn holds_its_result_and_rating(&self, db: &PgPool) {
+        let (seat, name, after) = (&self.player.seat, &self.player.name, self.after);
+        let p = &self.result.players[self.index];
+        type Row = (
+            i32,
+            String,
+            i32,
+            i64,
+            i32,
+            i32,
+            Option<String>,
+            f64,
+            f64,
+            f64,
+            f64,
+        );
         let row: Row = sqlx::query_as(
             "select rank, outcome, forts, soldiers, warnings, timeouts, error, mu_before, mu_after, \
                  sigma_after, (select mu from rating_history h where h.bot_id = p.bot_id and h.match_id = p.match_id) \
              from match_players p where match_id = $1 and seat = $2",
         )
-        .bind(claimed.id)
+        .bind(self.match_id)
         .bind(seat)
-        .fetch_one(&db)
+        .fetch_one(db)
         .await
         .unwrap();
-        let outcome = match (result.outcome.winner.map(|s| s.0 as i32), p.rank) {
-            (Some(w), _) if w == *seat => "win",
-            (None, 1) => "draw",
-            _ => "loss",
-        };
+        let outcome = self.outcome();
         assert_eq!(
             (row.0 as u32, row.1.as_str(), row.2 as u64, row.3 as u64),
             (p.rank, outcome, p.forts, p.soldiers),
@@ -141,41 +180,47 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
             (p.warnings, p.timeouts, &p.error)
         );
         assert_eq!(row.7, server::ranker::rating::MU, "{name} was new");
-        assert!((row.8 - after[i].0).abs() < 1e-9 && (row.9 - after[i].1).abs() < 1e-9);
-        assert!(
-            (row.10 - after[i].0).abs() < 1e-9,
-            "{name}'s rating history"
-        );
-        // The rest of the seat: what only the database keeps.
+        assert!((row.8 - after.0).abs() < 1e-9 && (row.9 - after.1).abs() < 1e-9);
+        assert!((row.10 - after.0).abs() < 1e-9, "{name}'s rating history");
+    }
+
+    /// The rest of the seat: what only the database keeps.
+    async fn holds_what_only_the_database_keeps(&self, db: &PgPool) {
+        let (seat, name, i) = (&self.player.seat, &self.player.name, self.index);
+        let p = &self.result.players[i];
         let (problem, cpu_ms, sigma_before, stderr, finished): (Option<i32>, i64, f64, bool, bool) =
             sqlx::query_as(
                 "select problem_turn, cpu_ms, sigma_before, stderr is not null, finished_at is not null \
                  from match_players where match_id = $1 and seat = $2",
             )
-            .bind(claimed.id)
+            .bind(self.match_id)
             .bind(seat)
-            .fetch_one(&db)
+            .fetch_one(db)
             .await
             .unwrap();
         assert_eq!(
             problem,
-            server::worker::problem_turn(&result.replay, i),
+            server::worker::problem_turn(&self.result.replay, i),
             "{name}'s problem turn"
         );
         assert_eq!(cpu_ms, p.time_used.as_millis() as i64);
         assert_eq!(sigma_before, server::ranker::rating::SIGMA);
         assert!(stderr && finished, "{name}'s stderr and finish time");
+    }
+
+    async fn its_bot_holds_its_rating_and_record(&self, db: &PgPool) {
+        let (bot_id, name, after) = (self.player.bot, &self.player.name, self.after);
         let bot: (f64, f64, i32, i32, i32, i32) =
             sqlx::query_as("select mu, sigma, games, wins, losses, draws from bots where id = $1")
                 .bind(bot_id)
-                .fetch_one(&db)
+                .fetch_one(db)
                 .await
                 .unwrap();
         let (version_games, played): (i32, bool) = sqlx::query_as(
             "select version_games, last_game_at is not null from bots where id = $1",
         )
         .bind(bot_id)
-        .fetch_one(&db)
+        .fetch_one(db)
         .await
         .unwrap();
         assert_eq!(
@@ -183,7 +228,8 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
             (1, true),
             "{name}'s version played"
         );
-        assert!((bot.0 - after[i].0).abs() < 1e-9 && (bot.1 - after[i].1).abs() < 1e-9);
+        assert!((bot.0 - after.0).abs() < 1e-9 && (bot.1 - after.1).abs() < 1e-9);
+        let outcome = self.outcome();
         let won = i32::from(outcome == "win");
         let drew = i32::from(outcome == "draw");
         assert_eq!(

@@ -213,6 +213,40 @@ fn zip_with_symlink() -> Vec<u8> {
 async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
     let mut c = Client::new().await;
     c.register("alice", PW).await;
+    for (name, file, bytes, message) in refused_uploads() {
+        let r = c
+            .upload("/bots/new", &[("name", name)], Some((file, &bytes)))
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{name}: {}", r.body);
+        assert!(r.body.contains(message), "{name}: expected `{message}`");
+    }
+    let r = c.upload("/bots/new", &[("name", "nofile")], None).await;
+    assert!(r.body.contains("Choose a file to upload."));
+    let r = c
+        .upload(
+            "/bots/new",
+            &[("name", "cust"), ("language", "custom")],
+            Some(("bot.py", BOT)),
+        )
+        .await;
+    assert!(r.body.contains("give at least the run command"));
+    assert_eq!(counts(&c).await, (0, 0), "nothing was stored");
+    assert!(no_scratch_folder_left(), "scratch folders are removed");
+}
+
+/// Uploads the form refuses: (bot name, file name, bytes, what the refusal says).
+type Refused = Vec<(&'static str, &'static str, Vec<u8>, &'static str)>;
+
+/// Every upload the form refuses, in the order they are tried.
+fn refused_uploads() -> Refused {
+    let mut cases = empty_or_too_big();
+    cases.extend(entries_outside_or_special());
+    cases.extend(unreadable_or_badly_named());
+    cases
+}
+
+/// An empty file, a zip bomb and an archive of too many files.
+fn empty_or_too_big() -> Refused {
     let zeros = vec![0u8; 80 * 1024 * 1024];
     let bomb = zip_of(&[("bot.py", &zeros)]);
     assert!(
@@ -227,7 +261,7 @@ async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
         .iter()
         .map(|(n, d)| (n.as_str(), d.as_slice()))
         .collect();
-    let cases: Vec<(&str, &str, Vec<u8>, &str)> = vec![
+    vec![
         ("empty", "bot.py", vec![], "`bot.py` is empty."),
         ("bomb", "bot.zip", bomb, "unpacks to more than 64 MiB"),
         (
@@ -236,6 +270,13 @@ async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
             zip_of(&many_refs),
             "more than 2000 files",
         ),
+    ]
+}
+
+/// Archive entries that point outside their folder, links, devices and names that
+/// are not UTF-8.
+fn entries_outside_or_special() -> Refused {
+    vec![
         (
             "dotdot",
             "bot.zip",
@@ -278,6 +319,12 @@ async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
             raw_tar(b"b\xf6t.py", tar::EntryType::Regular, BOT),
             "not valid UTF-8",
         ),
+    ]
+}
+
+/// Files no language uses, a damaged zip, and bad bot names.
+fn unreadable_or_badly_named() -> Refused {
+    vec![
         (
             "nolang",
             "bot.zip",
@@ -303,38 +350,23 @@ async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
             "A bot name is 1 to 32 letters",
         ),
         ("", "bot.py", BOT.to_vec(), "A bot name is 1 to 32 letters"),
-    ];
-    for (name, file, bytes, message) in cases {
-        let r = c
-            .upload("/bots/new", &[("name", name)], Some((file, &bytes)))
-            .await;
-        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{name}: {}", r.body);
-        assert!(r.body.contains(message), "{name}: expected `{message}`");
-    }
-    let r = c.upload("/bots/new", &[("name", "nofile")], None).await;
-    assert!(r.body.contains("Choose a file to upload."));
-    let r = c
-        .upload(
-            "/bots/new",
-            &[("name", "cust"), ("language", "custom")],
-            Some(("bot.py", BOT)),
-        )
-        .await;
-    assert!(r.body.contains("give at least the run command"));
-    assert_eq!(counts(&c).await, (0, 0), "nothing was stored");
-    assert!(
-        std::fs::read_dir(std::env::temp_dir())
-            .unwrap()
-            .filter_map(Result::ok)
-            .all(|e| !e
-                .file_name()
+    ]
+}
+
+/// No upload's scratch folder of the last minute is left in the temporary folder
+/// (older ones are another run's).
+fn no_scratch_folder_left() -> bool {
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(Result::ok)
+        .all(|e| {
+            !e.file_name()
                 .to_string_lossy()
                 .starts_with("bottlebats-upload-")
                 || e.metadata()
                     .map(|m| m.modified().unwrap().elapsed().unwrap().as_secs() > 60)
-                    .unwrap_or(true)),
-        "scratch folders are removed"
-    );
+                    .unwrap_or(true)
+        })
 }
 
 #[tokio::test]

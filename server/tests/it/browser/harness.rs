@@ -1,6 +1,7 @@
 //! What the browser tests share: the site (`bottlebats serve` on a free port and a
-//! fresh database), chromedriver with headless Chromium, the screenshot camera, and a
-//! plain HTTP/1.1 request for the API.
+//! fresh database), chromedriver with headless Chromium, the screenshot camera, a
+//! visit (the three together, for tests written as steps), and a plain HTTP/1.1
+//! request for the API.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -19,6 +20,8 @@ use crate::common;
 pub const BIN: &str = env!("CARGO_BIN_EXE_bottlebats");
 pub const DESKTOP: (u32, u32) = (1280, 900);
 pub const PHONE: (u32, u32) = (390, 844);
+/// How long a build and its 50-turn test game may take before the tests give up.
+pub const BUILD_DEADLINE: Duration = Duration::from_secs(60);
 
 /// The first of `names` on the PATH.
 fn on_path(names: &[&str]) -> Option<PathBuf> {
@@ -28,6 +31,14 @@ fn on_path(names: &[&str]) -> Option<PathBuf> {
             .map(|dir| dir.join(name))
             .find(|p| p.is_file())
     })
+}
+
+/// The Python starter kit's bot, as a contestant would upload it.
+pub fn starter_bot() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bots/starters/python/bot.py")
+        .canonicalize()
+        .unwrap()
 }
 
 /// A folder of this test run under `target/tmp`, emptied.
@@ -392,6 +403,29 @@ impl<'a> Camera<'a> {
             wide <= seen,
             "{name} at phone width is {wide} px wide in a {seen} px window"
         );
+    }
+}
+
+/// A browser on a site, with its camera: what a browser test walks through, a step
+/// at a time.
+pub struct Visit<'a> {
+    pub site: &'a Site,
+    pub b: &'a Session,
+    pub cam: Camera<'a>,
+}
+
+impl<'a> Visit<'a> {
+    pub fn new(site: &'a Site, b: &'a Session) -> Visit<'a> {
+        Visit {
+            site,
+            b,
+            cam: Camera::new(b),
+        }
+    }
+
+    /// Opens `path` of the site.
+    pub fn page(&self, path: &str) {
+        self.b.goto(&format!("{}{path}", self.site.url));
     }
 }
 

@@ -6,8 +6,6 @@
 //! - A contestant uploads the Python starter bot from "New bot", watches its page until
 //!   the version is built, smoke-tested and plays, finds it on the profile, then uploads
 //!   a version that crashes and sees why it failed while the first one keeps playing.
-//! - Over the API (no browser): a token made with `bottlebats admin create-token`
-//!   uploads a bot with a multipart POST over TCP, which then goes live.
 //!
 //! Each step checks the text the page shows. Screenshots of every page at desktop and
 //! phone width go to `target/screenshots/` for people to look at. The browser tests skip,
@@ -16,18 +14,17 @@
 
 use super::harness;
 use super::webdriver;
-use crate::common;
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use harness::{browser_tools, viewport, wait_for_path, Browser, Camera, Site, DESKTOP, PHONE};
-use serde_json::{json, Value};
+use harness::{
+    browser_tools, starter_bot, viewport, wait_for_path, Browser, Site, Visit, BUILD_DEADLINE,
+    DESKTOP, PHONE,
+};
+use serde_json::json;
 use webdriver::Session;
 
 const PASSWORD: &str = "a long enough secret";
-/// How long a build and its 50-turn test game may take before the tests give up.
-const BUILD_DEADLINE: Duration = Duration::from_secs(60);
 
 #[test]
 fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
@@ -39,18 +36,38 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
     let site = Site::start("browser-accounts");
     let browser = Browser::open(&tools, "accounts");
     let started = Instant::now();
-    let b = &browser.session;
-    let mut cam = Camera::new(b);
-    let page = |path: &str| b.goto(&format!("{}{path}", site.url));
-    let at = |path: &str| wait_for_path(b, path);
+    let v = &mut Visit::new(&site, &browser.session);
 
-    // The home page, as a stranger sees it.
-    page("/");
+    a_stranger_sees_the_home_page(v);
+    the_phone_menu_opens_and_folds(v);
+    registering_logs_in_and_shows_the_profile(v);
+    logging_out_goes_home(v);
+    a_wrong_password_says_so_and_keeps_the_name(v);
+    the_right_password_logs_in(v);
+    a_new_token_is_shown_once_then_revoked(v);
+    the_other_pages_read_well(v);
+    the_phone_menu_knows_who_is_logged_in(v);
+    a_missing_page_says_so_and_knows_who_is_there(v);
+
+    eprintln!(
+        "browser test: {} screenshots in target/screenshots in {:.1} s",
+        v.cam.taken.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The home page, as a stranger sees it.
+fn a_stranger_sees_the_home_page(v: &mut Visit) {
+    let b = v.b;
+    v.page("/");
     b.wait_text("h1", "Write a bot. Take the forts.");
     assert_eq!(b.text("header .account"), "Log in\nRegister");
-    cam.both("home");
+    v.cam.both("home");
+}
 
-    // On a phone the menu is folded behind the button and opens with it.
+/// On a phone the menu is folded behind the button and opens with it.
+fn the_phone_menu_opens_and_folds(v: &mut Visit) {
+    let b = v.b;
     viewport(b, PHONE);
     let rules_link = b.find("header .links a[href='/rules']");
     assert!(!b.displayed(&rules_link), "the menu starts folded");
@@ -62,34 +79,43 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
         "{links}"
     );
     assert_eq!(b.text("header .account"), "Log in\nRegister");
-    cam.snap("menu-open-phone");
+    v.cam.snap("menu-open-phone");
     b.click("header label.menu-button");
     assert!(!b.displayed(&rules_link), "the button folds it again");
     viewport(b, DESKTOP);
+}
 
-    // Registering logs you in and shows your profile.
+/// Registering logs you in and shows your profile.
+fn registering_logs_in_and_shows_the_profile(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account a[href='/register']");
     b.wait_text("h1", "Register");
-    cam.both("register");
+    v.cam.both("register");
     b.fill("input[name=name]", "gwen");
     b.fill("input[name=password]", PASSWORD);
     b.fill("input[name=password2]", PASSWORD);
     b.click("main button[type=submit]");
-    at("/profile");
+    wait_for_path(b, "/profile");
     assert_eq!(b.wait_text("main h1", "gwen"), "gwen");
     assert_eq!(b.text("header .account .who"), "gwen");
     assert!(b.text("#tokens").contains("You have no tokens."));
+}
 
-    // Logging out: back home, the menu offers to log in again.
+/// Logging out: back home, the menu offers to log in again.
+fn logging_out_goes_home(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account button");
     b.wait_text("header .account", "Log in");
     assert!(!b.text("header .account").contains("gwen"));
-    at("/");
+    wait_for_path(b, "/");
+}
 
-    // A wrong password says so and keeps the name typed.
+/// A wrong password says so and keeps the name typed.
+fn a_wrong_password_says_so_and_keeps_the_name(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account a[href='/login']");
     b.wait_text("h1", "Log in");
-    cam.both("login");
+    v.cam.both("login");
     b.fill("input[name=name]", "gwen");
     b.fill("input[name=password]", "not my password");
     b.click("main button[type=submit]");
@@ -101,54 +127,68 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
         b.property(&b.find("input[name=name]"), "value"),
         json!("gwen")
     );
-    cam.both("login-error");
+    v.cam.both("login-error");
+}
 
-    // The right one logs in.
+/// The right one logs in.
+fn the_right_password_logs_in(v: &mut Visit) {
+    let b = v.b;
     b.fill("input[name=password]", PASSWORD);
     b.click("main button[type=submit]");
-    at("/profile");
+    wait_for_path(b, "/profile");
     b.wait_text("main h1", "gwen");
+}
 
-    // A new API token is shown once.
+/// A new API token is shown once; revoking it empties the list.
+fn a_new_token_is_shown_once_then_revoked(v: &mut Visit) {
+    let b = v.b;
     b.fill("#tokens input[name=name]", "laptop");
     b.click("#tokens form.row button");
     let token = b.wait_text("#new-token", "bbt_");
     assert!(token.starts_with("bbt_") && token.len() > 20, "{token}");
     assert!(b.text("#tokens table").contains("laptop"));
-    cam.both("profile-token");
-    page("/profile");
+    v.cam.both("profile-token");
+    v.page("/profile");
     b.wait_text("#tokens table", "laptop");
     assert!(b.find_all("#new-token").is_empty(), "shown only once");
     assert!(!b.text("main").contains(&token));
 
-    // Revoking it empties the list.
     b.click("#tokens button.danger");
     b.wait_text("#tokens .alert.success", "The token was revoked.");
     assert!(b.text("#tokens").contains("You have no tokens."));
     assert!(b.find_all("#tokens table").is_empty());
+}
 
-    // The other pages.
-    page("/rules");
+/// The rules, getting started, and home again, logged in.
+fn the_other_pages_read_well(v: &mut Visit) {
+    let b = v.b;
+    v.page("/rules");
     b.wait_text("h1", "The rules");
     assert!(b.text("main").contains("Sieges"));
-    cam.both("rules");
-    page("/getting-started");
+    v.cam.both("rules");
+    v.page("/getting-started");
     b.wait_text("h1", "Getting started");
     assert!(b.text("main").contains("config.json"));
-    cam.both("getting-started");
-    page("/");
+    v.cam.both("getting-started");
+    v.page("/");
     b.wait_text("h1", "Write a bot. Take the forts.");
     assert_eq!(b.text("header .account .who"), "gwen");
+}
 
-    // The menu on a phone, logged in.
+/// The menu on a phone, logged in.
+fn the_phone_menu_knows_who_is_logged_in(v: &mut Visit) {
+    let b = v.b;
     viewport(b, PHONE);
     b.click("header label.menu-button");
     b.wait_text("header .account", "gwen");
     assert!(b.text("header .account").contains("Log out"));
-    cam.snap("menu-open-logged-in-phone");
+    v.cam.snap("menu-open-logged-in-phone");
     viewport(b, DESKTOP);
+}
 
-    page("/no/such/page");
+fn a_missing_page_says_so_and_knows_who_is_there(v: &mut Visit) {
+    let b = v.b;
+    v.page("/no/such/page");
     b.wait_text("h1", "Page not found");
     assert_eq!(b.text(".error-page .status"), "404");
     assert!(b.text("main").contains("There is nothing at this address."));
@@ -157,21 +197,7 @@ fn a_visitor_registers_logs_in_makes_a_token_and_reads_the_pages() {
         "gwen",
         "the 404 page knows you"
     );
-    cam.both("not-found");
-
-    eprintln!(
-        "browser test: {} screenshots in target/screenshots in {:.1} s",
-        cam.taken.len(),
-        started.elapsed().as_secs_f64()
-    );
-}
-
-/// The Python starter kit's bot, as a contestant would upload it.
-fn starter_bot() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bots/starters/python/bot.py")
-        .canonicalize()
-        .unwrap()
+    v.cam.both("not-found");
 }
 
 /// Waits until `done` holds for the page, up to `deadline`, reloading it every second
@@ -215,19 +241,43 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     let site = Site::start("browser-bots");
     let browser = Browser::open(&tools, "bots");
     let started = Instant::now();
-    let b = &browser.session;
-    let mut cam = Camera::new(b);
+    let v = &mut Visit::new(&site, &browser.session);
 
-    // A new contestant has no bots yet.
-    b.goto(&format!("{}/register", site.url));
+    a_new_contestant_has_no_bots(v);
+    new_bot_opens_the_form_with_custom_commands_folded(v);
+    let uploaded = uploads_the_python_starter_bot(v);
+    its_page_shows_version_1_on_its_way(v);
+    let live_after = the_page_refreshes_itself_until_version_1_plays(v, uploaded);
+    the_profile_lists_it(v);
+    let uploaded = uploads_a_version_that_crashes(v);
+    let failed_after = version_2_fails_and_says_why_while_version_1_plays(v, uploaded);
+    a_visitor_sees_the_versions_but_not_why_one_failed(v);
+
+    eprintln!(
+        "bot browser test: version 1 plays {:.1} s after its upload (screenshots included), \
+         version 2 failed {:.1} s after its upload; {} screenshots in target/screenshots; \
+         {:.1} s with the browser",
+        live_after.as_secs_f64(),
+        failed_after.as_secs_f64(),
+        v.cam.taken.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+fn a_new_contestant_has_no_bots(v: &mut Visit) {
+    let b = v.b;
+    v.page("/register");
     b.fill("input[name=name]", "robin");
     b.fill("input[name=password]", PASSWORD);
     b.fill("input[name=password2]", PASSWORD);
     b.click("main button[type=submit]");
     wait_for_path(b, "/profile");
     b.wait_text("#bots", "You have no bots yet.");
+}
 
-    // "New bot" in the header opens the form; the custom commands are folded away.
+/// "New bot" in the header opens the form; the custom commands are folded away.
+fn new_bot_opens_the_form_with_custom_commands_folded(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account a[href='/bots/new']");
     wait_for_path(b, "/bots/new");
     b.wait_text("main h1", "New bot");
@@ -243,9 +293,13 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
         json!("auto"),
         "recognising the language is the default"
     );
-    cam.both("bot-new");
+    v.cam.both("bot-new");
+}
 
-    // The Python starter bot, its language chosen, through the file input.
+/// The Python starter bot, its language chosen, through the file input; returns when
+/// it was sent.
+fn uploads_the_python_starter_bot(v: &mut Visit) -> Instant {
+    let b = v.b;
     b.fill("input[name=name]", "Skylark");
     b.click("select[name=language] option[value=python]");
     assert_eq!(
@@ -260,9 +314,13 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     );
     let uploaded = Instant::now();
     b.click("main form button[type=submit]");
+    uploaded
+}
 
-    // Its page: version 1 is on its way, and the page refreshes itself meanwhile (the
-    // checks wait rather than read once, as the page may reload under them).
+/// Its page: version 1 is on its way, and the page refreshes itself meanwhile (the
+/// checks wait rather than read once, as the page may reload under them).
+fn its_page_shows_version_1_on_its_way(v: &mut Visit) {
+    let b = v.b;
     wait_for_path(b, "/bots/Skylark");
     b.wait_text("main h1", "Skylark");
     let status = status_of(b, 1).unwrap_or_default();
@@ -279,9 +337,13 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
         1,
         "a page with a version on its way refreshes itself"
     );
-    cam.both("bot-building");
+    v.cam.both("bot-building");
+}
 
-    // No reload from us: the page's own refresh shows the version playing.
+/// No reload from us: the page's own refresh shows the version playing. Returns how
+/// long after its upload.
+fn the_page_refreshes_itself_until_version_1_plays(v: &mut Visit, uploaded: Instant) -> Duration {
+    let b = v.b;
     wait_for(b, "version 1 plays", BUILD_DEADLINE, false, |b| {
         status_of(b, 1).as_deref() == Some("active")
             && b.text_now(".bot-summary")
@@ -294,19 +356,27 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     );
     assert!(b.find_all("main .alert.info").is_empty());
     assert!(b.text("#version-1").contains("test game"));
-    cam.both("bot-active");
+    v.cam.both("bot-active");
+    live_after
+}
 
-    // The profile lists it.
+/// The profile lists it; back to its page.
+fn the_profile_lists_it(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account .who");
     wait_for_path(b, "/profile");
     let bots = b.wait_text("#bots table", "Skylark");
     assert!(bots.contains("version 1"), "{bots}");
     assert!(b.text("#bots .status").contains("active"));
-    cam.both("profile-bots");
+    v.cam.both("profile-bots");
     b.click("#bots a[href='/bots/Skylark']");
     wait_for_path(b, "/bots/Skylark");
+}
 
-    // A version that exits at once, with a build step that checks its syntax.
+/// A version that exits at once, with a build step that checks its syntax; returns
+/// when it was sent.
+fn uploads_a_version_that_crashes(v: &mut Visit) -> Instant {
+    let b = v.b;
     let dir = harness::scratch("browser-bots-upload");
     let broken = dir.join("bot.py");
     std::fs::write(
@@ -323,12 +393,19 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     );
     b.fill("#upload input[name=run_command]", "python3 bot.py");
     b.send_keys("#upload input[type=file]", &broken.display().to_string());
-    cam.both("bot-upload-filled");
+    v.cam.both("bot-upload-filled");
     let uploaded = Instant::now();
     b.click("#upload button[type=submit]");
     wait_for_path(b, "/bots/Skylark");
+    uploaded
+}
 
-    // It fails, says why, and version 1 keeps playing.
+/// It fails, says why, and version 1 keeps playing. Returns how long after its upload.
+fn version_2_fails_and_says_why_while_version_1_plays(
+    v: &mut Visit,
+    uploaded: Instant,
+) -> Duration {
+    let b = v.b;
     wait_for(b, "version 2 failed", BUILD_DEADLINE, true, |b| {
         status_of(b, 2).as_deref() == Some("failed")
     });
@@ -350,13 +427,17 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     let stderr = b.find("#version-2 details.stderr pre");
     assert!(b.displayed(&stderr), "its stderr is open");
     assert!(b.text_of(&stderr).contains("out of ideas, giving up"));
-    cam.both("bot-failed");
+    v.cam.both("bot-failed");
+    failed_after
+}
 
-    // Anyone sees the versions and their statuses, but not why one failed, its logs
-    // or its files, and cannot upload.
+/// Anyone sees the versions and their statuses, but not why one failed, its logs or
+/// its files, and cannot upload.
+fn a_visitor_sees_the_versions_but_not_why_one_failed(v: &mut Visit) {
+    let b = v.b;
     b.click("header .account button");
     b.wait_text("header .account", "Log in");
-    b.goto(&format!("{}/bots/Skylark", site.url));
+    v.page("/bots/Skylark");
     b.wait_text(".bot-summary", "version 1 plays");
     assert_eq!(status_of(b, 2).as_deref(), Some("failed"));
     let main = b.text("main");
@@ -369,91 +450,5 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
     ] {
         assert!(!main.contains(private), "a visitor sees {private:?}");
     }
-    cam.both("bot-public");
-
-    eprintln!(
-        "bot browser test: version 1 plays {:.1} s after its upload (screenshots included), \
-         version 2 failed {:.1} s after its upload; {} screenshots in target/screenshots; \
-         {:.1} s with the browser",
-        live_after.as_secs_f64(),
-        failed_after.as_secs_f64(),
-        cam.taken.len(),
-        started.elapsed().as_secs_f64()
-    );
-}
-
-#[test]
-fn the_api_uploads_a_bot_with_a_token_made_by_the_admin_command_and_it_goes_live() {
-    let started = Instant::now();
-    let site = Site::start("api-upload");
-    site.admin(&["create-user", "ada", "--password", PASSWORD]);
-    let out = site.admin(&["create-token", "ada", "--name", "ci"]);
-    let token = out.lines().last().unwrap_or("").trim().to_string();
-    assert!(
-        token.starts_with("bbt_"),
-        "the last line is the token: {out}"
-    );
-    let auth = format!("Bearer {token}");
-
-    // curl -H "Authorization: Bearer …" -F name=Lovelace -F file=@bot.py URL/api/bots
-    let bot = std::fs::read(starter_bot()).unwrap();
-    let (content_type, body) = common::multipart(&[("name", "Lovelace")], Some(("bot.py", &bot)));
-    let headers = [
-        ("Content-Type", content_type.as_str()),
-        ("Authorization", auth.as_str()),
-    ];
-    let wrong = [headers[0], ("Authorization", "Bearer bbt_not_a_token")];
-    let (status, answer) = site.request("POST", "/api/bots", &wrong, &body);
-    assert_eq!(status, 401, "a wrong token uploads nothing: {answer}");
-    let (status, answer) = site.request("POST", "/api/bots", &headers, &body);
-    assert_eq!(status, 201, "{answer}");
-    let v: Value = serde_json::from_str(&answer).unwrap();
-    assert_eq!(
-        v,
-        json!({ "bot": "Lovelace", "version": 1, "status": "pending", "url": "/bots/Lovelace" })
-    );
-
-    // Polled as a script would, until the version plays.
-    let mut seen = Vec::new();
-    let until_live = Instant::now();
-    let bot = loop {
-        let (status, answer) = site.request(
-            "GET",
-            "/api/bots/Lovelace",
-            &[("Authorization", &auth)],
-            b"",
-        );
-        assert_eq!(status, 200, "{answer}");
-        let v: Value = serde_json::from_str(&answer).unwrap();
-        let now = v["versions"][0]["status"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        if seen.last() != Some(&now) {
-            seen.push(now.clone());
-        }
-        match now.as_str() {
-            "active" => break v,
-            "pending" | "building" | "testing" => {}
-            other => panic!("version 1 is {other}: {answer}"),
-        }
-        assert!(
-            until_live.elapsed() < BUILD_DEADLINE,
-            "version 1 is still {now} after {} s",
-            BUILD_DEADLINE.as_secs()
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    };
-    assert_eq!(bot["active_version"], 1, "{bot}");
-    assert_eq!(bot["owner"], "ada");
-    assert_eq!(
-        bot["versions"][0]["failure"],
-        Value::Null,
-        "the owner sees no failure"
-    );
-    eprintln!(
-        "API test: statuses {seen:?}; live {:.1} s after the upload; {:.1} s in all",
-        until_live.elapsed().as_secs_f64(),
-        started.elapsed().as_secs_f64()
-    );
+    v.cam.both("bot-public");
 }

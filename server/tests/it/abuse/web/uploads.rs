@@ -1,0 +1,141 @@
+//! Uploads hammered: concurrent versions of one bot, more builds queued than a
+//! contestant's share, archives of thousands of folders.
+
+use axum::http::StatusCode;
+
+use super::PW;
+use crate::common::{self, Client};
+
+#[tokio::test]
+async fn concurrent_uploads_of_one_bot_get_one_version_number_each() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let token = c.new_token("laptop").await;
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "racer")],
+            Some(("bot.py", b"print()")),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    let all = (0..6).map(|_| {
+        let mut v = c.stranger();
+        let token = token.clone();
+        tokio::spawn(async move {
+            v.api_upload(
+                "/api/bots/racer/versions",
+                &token,
+                &[],
+                Some(("bot.py", b"print()")),
+            )
+            .await
+        })
+    });
+    for r in all {
+        let r = r.await.unwrap();
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    }
+    let numbers: Vec<i32> = sqlx::query_scalar("select number from bot_versions order by number")
+        .fetch_all(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(numbers, (1..=7).collect::<Vec<_>>());
+}
+
+#[tokio::test]
+async fn one_contestant_cannot_queue_more_than_three_builds_and_builds_take_turns() {
+    let config = server::config::Config::load(Default::default(), None).unwrap();
+    assert_eq!(config.pending_builds, 3, "the default");
+    let mut alice = Client::with_config(config).await;
+    alice.register("alice", PW).await;
+    let mut bob = alice.stranger();
+    bob.register("bob", PW).await;
+    for i in 0..3 {
+        let r = alice
+            .upload(
+                "/bots/new",
+                &[("name", &format!("a{i}"))],
+                Some(("bot.py", b"print()")),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER);
+    }
+    let r = alice
+        .upload("/bots/new", &[("name", "a3")], Some(("bot.py", b"print()")))
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.body.contains("waiting to be built"), "{}", r.body);
+    let r = bob
+        .upload("/bots/new", &[("name", "b0")], Some(("bot.py", b"print()")))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "bob has his own share");
+    // The builder takes them in turn by owner: bob's one comes second, not fourth.
+    let b = common::builder(&alice.state.db, "abuse-turns");
+    let mut order = Vec::new();
+    while let Some(job) = b.claim().await.unwrap() {
+        order.push(job.bot_name);
+    }
+    assert_eq!(order, ["a0", "b0", "a1", "a2"]);
+}
+
+#[tokio::test]
+async fn an_archive_of_folders_counts_against_the_entry_cap() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    // 5,000 folders and one small bot, under a megabyte gzipped.
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut t = tar::Builder::new(gz);
+    for i in 0..5000 {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Directory);
+        h.set_size(0);
+        h.set_mode(0o755);
+        h.set_cksum();
+        t.append_data(&mut h, format!("d/{i}/"), std::io::empty())
+            .unwrap();
+    }
+    let mut h = tar::Header::new_gnu();
+    h.set_size(7);
+    h.set_mode(0o644);
+    h.set_cksum();
+    t.append_data(&mut h, "bot.py", &b"print()"[..]).unwrap();
+    let bytes = t.into_inner().unwrap().finish().unwrap();
+    assert!(bytes.len() < 1 << 20);
+    let r = c
+        .upload(
+            "/bots/new",
+            &[("name", "folders")],
+            Some(("bot.tar.gz", &bytes)),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body.contains("more than 2000 files and folders"),
+        "{}",
+        r.body
+    );
+    let zip = common::zip_of(
+        &(0..2500)
+            .map(|i| (format!("d{i}/"), &b""[..]))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|(n, b)| (n.as_str(), *b))
+            .chain([("bot.py", &b"print()"[..])])
+            .collect::<Vec<_>>(),
+    );
+    let r = c
+        .upload("/bots/new", &[("name", "zipped")], Some(("bot.zip", &zip)))
+        .await;
+    assert!(
+        r.body.contains("more than 2000 files and folders"),
+        "{}",
+        r.body
+    );
+    let bots: i64 = sqlx::query_scalar("select count(*) from bots")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(bots, 0, "nothing stored");
+}
