@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::game::{Game, RoadMarches};
-use crate::map::{Map, Owner, Seat, NEUTRAL};
+use crate::map::{write_fort, write_march, Map, Owner, Seat, NEUTRAL};
 
 /// A board to print: the map and the changing parts of one moment of a game.
 #[derive(Clone, Copy)]
@@ -72,15 +72,7 @@ impl Snapshot<'_> {
         let forts = fort_seen.iter().filter(|&&s| s).count();
         let _ = writeln!(out, "{forts} forts:");
         for (i, f) in map.forts.iter().enumerate().filter(|(i, _)| fort_seen[*i]) {
-            let _ = writeln!(
-                out,
-                "{} {} {} {} {}",
-                f.name,
-                f.x,
-                f.y,
-                self.owner_name(self.owners[i]),
-                self.garrisons[i]
-            );
+            write_fort(out, f, self.owner_name(self.owners[i]), self.garrisons[i]);
         }
         let roads = road_seen.iter().filter(|&&s| s).count();
         let _ = writeln!(out, "{roads} roads:");
@@ -100,13 +92,7 @@ impl Snapshot<'_> {
             let on_road = &self.roads[i];
             for (list, from, to) in [(&on_road.toward_a, b, a), (&on_road.toward_b, a, b)] {
                 for m in list {
-                    let _ = writeln!(
-                        out,
-                        "{from} {to} {} {} {}",
-                        self.owner_name(m.owner),
-                        m.size,
-                        m.pos / 2
-                    );
+                    write_march(out, [from, to], self.owner_name(m.owner), m.size, m.pos / 2);
                 }
             }
         }

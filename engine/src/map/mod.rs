@@ -135,6 +135,27 @@ pub const MAX_SOLDIERS: u64 = 1 << 40;
 /// The name of the neutral owner.
 pub const NEUTRAL: &str = "neutral";
 
+/// One fort's line of the text format: `name x y owner garrison`. A map and a
+/// player's view write their forts the same way.
+pub(crate) fn write_fort(out: &mut String, fort: &Fort, owner: &str, garrison: u64) {
+    let _ = writeln!(
+        out,
+        "{} {} {} {owner} {garrison}",
+        fort.name, fort.x, fort.y
+    );
+}
+
+/// One march's line of the text format: `origin destination owner size steps`.
+pub(crate) fn write_march(
+    out: &mut String,
+    [from, to]: [&str; 2],
+    owner: &str,
+    size: u64,
+    steps: u32,
+) {
+    let _ = writeln!(out, "{from} {to} {owner} {size} {steps}");
+}
+
 impl Map {
     /// The fort with this name.
     pub fn fort_id(&self, name: &str) -> Option<FortId> {
@@ -150,15 +171,7 @@ impl Map {
         };
         let _ = writeln!(out, "{} forts:", self.forts.len());
         for f in &self.forts {
-            let _ = writeln!(
-                out,
-                "{} {} {} {} {}",
-                f.name,
-                f.x,
-                f.y,
-                owner(f.owner),
-                f.garrison
-            );
+            write_fort(&mut out, f, owner(f.owner), f.garrison);
         }
         let _ = writeln!(out, "{} roads:", self.roads.len());
         for r in &self.roads {
@@ -166,14 +179,15 @@ impl Map {
         }
         let _ = writeln!(out, "{} marches:", self.marches.len());
         for m in &self.marches {
-            let _ = writeln!(
-                out,
-                "{} {} {} {} {}",
-                self.forts[m.origin.0].name,
-                self.forts[m.destination.0].name,
-                self.seats[m.owner.0],
+            write_march(
+                &mut out,
+                [
+                    &self.forts[m.origin.0].name,
+                    &self.forts[m.destination.0].name,
+                ],
+                &self.seats[m.owner.0],
                 m.size,
-                m.remaining_steps
+                m.remaining_steps,
             );
         }
         out
