@@ -10,14 +10,14 @@
 # versions of one bot over the API, one after the other, and prints the median, the
 # fastest and the slowest wait per language.
 #
-# Usage: bench/upload.sh [LANG...]   (default: python c java; needs curl, python3)
+# Usage: bench/upload.sh [LANG...]   (default: python cpp java, the starter kits; needs curl, python3)
 # Knobs (environment): ROUNDS (default 5), NO_BUILD=1, BIN=another build.
 
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-5}
 LANGS=("$@")
-[[ ${#LANGS[@]} -gt 0 ]] || LANGS=(python c java)
+[[ ${#LANGS[@]} -gt 0 ]] || LANGS=(python cpp java)
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 needs curl python3

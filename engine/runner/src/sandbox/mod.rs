@@ -80,7 +80,10 @@ impl Limits {
             file_size: 256 * MIB,
             scratch: 512 * MIB,
             cpu_seconds: 600,
-            cpu_millicores: 1000,
+            // Two cores: javac and the JVM work on several threads, and one core made
+            // a Java starter's upload-to-active time 14% longer (1.49 s to 1.70 s,
+            // `bench/upload.sh`). Builds run one at a time, so this still bounds them.
+            cpu_millicores: 2000,
             writable_dir: true,
         }
     }
