@@ -10,18 +10,8 @@ use engine::map::Map;
 use runner::process::{BotSpec, LocalLauncher};
 use runner::{run_match, MatchConfig, MatchResult, OnTimeout};
 
-const MAP: &str = "\
-4 forts:
-a 0 0 p1 100
-b 3 4 neutral 10
-c 6 8 neutral 10
-d 9 12 p2 100
-3 roads:
-a b
-b c
-c d
-0 marches:
-";
+/// Four forts in a line, p1 at one end and p2 at the other.
+const MAP: &str = include_str!("line.map");
 
 fn fixture() -> String {
     format!(

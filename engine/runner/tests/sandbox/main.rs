@@ -47,15 +47,5 @@ pub const HOSTILE: usize = 1;
 pub const ENV_SECRET: &str = "env-secret-7f3a9c";
 pub const DB_PASSWORD: &str = "db-password-51e2d0";
 
-pub const MAP: &str = "\
-4 forts:
-a 0 0 p1 100
-b 3 4 neutral 10
-c 6 8 neutral 10
-d 9 12 p2 100
-3 roads:
-a b
-b c
-c d
-0 marches:
-";
+/// Four forts in a line, p1 at one end and p2 at the other.
+pub const MAP: &str = include_str!("../line.map");

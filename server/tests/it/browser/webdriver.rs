@@ -249,6 +249,39 @@ impl Session {
     }
 
     /// Runs a script in the page (WebDriver scripts are not bound by the page's CSP).
+    /// Clicks with the mouse at `fraction` of the width of the first element matching
+    /// `css` (scrolled into view), halfway down; pressed at `from` (a fraction too) and
+    /// dragged there when given, as a hand would.
+    pub fn click_at(&self, css: &str, fraction: f64, from: Option<f64>) {
+        let r = self.execute(&format!(
+            "const e = document.querySelector('{css}'); e.scrollIntoView({{block: 'center'}});
+             const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
+        ));
+        let r: Vec<f64> = serde_json::from_value(r).unwrap();
+        let y = (r[1] + r[3] / 2.0).round() as i64;
+        let x = |f: f64| (r[0] + r[2] * f).round() as i64;
+        let at = |f: f64| json!({"type": "pointerMove", "x": x(f), "y": y, "origin": "viewport"});
+        let mut actions = vec![
+            at(from.unwrap_or(fraction)),
+            json!({"type": "pointerDown", "button": 0}),
+        ];
+        if from.is_some() {
+            let mut drag = at(fraction);
+            drag["duration"] = json!(100);
+            actions.push(drag);
+        }
+        actions.push(json!({"type": "pointerUp", "button": 0}));
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{
+                "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+                "actions": actions,
+            }]})),
+        );
+        self.cmd("DELETE", "/actions", None);
+    }
+
     pub fn execute(&self, script: &str) -> Value {
         self.cmd(
             "POST",

@@ -54,32 +54,6 @@ pub fn listed_ids(b: &Session, css: &str) -> Vec<i64> {
         .collect()
 }
 
-/// Clicks the middle of the first element matching `css` at `fraction` of its width.
-pub fn click_at(b: &Session, css: &str, fraction: f64) {
-    let r = b.execute(&format!(
-        "const e = document.querySelector('{css}'); e.scrollIntoView({{block: 'center'}});
-         const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
-    ));
-    let r: Vec<f64> = serde_json::from_value(r).unwrap();
-    let (x, y) = (
-        (r[0] + r[2] * fraction).round() as i64,
-        (r[1] + r[3] / 2.0).round() as i64,
-    );
-    b.cmd(
-        "POST",
-        "/actions",
-        Some(json!({"actions": [{
-            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-            "actions": [
-                {"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
-                {"type": "pointerDown", "button": 0},
-                {"type": "pointerUp", "button": 0},
-            ],
-        }]})),
-    );
-    b.cmd("DELETE", "/actions", None);
-}
-
 /// The turn the viewer shows (its container's `data-turn`).
 pub fn shown_turn(b: &Session) -> usize {
     let v = b.execute("return document.getElementById('viewer').dataset.turn;");

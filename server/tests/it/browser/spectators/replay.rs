@@ -12,8 +12,8 @@ use super::super::harness::{wait_for_path, Site, Visit};
 use super::super::webdriver::{ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
 use super::ladder::get_json;
 use super::page::{
-    check_forts, click_at, fetch_replay, log_in, log_out, shown_turn, status_in_page, table,
-    viewer_ready, wait_hash, wait_until,
+    check_forts, fetch_replay, log_in, log_out, shown_turn, status_in_page, table, viewer_ready,
+    wait_hash, wait_until,
 };
 use super::{BOT, OWNER, PROBLEM_TURN};
 
@@ -98,7 +98,7 @@ pub fn keys_and_the_scrub_bar_move_the_replay(v: &mut Visit, replay: &Replay) {
     check_forts(b, replay, Some(t + 2), "one step back");
     wait_hash(b, t + 2);
     // The scrub bar, clicked at three quarters.
-    click_at(b, "#viewer input[type=range]", 0.75);
+    b.click_at("#viewer input[type=range]", 0.75, None);
     let scrubbed = check_forts(b, replay, None, "scrubbed");
     assert!(
         (scrubbed as f64 - 0.75 * last as f64).abs() <= 0.05 * last as f64 + 2.0,

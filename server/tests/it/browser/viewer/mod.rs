@@ -24,8 +24,8 @@ use engine::replay::{Events, Replay};
 use engine::scripted::play_random_game;
 use harness::{browser_tools, viewport, Browser, Site, Visit, DESKTOP, PHONE};
 use page::{
-    check_forts, click_at, frames, marches_on_roads, marches_shown, no_errors, open_file,
-    response_head, shown_turn, wait_until, watch_errors, Frames,
+    check_forts, frames, marches_on_roads, marches_shown, no_errors, open_file, response_head,
+    shown_turn, wait_until, watch_errors, Frames,
 };
 use serde_json::json;
 use webdriver::{ARROW_LEFT, ARROW_RIGHT, END, HOME, SPACE};
@@ -199,7 +199,7 @@ fn playing_moves_the_turn_on_until_paused(v: &mut Visit, replay: &Replay) {
 /// the legend and the turn follow. Returns the turn.
 fn the_mouse_scrubs_to_about_40_percent(v: &mut Visit, replay: &Replay) -> usize {
     let b = v.b;
-    click_at(b, "[data-viewer] input.bbv-range", 0.4);
+    b.click_at("[data-viewer] input.bbv-range", 0.4, Some(0.35));
     let t = check_forts(b, replay, "after scrubbing");
     assert!((150..=250).contains(&t), "scrubbed to turn {t}");
     assert_eq!(

@@ -113,38 +113,6 @@ pub fn open_file(b: &Session, file: &Path) -> (Duration, f64, f64) {
     (seen, ms[0].as_f64().unwrap(), ms[1].as_f64().unwrap())
 }
 
-/// Clicks with the mouse at a fraction of the width of the first element matching `css`
-/// (scrolled into view), dragging a little on the way as a hand would.
-pub fn click_at(b: &Session, css: &str, fraction: f64) {
-    let rect = b.execute(&format!(
-        "const e = document.querySelector('{css}'); e.scrollIntoView({{block: 'center'}});
-         const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
-    ));
-    let r: Vec<f64> = rect
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
-    let y = (r[1] + r[3] / 2.0).round() as i64;
-    let x0 = (r[0] + r[2] * (fraction - 0.05)).round() as i64;
-    let x1 = (r[0] + r[2] * fraction).round() as i64;
-    b.cmd(
-        "POST",
-        "/actions",
-        Some(json!({"actions": [{
-            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-            "actions": [
-                {"type": "pointerMove", "x": x0, "y": y, "origin": "viewport"},
-                {"type": "pointerDown", "button": 0},
-                {"type": "pointerMove", "x": x1, "y": y, "origin": "viewport", "duration": 100},
-                {"type": "pointerUp", "button": 0},
-            ],
-        }]})),
-    );
-    b.cmd("DELETE", "/actions", None);
-}
-
 /// How the browser draws for `time`: idle, or playing from turn 100 at `speed`. The
 /// turns played, and a summary of the intervals between frames.
 pub fn frames(b: &Session, speed: Option<f64>, time: Duration) -> (u64, Frames) {
