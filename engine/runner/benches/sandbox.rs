@@ -133,14 +133,6 @@ fn neighbour_report(sandbox: &Arc<Sandbox>, dir: &Path) {
         dir: dir.to_path_buf(),
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let spinner = BotSpec {
-        name: "spin".into(),
-        command: format!(
-            "sh -c 'for i in $(seq {}); do (while :; do :; done) & done; wait'",
-            cores + 2
-        ),
-        dir: dir.to_path_buf(),
-    };
     let launcher = sandbox.launcher(Limits::game());
     let timed = || median((0..5).map(|_| run_to_exit(&launcher, &work)).collect());
     let alone = timed();
@@ -148,10 +140,22 @@ fn neighbour_report(sandbox: &Arc<Sandbox>, dir: &Path) {
         "a fixed amount of work, sandboxed: {:.0} ms alone",
         ms(alone)
     );
-    for (what, millicores) in [
-        ("with the CPU quota (one core)", 1000),
-        ("without a CPU quota", 0),
+    for (spinners, what, millicores) in [
+        (1, "with the CPU quota (one core)", 1000),
+        (
+            cores + 2,
+            "with the CPU quota (one core, pinned once over it)",
+            1000,
+        ),
+        (cores + 2, "without a CPU quota", 0),
     ] {
+        let spinner = BotSpec {
+            name: "spin".into(),
+            command: format!(
+                "sh -c 'for i in $(seq {spinners}); do (while :; do :; done) & done; wait'"
+            ),
+            dir: dir.to_path_buf(),
+        };
         let limits = Limits {
             cpu_millicores: millicores,
             ..Limits::game()
@@ -161,8 +165,7 @@ fn neighbour_report(sandbox: &Arc<Sandbox>, dir: &Path) {
         let next_to = timed();
         spin.kill();
         println!(
-            "  next to a bot spinning {} processes {what}: {:.0} ms ({:+.0}%)",
-            cores + 2,
+            "  next to a bot spinning {spinners} processes {what}: {:.0} ms ({:+.0}%)",
             ms(next_to),
             (next_to.as_secs_f64() / alone.as_secs_f64() - 1.0) * 100.0
         );

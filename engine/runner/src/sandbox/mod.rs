@@ -14,6 +14,7 @@
 mod bwrap;
 mod cgroup;
 mod launch;
+mod pinning;
 mod seccomp;
 mod slots;
 
@@ -167,6 +168,9 @@ impl Sandbox {
             config,
         };
         sandbox.bwrap = sandbox.probe_bwrap();
+        if let Ok(cgroups) = &sandbox.cgroups {
+            pinning::watch(cgroups);
+        }
         sandbox
     }
 
@@ -289,8 +293,15 @@ impl Sandbox {
                 name: "cpu quota",
                 active: cg.is_ok_and(Cgroups::has_cpu_quota),
                 how: match cg {
+                    Ok(c) if c.has_cpu_quota() && c.has_cpu_pinning() => {
+                        "one core per bot by default (cgroup CPU quota), and a bot that \
+                         goes over it is pinned to the least busy core (cpuset)"
+                            .into()
+                    }
                     Ok(c) if c.has_cpu_quota() => {
-                        "one core per bot by default (cgroup CPU quota)".into()
+                        "one core per bot by default (cgroup CPU quota); no cpuset \
+                         controller, so a spinning bot still takes bursts on every core"
+                            .into()
                     }
                     Ok(_) => "no cgroup cpu controller here: a spinning bot slows its neighbours".into(),
                     Err(e) => format!("{e}; a spinning bot slows its neighbours"),

@@ -77,8 +77,13 @@ fn cgroup_bases() -> Vec<PathBuf> {
             pids,
             cpuacct,
             cpu,
-        }) => [pids, memory, cpuacct].into_iter().chain(cpu).collect(),
-        Ok(Cgroups::V2 { base }) => vec![base],
+            cpuset,
+        }) => [pids, memory, cpuacct]
+            .into_iter()
+            .chain(cpu)
+            .chain(cpuset)
+            .collect(),
+        Ok(Cgroups::V2 { base, .. }) => vec![base],
         Err(_) => Vec::new(),
     }
 }

@@ -138,6 +138,46 @@ fn a_spinning_bot_gets_one_core() {
     );
 }
 
+/// A bot that goes over its quota is pinned to one core (where there is more than one
+/// and the cpuset controller), so that its bursts no longer land beside the other bots;
+/// a bot within its quota keeps every core. `cargo bench -p runner --bench sandbox`
+/// measures what that does to a neighbour's wall time.
+#[test]
+fn a_bot_over_its_quota_is_pinned_to_one_core() {
+    let sb = sandbox();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpuset = std::path::Path::new("/sys/fs/cgroup/cpuset/cgroup.procs").exists()
+        || std::fs::read_to_string("/sys/fs/cgroup/cgroup.controllers")
+            .is_ok_and(|c| c.split_whitespace().any(|x| x == "cpuset"));
+    if !has(&sb, "cpu quota") || !cpuset || cores < 2 {
+        println!("skipping: needs the cgroup cpu quota, the cpuset controller and 2 cores");
+        return;
+    }
+    let allowed = "grep Cpus_allowed_list /proc/self/status";
+    let dir = bot_dir("pinned", &[]);
+    let calm = output_of(&sb, dir.clone(), allowed);
+    let spin = format!(
+        "sh -c 'for i in $(seq {}); do (while :; do :; done) & done; sleep 1; {allowed}; kill 0'",
+        cores + 2
+    );
+    let busy = output_of(&sb, dir, &spin);
+    let count = |line: &str| {
+        let list = line.rsplit(':').next().unwrap_or("").trim().to_string();
+        list.split(',')
+            .map(|part| match part.split_once('-') {
+                Some((a, b)) => b.parse::<usize>().unwrap() - a.parse::<usize>().unwrap() + 1,
+                None => 1,
+            })
+            .sum::<usize>()
+    };
+    assert_eq!(count(&calm), cores, "a calm bot keeps every core: {calm}");
+    assert_eq!(
+        count(&busy),
+        1,
+        "a spinning bot is pinned to one core: {busy}"
+    );
+}
+
 #[test]
 fn slot_locks_live_in_a_folder_of_the_servers_own() {
     let dir = runner::sandbox::default_lock_dir();
