@@ -1,8 +1,20 @@
 /* The match page: loads the replay into the viewer, and shows the owner's bot's
- * stderr for the turn the viewer is on (the stderr of turn t is what the bot wrote
- * while it answered the state of turn t). */
+ * problems and stderr for the turn the viewer is on (the stderr of turn t is what the
+ * bot wrote while it answered the state of turn t; its problems are those of that
+ * reply, each in full). */
 
 import { fromUrl } from "./viewer/viewer.mjs";
+import { problemsAt } from "./viewer/describe.mjs";
+import { el, codeText } from "./viewer/dom.mjs";
+
+/** The problems of seat `seat`'s reply to turn `turn`, in full, into `list`. */
+function showProblems(list, replay, seat, turn) {
+  list.textContent = "";
+  if (!replay) return;
+  for (const p of problemsAt(replay, turn).filter((p) => p.player === seat)) {
+    codeText(el("li", "stderr-problem " + p.kind, list), p.text);
+  }
+}
 
 /** The pieces of `log` (`[turn, text]` pairs) written in `turn`. */
 function stderrOf(log, turn) {
@@ -13,10 +25,13 @@ function start(frame) {
   const panels = [...document.querySelectorAll("[data-stderr]")];
   const logs = panels.map(() => null);
 
+  let replay = null;
   const show = (turn) => {
     panels.forEach((panel, i) => {
       const label = panel.querySelector(".stderr-turn");
       if (label) label.textContent = "turn " + turn;
+      const list = panel.querySelector(".stderr-problems");
+      if (list) showProblems(list, replay, Number(panel.getAttribute("data-seat")), turn);
       const out = panel.querySelector(".stderr-text");
       if (!logs[i]) return;
       const text = stderrOf(logs[i], turn);
@@ -40,7 +55,10 @@ function start(frame) {
       });
   });
 
-  frame.addEventListener("turnchange", (e) => show(e.detail.turn));
+  frame.addEventListener("turnchange", (e) => {
+    replay = e.detail.viewer.replay;
+    show(e.detail.turn);
+  });
   fromUrl(frame, frame.getAttribute("data-replay")).catch((err) => {
     frame.classList.add("viewer-failed");
     frame.textContent = "The replay could not be shown: " + String(err && err.message ? err.message : err);

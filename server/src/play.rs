@@ -265,13 +265,20 @@ fn summary(result: &MatchResult) -> String {
         .winner
         .map_or("None", |s| result.players[s.0].name.as_str());
     let _ = writeln!(out, "Winner: {winner}");
+    let turns = result.replay.result.as_ref().map_or(0, |r| r.turns);
+    let _ = writeln!(out, "Turns played: {turns} of {}", result.replay.max_steps);
     out.push('\n');
     out.push_str(&table(result));
-    for p in &result.players {
-        out.push_str(&problems(p));
+    for (seat, p) in result.players.iter().enumerate() {
+        let mut found = engine::problems::of_player(&result.replay, seat);
+        engine::problems::count_warnings(&mut found, &p.warning_counts);
+        out.push_str(&problems(p, &found));
     }
     out
 }
+
+/// Distinct warnings printed per player; the rest are counted.
+const WARNINGS_SHOWN: usize = 10;
 
 /// The players by rank: forts, soldiers, warnings, errors, timeouts, time used.
 fn table(result: &MatchResult) -> String {
@@ -284,7 +291,7 @@ fn table(result: &MatchResult) -> String {
         "warnings",
         "errors",
         "timeouts",
-        "time used",
+        "time used (s)",
     ];
     let mut rows: Vec<[String; 8]> = result
         .players
@@ -298,11 +305,7 @@ fn table(result: &MatchResult) -> String {
                 p.warnings.to_string(),
                 u32::from(p.error.is_some()).to_string(),
                 p.timeouts.to_string(),
-                format!(
-                    "{:.2}s{}",
-                    p.time_used.as_secs_f64(),
-                    if p.cpu_measured { " cpu" } else { "" }
-                ),
+                format!("{:.2}", p.time_used.as_secs_f64()),
             ]
         })
         .collect();
@@ -334,16 +337,55 @@ fn table(result: &MatchResult) -> String {
     for r in &rows {
         line(r.iter().map(String::as_str).collect());
     }
+    let clock = if result.players.iter().all(|p| p.cpu_measured) {
+        "the CPU time of each bot's processes"
+    } else {
+        "wall-clock time (no CPU accounting here)"
+    };
+    let _ = writeln!(out, "time used: {clock}, in seconds");
     out
 }
 
-/// Why a player was removed, with the end of its stderr, and stderr dropped.
-fn problems(p: &runner::PlayerReport) -> String {
+/// What went wrong for a player, turn by turn: each distinct warning with its first
+/// turn and count, its timeouts' turns, the limits it hit, why it was removed (with the
+/// end of its stderr), and stderr dropped.
+fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> String {
+    use engine::problems::Kind;
     use std::fmt::Write as _;
     let mut out = String::new();
-    if let Some(e) = &p.error {
+    if !found.is_empty() {
         out.push('\n');
-        let _ = writeln!(out, "{}: removed: {e}", p.name);
+    }
+    let warnings = found.iter().filter(|x| x.kind == Kind::Warning).count();
+    for x in found
+        .iter()
+        .filter(|x| x.kind == Kind::Warning)
+        .take(WARNINGS_SHOWN)
+    {
+        let times = if x.count > 1 {
+            format!(" ({} times)", x.count)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "{}: turn {}: {}{times}", p.name, x.first_turn, x.text);
+    }
+    if warnings > WARNINGS_SHOWN {
+        let more = warnings - WARNINGS_SHOWN;
+        let _ = writeln!(out, "{}: and {more} more distinct warnings", p.name);
+    }
+    for x in found.iter().filter(|x| x.kind == Kind::Timeout) {
+        let turns: Vec<String> = x.turns.iter().map(u32::to_string).collect();
+        let _ = writeln!(out, "{}: timed out in turns {}", p.name, turns.join(", "));
+    }
+    for x in found.iter().filter(|x| x.kind == Kind::Limit) {
+        let _ = writeln!(out, "{}: turn {}: {}", p.name, x.first_turn, x.text);
+    }
+    if let Some(e) = &p.error {
+        let turn = found
+            .iter()
+            .find(|x| x.kind == Kind::Removed)
+            .map_or(String::new(), |x| format!("turn {}: ", x.first_turn));
+        let _ = writeln!(out, "{}: {turn}removed: {e}", p.name);
         let tail: Vec<u8> = p
             .stderr
             .iter()

@@ -64,6 +64,14 @@ pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
         .map(|t| t as i32)
 }
 
+/// The first problem of each kind of seat `i`, as `match_players.problems` keeps them.
+fn problems_json(replay: &engine::Replay, i: usize, report: &runner::PlayerReport) -> String {
+    use engine::problems;
+    let mut found = problems::of_player(replay, i);
+    problems::count_warnings(&mut found, &report.warning_counts);
+    serde_json::to_string(&problems::first_of_each_kind(&found)).unwrap_or_else(|_| "[]".into())
+}
+
 /// One field of every seat, as an array to bind.
 fn column<'a, S, T>(seats: &'a [S], field: impl Fn(&'a S) -> T) -> Vec<T> {
     seats.iter().map(field).collect()
@@ -311,11 +319,13 @@ impl Worker {
 }
 
 /// What is written of one seat besides the runner's report: its outcome, its stderr
-/// (gzip of the turns' text as JSON) and its first problem's turn.
+/// (gzip of the turns' text as JSON), its first problem's turn, and the first problem
+/// of each kind (JSON, see `engine::problems::first_of_each_kind`).
 struct SeatResult {
     outcome: Outcome,
     stderr: Vec<u8>,
     problem_turn: Option<i32>,
+    problems: String,
 }
 
 fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatResult> {
@@ -339,6 +349,7 @@ fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatRe
                 outcome,
                 stderr: gzip(stderr.as_bytes()),
                 problem_turn: problem_turn(&r.replay, i),
+                problems: problems_json(&r.replay, i, p),
             }
         })
         .collect()
@@ -387,15 +398,17 @@ async fn record_seats(
         r#"with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[],
                    $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[],
                    $11::bigint[], $12::bytea[], $13::float8[], $14::float8[], $15::float8[],
-                   $16::float8[], $17::int[])
+                   $16::float8[], $17::int[], $18::text[])
                s(seat, bot_id, rank, outcome, forts, soldiers, warnings, timeouts, error,
-                 cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn)),
+                 cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn,
+                 problems)),
            players as (update match_players p set rank = s.rank, outcome = s.outcome,
                    forts = s.forts, soldiers = s.soldiers, warnings = s.warnings,
                    timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
                    stderr = s.stderr, mu_before = s.mu_before, sigma_before = s.sigma_before,
                    mu_after = s.mu_after, sigma_after = s.sigma_after,
-                   problem_turn = s.problem_turn, finished_at = now()
+                   problem_turn = s.problem_turn, problems = s.problems::jsonb,
+                   finished_at = now()
                from s where p.match_id = $1 and p.seat = s.seat),
            ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after,
                    games = games + 1, version_games = version_games + 1,
@@ -421,7 +434,8 @@ async fn record_seats(
         &column(before, |b| b.1),
         &column(after, |a| a.0),
         &column(after, |a| a.1),
-        &column(seats, |s| s.problem_turn) as &[Option<i32>]
+        &column(seats, |s| s.problem_turn) as &[Option<i32>],
+        &column(seats, |s| s.problems.clone())
     )
     .execute(&mut **tx)
     .await?;

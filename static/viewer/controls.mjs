@@ -4,7 +4,13 @@
  * Buttons and keys give commands by name ("first", "back", "play", "forward", "last"),
  * which the viewer carries out (`BottleBatsViewer.command`). */
 
-import { el, icon } from "./dom.mjs";
+import { el, icon, codeText } from "./dom.mjs";
+import { palette } from "./colours.mjs";
+
+/** Problems the caption lists in full before it counts the rest. */
+const PROBLEMS_SHOWN = 3;
+/** Characters of a problem's text the caption shows (all of it in its tooltip). */
+const PROBLEM_CHARS = 160;
 
 export const SPEEDS = [0.5, 1, 2, 4, 8, 16];
 
@@ -41,6 +47,8 @@ export class Controls {
     this.speed = this.speedChoice(box, viewer, on);
     this.events = el("p", "bbv-events", stage);
     this.events.setAttribute("aria-live", "off");
+    this.problems = el("ul", "bbv-problems", stage);
+    this.problems.setAttribute("aria-label", "Problems in the replies to this turn");
   }
 
   scrubBar(parent, viewer, on) {
@@ -66,12 +74,24 @@ export class Controls {
     return select;
   }
 
-  /** Turn `t` is shown; `text` says what happened in it. */
-  show(t, text) {
+  /** Turn `t` is shown; `text` says what happened in it, `problems` (`problemsAt`)
+   *  what went wrong in the players' replies to it; `players` their names. */
+  show(t, text, problems, players) {
     this.range.value = String(t);
     this.turnLabel.textContent = String(t);
     this.turnLink.setAttribute("href", "#t=" + t);
     this.events.textContent = text;
+    this.problems.textContent = "";
+    for (const p of (problems || []).slice(0, PROBLEMS_SHOWN)) {
+      const li = el("li", "bbv-problem bbv-" + p.kind, this.problems);
+      const who = el("span", "bbv-who", li, players[p.player] + ": ");
+      who.style.color = palette(p.player);
+      const cut = p.text.length > PROBLEM_CHARS;
+      codeText(li, cut ? p.text.slice(0, PROBLEM_CHARS) + "…" : p.text);
+      li.title = players[p.player] + ": " + p.text;
+    }
+    const more = (problems || []).length - PROBLEMS_SHOWN;
+    if (more > 0) el("li", "bbv-problem bbv-more", this.problems, "and " + more + " more");
   }
 
   /** The play button as it should be while playing or not. */

@@ -43,3 +43,21 @@ function events(r, stats, t) {
   }
   return parts;
 }
+
+/** The problems of the replies to the state of turn `t` (the replay's row `t`): each
+ *  `{ player, kind, text }`, kind one of "warning", "timeout", "limit", "removed".
+ *  The same turns as the owner's stderr and the error board's links. */
+export function problemsAt(r, t) {
+  const row = r.turns[t];
+  const ev = (row && row.events) || {};
+  const out = [];
+  for (const [p, text] of ev.warnings || []) out.push({ player: p, kind: "warning", text });
+  for (const p of ev.timeouts || []) {
+    out.push({ player: p, kind: "timeout", text: "no reply within the turn's time limit: its commands were ignored" });
+  }
+  for (const [p, text] of ev.limits || []) out.push({ player: p, kind: "limit", text });
+  for (const [p, why] of ev.removed || []) {
+    if (why !== "defeated") out.push({ player: p, kind: "removed", text: "removed: " + why });
+  }
+  return out;
+}

@@ -53,3 +53,14 @@ export function icon(parent, name) {
 export function fmt(n) {
   return Math.round(n).toLocaleString("en-US");
 }
+
+/** Adds `text` to `parent`, each `quoted` part (how messages quote commands) as a
+ *  `<code>` element; all as text, never as HTML. */
+export function codeText(parent, text) {
+  const parts = String(text).split("`");
+  parts.forEach((part, i) => {
+    const quoted = i % 2 === 1 && i < parts.length - 1;
+    if (quoted) el("code", null, parent, part);
+    else parent.appendChild(document.createTextNode((i % 2 === 1 ? "`" : "") + part));
+  });
+}

@@ -27,7 +27,7 @@
 import { el, icon } from "./dom.mjs";
 import { parse, checkReplay, fetchText } from "./replay.mjs";
 import { precompute } from "./stats.mjs";
-import { summary, describe } from "./describe.mjs";
+import { summary, describe, problemsAt } from "./describe.mjs";
 import { viewGeometry } from "./geometry.mjs";
 import { MapView } from "./map.mjs";
 import { Legend } from "./legend.mjs";
@@ -288,7 +288,8 @@ export class BottleBatsViewer {
     this._shown = t;
     this._map.showTurn(t);
     this._legend.show(t);
-    this._controls.show(t, describe(this.replay, this.stats, t));
+    const r = this.replay;
+    this._controls.show(t, describe(r, this.stats, t), problemsAt(r, t), r.players);
     this.container.setAttribute("data-turn", String(t));
     this.container.dispatchEvent(new CustomEvent("turnchange", {
       bubbles: true, detail: { turn: t, viewer: this },

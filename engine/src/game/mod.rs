@@ -5,8 +5,6 @@
 //! always give the same next state and the same events: no I/O, no clock, no
 //! randomness. The runner feeds it orders; the viewer and the log read it.
 
-use std::collections::HashSet;
-
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
@@ -67,13 +65,19 @@ pub struct Player {
     pub removed: Option<(u32, RemovalReason)>,
     /// Every warning, counted each time it happened.
     pub warnings: u64,
-    /// Warning texts already reported (each is reported once per game).
-    reported: HashSet<String>,
+    /// Warning texts already reported (each is reported once per game), with how
+    /// often each happened.
+    reported: std::collections::HashMap<String, u64>,
 }
 
 impl Player {
     pub fn is_active(&self) -> bool {
         self.removed.is_none()
+    }
+
+    /// How often each distinct warning text happened.
+    pub fn warning_counts(&self) -> &std::collections::HashMap<String, u64> {
+        &self.reported
     }
 }
 
@@ -195,7 +199,7 @@ impl Game {
                 .map(|_| Player {
                     removed: None,
                     warnings: 0,
-                    reported: HashSet::new(),
+                    reported: std::collections::HashMap::new(),
                 })
                 .collect(),
             names: players.to_vec(),

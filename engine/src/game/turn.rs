@@ -78,7 +78,9 @@ impl Game {
     fn warn(&mut self, seat: Seat, text: String, events: &mut TurnEvents) {
         let p = &mut self.players[seat.0];
         p.warnings += 1;
-        if p.reported.insert(text.clone()) {
+        let seen = p.reported.entry(text.clone()).or_insert(0);
+        *seen += 1;
+        if *seen == 1 {
             events.warnings.push((seat, text));
         }
     }

@@ -3,6 +3,7 @@
 //! turn where each problem shows in the replay.
 
 use super::error::AppResult;
+use super::format::code_spans;
 use super::ladder::ListedMatch;
 use super::AppState;
 use crate::ids::BotId;
@@ -28,8 +29,59 @@ pub struct ErrorBoardRow {
     pub timeouts: i64,
     pub crashes: i64,
     pub warnings: i64,
-    /// (match id, turn, what happened), most recent first.
-    pub recent: Vec<(i64, i32, String)>,
+    /// One line per kind of problem in each match, most recent match first.
+    pub recent: Vec<ProblemLine>,
+}
+
+/// A kind of problem in one match: where it first showed, and in what words.
+pub struct ProblemLine {
+    pub match_id: i64,
+    pub turn: u32,
+    /// "invalid command", "timeout", "limit", "removed".
+    pub kind: &'static str,
+    /// "warning", "timeout", "limit", "removed".
+    pub class: &'static str,
+    /// The message as HTML, its `quoted` parts as code.
+    pub text_html: String,
+    /// How many of that kind the bot had in the match.
+    pub count: u32,
+}
+
+/// The lines of one match's problems: from the stored kinds, or for matches recorded
+/// before they were kept, one line from the first problem's turn and the error.
+fn problem_lines(
+    match_id: i64,
+    stored: Option<&str>,
+    old: (Option<i32>, &Option<String>, i32, i32),
+) -> Vec<ProblemLine> {
+    use engine::problems::{Kind, Problem};
+    if let Some(list) = stored.and_then(|s| serde_json::from_str::<Vec<Problem>>(s).ok()) {
+        return list
+            .into_iter()
+            .map(|p| ProblemLine {
+                match_id,
+                turn: p.first_turn,
+                kind: p.kind.label(),
+                class: p.kind.name(),
+                text_html: code_spans(&p.text),
+                count: p.count,
+            })
+            .collect();
+    }
+    let (turn, error, timeouts, warnings) = old;
+    let (kind, text, count) = match (error, timeouts, warnings) {
+        (Some(e), _, _) => (Kind::Removed, e.clone(), 1),
+        (None, t, _) if t > 0 => (Kind::Timeout, engine::problems::TIMEOUT.to_string(), t),
+        (None, _, w) => (Kind::Warning, String::new(), w),
+    };
+    vec![ProblemLine {
+        match_id,
+        turn: turn.unwrap_or(0) as u32,
+        kind: kind.label(),
+        class: kind.name(),
+        text_html: code_spans(&text),
+        count: count as u32,
+    }]
 }
 
 pub struct Stats {
@@ -142,9 +194,10 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
     // The 8 latest problems of every version, in one pass over the bot's seats.
     let problems = sqlx::query!(
         r#"select number as "number!", match_id as "match_id!", problem_turn, error,
-               timeouts as "timeouts!", warnings as "warnings!"
+               timeouts as "timeouts!", warnings as "warnings!", problems
            from (
                select v.number, p.match_id, p.problem_turn, p.error, p.timeouts, p.warnings,
+                   p.problems::text,
                    row_number() over (partition by v.number order by p.match_id desc) as k
                from match_players p join matches m on m.id = p.match_id
                join bot_versions v on v.id = p.version_id
@@ -166,13 +219,9 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
             recent: problems
                 .iter()
                 .filter(|p| p.number == t.number)
-                .map(|p| {
-                    let what = match (&p.error, p.timeouts, p.warnings) {
-                        (Some(e), _, _) => e.clone(),
-                        (None, t, _) if t > 0 => format!("{t} timeout(s)"),
-                        (None, _, w) => format!("{w} invalid command(s)"),
-                    };
-                    (p.match_id, p.problem_turn.unwrap_or(0), what)
+                .flat_map(|p| {
+                    let old = (p.problem_turn, &p.error, p.timeouts, p.warnings);
+                    problem_lines(p.match_id, p.problems.as_deref(), old)
                 })
                 .collect(),
         })

@@ -14,3 +14,49 @@ pub fn when(t: OffsetDateTime) -> String {
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
+
+/// A message as HTML: escaped, with each `quoted` part (commands, file names, how our
+/// messages quote code) drawn as code rather than with literal backticks. An odd last
+/// backtick stays as it is.
+pub fn code_spans(text: &str) -> String {
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#39;")
+    };
+    let parts: Vec<&str> = text.split('`').collect();
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, part) in parts.iter().enumerate() {
+        let closed = i + 1 < parts.len() || i % 2 == 0;
+        match (i % 2 == 1, closed) {
+            (true, true) => {
+                out.push_str("<code>");
+                out.push_str(&escape(part));
+                out.push_str("</code>");
+            }
+            (true, false) => {
+                out.push('`');
+                out.push_str(&escape(part));
+            }
+            (false, _) => out.push_str(&escape(part)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_spans;
+
+    #[test]
+    fn quoted_parts_become_code_and_the_rest_is_escaped() {
+        assert_eq!(
+            code_spans("ignored `a <b> 5`: there is no fort `a`"),
+            "ignored <code>a &lt;b&gt; 5</code>: there is no fort <code>a</code>"
+        );
+        assert_eq!(code_spans("a `lone tick"), "a `lone tick");
+        assert_eq!(code_spans("<script>"), "&lt;script&gt;");
+    }
+}

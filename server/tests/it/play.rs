@@ -60,25 +60,33 @@ fn a_2016_config_plays_a_game_and_prints_the_winner_and_a_table() {
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "Winner: alice");
-    assert!(lines[2].starts_with("rank  player"), "{stdout}");
+    assert!(lines[1].starts_with("Turns played: "), "{stdout}");
+    assert!(lines[1].ends_with(" of 100"), "{stdout}");
+    assert!(lines[3].starts_with("rank  player"), "{stdout}");
     for h in [
         "forts",
         "soldiers",
         "warnings",
         "errors",
         "timeouts",
-        "time used",
+        "time used (s)",
     ] {
-        assert!(lines[2].contains(h), "table header lacks {h}: {}", lines[2]);
+        assert!(lines[3].contains(h), "table header lacks {h}: {}", lines[3]);
     }
     assert!(
-        lines[3].split_whitespace().take(2).eq(["1", "alice"]),
+        lines[4].split_whitespace().take(2).eq(["1", "alice"]),
         "{stdout}"
     );
     assert!(
-        lines[4].split_whitespace().take(2).eq(["2", "bob"]),
+        lines[5].split_whitespace().take(2).eq(["2", "bob"]),
         "{stdout}"
     );
+    // Time in one unit: plain seconds in every row, and the clock named once.
+    for row in &lines[4..6] {
+        let time = row.split_whitespace().last().unwrap();
+        assert!(time.parse::<f64>().is_ok(), "{row}");
+    }
+    assert!(lines[6].starts_with("time used: "), "{stdout}");
 
     let log = std::fs::read_to_string(dir.join("sample.data")).unwrap();
     let steps = log.matches("# STEP: ").count();
@@ -126,6 +134,34 @@ fn our_keys_write_a_replay_and_each_players_stderr() {
     assert!(
         text(&out.stdout).contains(&line),
         "every byte is kept or counted: {line}"
+    );
+}
+
+/// The summary tells each problem in words at its turn: every distinct warning with
+/// its first turn and count, the timeouts with their turns, and the removal.
+#[test]
+fn the_summary_tells_each_problem_at_its_turn() {
+    let dir = workdir("problems");
+    let config = format!(
+        r#"{{ "players": {{ "alice": "{b} idle", "bob": "{b} troubled" }},
+             "mapfile": "duel.map", "max_steps": 30, "turn_timeout_ms": 400 }}"#,
+        b = bot()
+    );
+    let out = play(&dir, &config, &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let problems: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bob: ")).collect();
+    assert_eq!(
+        problems.first().copied(),
+        Some("bob: turn 2: ignored `atlantis nowhere 5`: there is no fort `atlantis` (3 times)"),
+        "{stdout}"
+    );
+    assert!(problems.contains(&"bob: timed out in turns 4"), "{stdout}");
+    assert!(
+        problems
+            .iter()
+            .any(|l| l.starts_with("bob: turn 9: removed: ")),
+        "{stdout}"
     );
 }
 

@@ -56,6 +56,11 @@ pub struct MatchConfig {
     pub max_consecutive_timeouts: u32,
     /// With CPU accounting, the wall clock still stops a reply at this multiple.
     pub wall_factor: u32,
+    /// With CPU accounting, a bot that uses no CPU at all for this long while its
+    /// reply is awaited is blocked (most often on its own unflushed output) and times
+    /// out then. `None` in ladder games, whose rules have no such clause; the smoke
+    /// test uses it so that a silent bot fails in seconds.
+    pub idle_cap: Option<Duration>,
     pub max_line_bytes: usize,
     pub max_reply_lines: usize,
     pub stderr_turn_bytes: usize,
@@ -73,6 +78,7 @@ impl Default for MatchConfig {
             on_timeout: OnTimeout::Skip,
             max_consecutive_timeouts: 10,
             wall_factor: 3,
+            idle_cap: None,
             max_line_bytes: 64 * 1024,
             max_reply_lines: 100_000,
             stderr_turn_bytes: 64 * 1024,
@@ -104,6 +110,8 @@ pub struct PlayerReport {
     pub soldiers: u64,
     /// Warnings, each occurrence counted.
     pub warnings: u64,
+    /// How often each distinct warning text happened (the replay holds each once).
+    pub warning_counts: std::collections::HashMap<String, u64>,
     /// The fatal protocol error that removed the player, if any.
     pub error: Option<String>,
     pub timeouts: u32,
@@ -264,6 +272,7 @@ fn finish(game: &Game, bots: Vec<Bot>, mut replay: Replay) -> MatchResult {
             r.rank = outcome.ranks[i];
             (r.forts, r.soldiers) = holdings[i];
             r.warnings = game.players()[i].warnings;
+            r.warning_counts = game.players()[i].warning_counts().clone();
             let buf = b.stderr.lock().unwrap_or_else(|e| e.into_inner());
             if !buf.turn.is_empty() {
                 r.stderr.push((game.turn(), buf.turn.clone()));

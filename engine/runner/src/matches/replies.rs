@@ -46,6 +46,8 @@ struct Gathering<'a> {
     start: Instant,
     /// Each player's CPU time when its state was sent, where it can be measured.
     cpu_start: Vec<Option<Duration>>,
+    /// Each player's CPU time when last seen to change, and when (for `idle_cap`).
+    last_busy: Vec<(Option<Duration>, Instant)>,
     orders: Vec<Orders>,
     events: Events,
 }
@@ -57,6 +59,7 @@ impl<'a> Gathering<'a> {
             limit,
             start: Instant::now(),
             cpu_start: vec![None; n],
+            last_busy: vec![(None, Instant::now()); n],
             orders: vec![Orders::none(); n],
             events: Events {
                 ms: vec![None; n],
@@ -73,7 +76,20 @@ impl<'a> Gathering<'a> {
                 let _ = tx.send(state);
             }
             self.cpu_start[p] = bots[p].process.cpu_time();
+            self.last_busy[p] = (self.cpu_start[p], Instant::now());
         }
+    }
+
+    /// Whether player `p` has used no CPU for longer than the idle cap.
+    fn idle_too_long(&mut self, p: usize, cpu: Option<Duration>) -> bool {
+        let (Some(cap), Some(now)) = (self.config.idle_cap, cpu) else {
+            return false;
+        };
+        if self.last_busy[p].0 != Some(now) {
+            self.last_busy[p] = (Some(now), Instant::now());
+            return false;
+        }
+        self.last_busy[p].1.elapsed() > cap
     }
 
     /// How long player `p` may take on the wall clock: with CPU accounting, a multiple
@@ -112,7 +128,8 @@ impl<'a> Gathering<'a> {
     /// Whether player `p` is done for this turn: it replied, failed, or ran out of
     /// time.
     fn settle(&mut self, p: usize, bot: &mut Bot) -> bool {
-        let used = match (self.cpu_start[p], bot.process.cpu_time()) {
+        let cpu = bot.process.cpu_time();
+        let used = match (self.cpu_start[p], cpu) {
             (Some(a), Some(b)) => b.saturating_sub(a),
             _ => self.start.elapsed(),
         };
@@ -120,7 +137,16 @@ impl<'a> Gathering<'a> {
             return true;
         }
         if used > self.limit || self.start.elapsed() > self.wall_cap(p) {
-            self.time_out(p, bot);
+            self.time_out(p, bot, None);
+            return true;
+        }
+        if self.idle_too_long(p, cpu) {
+            let idle = self.config.idle_cap.unwrap_or_default().as_secs_f64();
+            self.time_out(
+                p,
+                bot,
+                Some(format!("no reply, and no CPU used for {idle:.0} s")),
+            );
             return true;
         }
         false
@@ -162,16 +188,19 @@ impl<'a> Gathering<'a> {
         false
     }
 
-    /// No reply in time: the turn skipped (its reply owed, to be dropped when it
-    /// comes), or the bot removed.
-    fn time_out(&mut self, p: usize, bot: &mut Bot) {
+    /// No reply in time (`idle` says why when it is not the time limit): the turn
+    /// skipped (its reply owed, to be dropped when it comes), or the bot removed.
+    fn time_out(&mut self, p: usize, bot: &mut Bot, idle: Option<String>) {
         let limit = self.limit;
         self.record_time(p, bot, limit);
         bot.report.timeouts += 1;
         bot.consecutive_timeouts += 1;
         let ms = limit.as_millis();
         self.orders[p] = match self.config.on_timeout {
-            OnTimeout::Eliminate => Orders::Fatal(format!("timed out: no reply within {ms} ms")),
+            OnTimeout::Eliminate => Orders::Fatal(format!(
+                "timed out: {}",
+                idle.unwrap_or_else(|| format!("no reply within {ms} ms"))
+            )),
             OnTimeout::Skip if bot.consecutive_timeouts >= self.config.max_consecutive_timeouts => {
                 Orders::Fatal(format!(
                     "unresponsive: no reply within {ms} ms for {} turns in a row",

@@ -111,6 +111,13 @@ while True:
         if str(turn) in args:
             time.sleep(1.0)
         reply(["turn%d x 1" % turn])
+    elif mode == "troubled":
+        # A bad command every 3 turns from turn 2, a late reply at turn 4, a crash at 9.
+        if turn == 9:
+            sys.exit(1)
+        if turn == 4:
+            time.sleep(0.5)
+        reply(["atlantis nowhere 5"] if turn % 3 == 2 else [])
     elif mode == "sleep_forever":
         time.sleep(60)
     elif mode == "stderr_flood":

@@ -383,6 +383,13 @@ impl<'a> Camera<'a> {
         self.save(&format!("{name}-full.png"), &full);
     }
 
+    /// Scrolls the page so that the element `css` is at the top of the window.
+    pub fn scroll_to(&self, css: &str) {
+        self.b.execute(&format!(
+            "document.querySelector({css:?}).scrollIntoView({{block: 'start'}});"
+        ));
+    }
+
     pub fn both(&mut self, name: &str) {
         viewport(self.b, DESKTOP);
         self.snap(&format!("{name}-desktop"));

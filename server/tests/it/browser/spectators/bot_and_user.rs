@@ -70,7 +70,20 @@ pub fn the_owners_error_board_links_to_the_problems(v: &mut Visit) -> Vec<String
         );
     }
     assert!(b.text("#errors").contains("invalid command"));
+    // Each line gives the kind, and the message with its commands drawn as code.
+    let lines: Vec<String> = serde_json::from_value(b.execute(
+        "return [...document.querySelectorAll('#errors li.problem')].map(li => li.innerHTML);",
+    ))
+    .unwrap();
+    for line in &lines {
+        assert!(
+            line.contains("<code>nowhere else 1</code>") && !line.contains('`'),
+            "the board says which command and why, without backticks: {line}"
+        );
+    }
     v.cam.both("bot-owner");
+    v.cam.scroll_to("#errors");
+    v.cam.snap("error-board");
     problems
 }
 
@@ -93,6 +106,30 @@ pub fn a_link_of_the_board_opens_the_replay_at_the_warning(v: &mut Visit, href: 
     assert!(b
         .text("#viewer")
         .contains(&format!("{turn} / {}", replay.turns.len() - 1)));
+    // The warning's text, in the caption for everyone and in full in the owner's panel.
+    let warning = &replay.turns[turn]
+        .events
+        .warnings
+        .iter()
+        .find(|w| w.0 == me)
+        .unwrap()
+        .1;
+    let plain = warning.replace('`', "");
+    let caption = b.wait_text(".bbv-problems", "there is no fort");
+    assert!(caption.contains(&format!("{BOT}: {plain}")), "{caption}");
+    let panel = b.wait_text(".stderr-problems", "there is no fort");
+    assert_eq!(
+        panel.trim(),
+        plain,
+        "the owner's panel gives the whole text"
+    );
+    assert_eq!(
+        b.find_all(".stderr-problems code").len(),
+        2,
+        "the command and the fort as code"
+    );
+    v.cam.scroll_to("#stderr");
+    v.cam.snap("owner-panel-warning");
 }
 
 /// Others see its record, not its board.

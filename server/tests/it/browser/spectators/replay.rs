@@ -143,10 +143,16 @@ pub fn a_link_to_a_turn_opens_there_and_the_address_moves_it(
 pub fn a_stranger_with_an_account_is_refused_the_stderr(v: &mut Visit, m: &Match) {
     let (b, id) = (v.b, m.id);
     log_in(b, v.site, "otto");
-    v.page(&format!("/matches/{id}"));
+    v.page(&format!("/matches/{id}#t={PROBLEM_TURN}"));
     viewer_ready(b);
     assert!(b.find_all("#stderr").is_empty(), "others see no stderr");
     assert_eq!(status_in_page(b, &m.stderr_url), 403);
+    // The warning is in the public replay: its text is in everyone's caption.
+    let caption = b.wait_text(".bbv-problems", "there is no fort");
+    assert!(
+        caption.starts_with(&format!("{BOT}: ignored nowhere else 1")),
+        "{caption}"
+    );
     log_out(b);
 }
 

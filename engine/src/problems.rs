@@ -1,0 +1,217 @@
+//! What went wrong for one player in a game, in words, read from its replay: each kind
+//! of problem with the turn it first happened, so that a contestant is sent to the right
+//! turn with the right message.
+//!
+//! Turns are those of the state the bot was answering: the problems of turn `t` are in
+//! the events of the replay's row `t` (what followed the snapshot of turn `t`), next to
+//! the stderr the bot wrote while it answered that state.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::replay::{Replay, DEFEATED};
+
+/// The kinds of problem, in the order a contestant should read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A command was ignored (the bot's warning).
+    Warning,
+    /// A reply came too late; its commands were ignored.
+    Timeout,
+    /// The sandbox held the bot to a limit (memory, processes).
+    Limit,
+    /// The bot was removed from the game for something it did (not for defeat).
+    Removed,
+}
+
+impl Kind {
+    /// Its name in JSON and as a CSS class.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Warning => "warning",
+            Kind::Timeout => "timeout",
+            Kind::Limit => "limit",
+            Kind::Removed => "removed",
+        }
+    }
+
+    /// A few words for the kind, for tables and summaries.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Warning => "invalid command",
+            Kind::Timeout => "timeout",
+            Kind::Limit => "limit",
+            Kind::Removed => "removed",
+        }
+    }
+}
+
+/// One distinct problem: its text, the first turn it happened in, and how often.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    pub kind: Kind,
+    pub text: String,
+    pub first_turn: u32,
+    pub count: u32,
+    /// Every turn it happened in, for timeouts (a handful; the game stops a bot after a
+    /// few in a row); empty for the other kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<u32>,
+}
+
+/// The text of a timeout, the same for all.
+pub const TIMEOUT: &str = "no reply within the turn's time limit: its commands were ignored";
+
+/// The problems of player `p` in `replay`: each distinct warning, limit and removal
+/// with its first turn and count (a warning's count is 1 until [`count_warnings`]), and the timeouts as one problem listing their turns;
+/// by first turn, then kind.
+pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
+    let mut out: Vec<Problem> = Vec::new();
+    let mut note = |kind: Kind, text: &str, turn: u32| {
+        let known = out
+            .iter_mut()
+            .find(|x| x.kind == kind && (kind == Kind::Timeout || x.text == text));
+        match known {
+            Some(x) => {
+                x.count += 1;
+                if kind == Kind::Timeout {
+                    x.turns.push(turn);
+                }
+            }
+            None => out.push(Problem {
+                kind,
+                text: text.to_string(),
+                first_turn: turn,
+                count: 1,
+                turns: if kind == Kind::Timeout {
+                    vec![turn]
+                } else {
+                    Vec::new()
+                },
+            }),
+        }
+    };
+    for (t, turn) in replay.turns.iter().enumerate() {
+        let (t, ev) = (t as u32, &turn.events);
+        for (_, text) in ev.warnings.iter().filter(|w| w.0 == p) {
+            note(Kind::Warning, text, t);
+        }
+        if ev.timeouts.contains(&p) {
+            note(Kind::Timeout, TIMEOUT, t);
+        }
+        for (_, text) in ev.limits.iter().filter(|l| l.0 == p) {
+            note(Kind::Limit, text, t);
+        }
+        for (_, why) in ev.removed.iter().filter(|r| r.0 == p && r.1 != DEFEATED) {
+            note(Kind::Removed, why, t);
+        }
+    }
+    out.sort_by_key(|x| (x.first_turn, x.kind));
+    out
+}
+
+/// Sets each warning's count from how often its text happened (the replay reports a
+/// warning text once, the first time: see `game::Player::warning_counts`).
+pub fn count_warnings(problems: &mut [Problem], counts: &HashMap<String, u64>) {
+    for p in problems.iter_mut().filter(|p| p.kind == Kind::Warning) {
+        if let Some(&n) = counts.get(&p.text) {
+            p.count = n as u32;
+        }
+    }
+}
+
+/// The first problem of each kind, for boards that give one line per kind: its first
+/// turn, its text, and how many problems of that kind there were in all.
+pub fn first_of_each_kind(problems: &[Problem]) -> Vec<Problem> {
+    let mut firsts: Vec<Problem> = Vec::new();
+    for p in problems {
+        match firsts.iter_mut().find(|f| f.kind == p.kind) {
+            Some(f) => {
+                f.count += p.count;
+                if p.first_turn < f.first_turn {
+                    (f.first_turn, f.text) = (p.first_turn, p.text.clone());
+                }
+            }
+            None => firsts.push(Problem {
+                turns: Vec::new(),
+                ..p.clone()
+            }),
+        }
+    }
+    firsts.sort_by_key(|x| (x.first_turn, x.kind));
+    firsts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::{Events, Turn};
+
+    fn replay(events: Vec<Events>) -> Replay {
+        let turns = events
+            .into_iter()
+            .map(|events| Turn {
+                events,
+                ..Turn::default()
+            })
+            .collect();
+        let mut r = Replay::from_json(
+            r#"{"format":"bottlebats-replay","version":1,"map":{"forts":[],"roads":[]},
+                "players":["a","b"],"max_steps":500,"turns":[],"result":null}"#,
+        )
+        .unwrap();
+        r.turns = turns;
+        r
+    }
+
+    /// The scenario of a real report: a bad command every 15 turns from turn 60, a late
+    /// reply at 70, a crash at 95. Each kind keeps its own first turn and message.
+    #[test]
+    fn each_kind_of_problem_has_its_own_first_turn_and_message() {
+        let mut events = vec![Events::default(); 100];
+        for t in (60..100).step_by(15) {
+            events[t].warnings = vec![(0, format!("ignored `x y {t}`: there is no fort `x`"))];
+        }
+        events[61].warnings = vec![(1, "someone else's".into())];
+        events[70].timeouts = vec![0];
+        events[80].timeouts = vec![0, 1];
+        events[95].removed = vec![(0, "its output ended: the bot exited with status 1".into())];
+        events[96].removed = vec![(1, DEFEATED.into())];
+        let r = replay(events);
+        let all = of_player(&r, 0);
+        assert_eq!(
+            all.len(),
+            5,
+            "three distinct warnings, the timeouts, the removal"
+        );
+        assert_eq!((all[0].kind, all[0].first_turn), (Kind::Warning, 60));
+        let timeouts = all.iter().find(|p| p.kind == Kind::Timeout).unwrap();
+        assert_eq!(timeouts.turns, vec![70, 80]);
+        let firsts = first_of_each_kind(&all);
+        let line = |k: Kind| firsts.iter().find(|p| p.kind == k).unwrap();
+        assert_eq!(line(Kind::Warning).first_turn, 60);
+        assert_eq!(line(Kind::Warning).count, 3);
+        assert!(line(Kind::Warning).text.contains("x y 60"));
+        assert_eq!(
+            (line(Kind::Timeout).first_turn, line(Kind::Timeout).count),
+            (70, 2)
+        );
+        assert_eq!(line(Kind::Removed).first_turn, 95);
+        assert!(line(Kind::Removed).text.contains("status 1"));
+        // Defeat is not a problem of the bot's.
+        assert!(of_player(&r, 1).iter().all(|p| p.kind != Kind::Removed));
+    }
+
+    #[test]
+    fn a_repeated_warning_is_one_problem_with_its_count() {
+        let mut events = vec![Events::default(); 10];
+        for e in events.iter_mut().skip(3) {
+            e.warnings = vec![(0, "ignored `a b 1`: no road from `a` to `b`".into())];
+        }
+        let all = of_player(&replay(events), 0);
+        assert_eq!(all.len(), 1);
+        assert_eq!((all[0].first_turn, all[0].count), (3, 7));
+    }
+}
