@@ -32,6 +32,10 @@ pub fn smoke_map() -> &'static str {
         .text()
 }
 pub const SMOKE_TURNS: u32 = 50;
+/// In the smoke test, a bot that uses no CPU for this long while its reply is awaited
+/// is stuck (most often waiting on its own unflushed output) and fails then, rather
+/// than after every timeout of a ladder game (85 s).
+pub const SMOKE_IDLE_CAP: std::time::Duration = std::time::Duration::from_secs(3);
 /// How long a build may take on the wall clock.
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(300);
 /// Build output kept for the owner.
@@ -273,7 +277,14 @@ impl Builder {
     }
 
     /// Builds a version and plays its smoke test.
-    pub fn build_and_test(&self, job: &Job, set_testing: impl FnOnce()) -> anyhow::Result<Verdict> {
+    /// `set_testing` is called when the test game starts, `on_turn` with each of its
+    /// turns.
+    pub fn build_and_test(
+        &self,
+        job: &Job,
+        set_testing: impl FnOnce(),
+        mut on_turn: impl FnMut(u32),
+    ) -> anyhow::Result<Verdict> {
         let Built { outcome, log } = self.build(job)?;
         let (root, recipe) = match outcome {
             Ok(b) => b,
@@ -298,12 +309,31 @@ impl Builder {
         }
         let config = MatchConfig {
             max_steps: SMOKE_TURNS,
+            idle_cap: Some(SMOKE_IDLE_CAP),
+            // The test fails on any timeout: end it at the first.
+            on_timeout: runner::OnTimeout::Eliminate,
             ..MatchConfig::default()
         };
         let launcher = self.sandbox.launcher(Limits::game());
-        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut |_| true)
+        let mut progress = |turn| {
+            on_turn(turn);
+            true
+        };
+        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut progress)
             .context("the smoke-test game could not be played")?;
         let me = &result.players[0];
+        // A bot that never answered at all most often wrote its reply without flushing.
+        let never_replied = !result.replay.turns.iter().any(|t| {
+            let ev = &t.events;
+            ev.ms.first().copied().flatten().is_some()
+                && !ev.timeouts.contains(&0)
+                && !ev.removed.iter().any(|r| r.0 == 0)
+        });
+        let hint = if never_replied && (me.timeouts > 0 || me.error.is_some()) {
+            "no reply: does it flush stdout after each reply (after its last command or `end` line)? "
+        } else {
+            ""
+        };
         let stderr: String = me
             .stderr
             .iter()
@@ -311,11 +341,11 @@ impl Builder {
             .collect();
         let failure = if let Some(e) = &me.error {
             Some(format!(
-                "the smoke-test game against a house bot removed it: {e}"
+                "{hint}the smoke-test game against a house bot removed it: {e}"
             ))
         } else if me.timeouts > 0 {
             Some(format!(
-                "it timed out {} time(s) in the smoke-test game against a house bot",
+                "{hint}it timed out {} time(s) in the smoke-test game against a house bot",
                 me.timeouts
             ))
         } else {

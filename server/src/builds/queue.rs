@@ -37,10 +37,25 @@ impl Builder {
 
     /// Marks a version as playing its test game.
     async fn set_status(db: &PgPool, id: VersionId, status: VersionStatus) -> sqlx::Result<()> {
+        // A test game starts again from its first turn.
         sqlx::query!(
-            "update bot_versions set status = $2 where id = $1",
+            "update bot_versions set status = $2,
+                 test_turn = case when $2 = 'testing' then 0 else test_turn end
+             where id = $1",
             id as VersionId,
             status as VersionStatus
+        )
+        .execute(db)
+        .await
+        .map(drop)
+    }
+
+    /// How far the version's test game is.
+    async fn set_test_turn(db: &PgPool, id: VersionId, turn: u32) -> sqlx::Result<()> {
+        sqlx::query!(
+            "update bot_versions set test_turn = $2 where id = $1",
+            id as VersionId,
+            turn as i32
         )
         .execute(db)
         .await
@@ -68,9 +83,16 @@ impl Builder {
         let id = job.id;
         let handle = tokio::runtime::Handle::current();
         let verdict = tokio::task::spawn_blocking(move || {
-            me.build_and_test(&job, || {
+            let testing = || {
                 let _ = handle.block_on(Self::set_status(&db, id, VersionStatus::Testing));
-            })
+            };
+            // The page shows how far the test game is: one write every few turns.
+            let on_turn = |turn: u32| {
+                if turn % TEST_TURN_STEP == 0 {
+                    let _ = handle.block_on(Self::set_test_turn(&db, id, turn));
+                }
+            };
+            me.build_and_test(&job, testing, on_turn)
         })
         .await;
         match verdict {
@@ -153,6 +175,9 @@ impl Builder {
 }
 
 /// How often the build cache is trimmed when nothing is being built.
+/// The test game's progress is written every this many turns.
+const TEST_TURN_STEP: u32 = 5;
+
 const UPKEEP_EVERY: Duration = Duration::from_secs(600);
 
 /// Builds queued versions until `stop` resolves; errors are logged and retried. The

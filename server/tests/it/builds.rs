@@ -201,11 +201,69 @@ async fn a_bot_that_overruns_its_cpu_time_in_its_test_game_fails() {
     let (st, failure) = status(&c, "sleepy", 1).await;
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
-    // Once on an idle machine; on a loaded one the rest of its second can also cost
-    // it the next turn.
+    // The test game ends at the first timeout, and says so.
     assert!(
-        failure.starts_with("it timed out") && failure.contains("in the smoke-test game"),
+        failure.contains("smoke-test game") && failure.contains("timed out: no reply within"),
         "{failure}"
+    );
+    assert!(!failure.contains("flush"), "it did reply before: {failure}");
+}
+
+/// A bot that writes its replies without flushing them never answers: it fails within
+/// seconds (it uses no CPU while it waits), with a hint at the likely cause.
+#[tokio::test]
+async fn a_bot_that_never_flushes_fails_in_seconds_with_a_hint() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "noflush");
+    let silent = b"import sys\nwhile True:\n    for _ in range(3):\n        line = sys.stdin.readline()\n        if not line: sys.exit(0)\n        for _ in range(int(line.split()[0])): sys.stdin.readline()\n    print('0 commands:')\n";
+    c.upload("/bots/new", &[("name", "mute")], Some(("bot.py", silent)))
+        .await;
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "mute", 1).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(
+        failure.starts_with("no reply: does it flush stdout after each reply"),
+        "{failure}"
+    );
+    // Stopped by the idle cap, not the 30 s wall clock of its first turn.
+    assert!(failure.contains("no CPU used for 3 s"), "{failure}");
+}
+
+/// While the test game plays, the bot's page says which turn it is on.
+#[tokio::test]
+async fn the_bot_page_shows_the_test_games_turn() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "progress");
+    let slow = b"import sys, time\nwhile True:\n    for _ in range(3):\n        line = sys.stdin.readline()\n        if not line: sys.exit(0)\n        for _ in range(int(line.split()[0])): sys.stdin.readline()\n    time.sleep(0.06)\n    print('0 commands:', flush=True)\n";
+    c.upload("/bots/new", &[("name", "steady")], Some(("bot.py", slow)))
+        .await;
+    let building = tokio::spawn(async move { b.build_next().await.unwrap() });
+    let mut seen = Vec::new();
+    while !building.is_finished() {
+        let page = c.get("/bots/steady").await.body;
+        if let Some(at) = page.find("<span class=\"test-turn\">") {
+            let rest = &page[at + 24..];
+            let turn: u32 = rest[..rest.find('<').unwrap()].parse().unwrap();
+            assert!(page.contains(&format!(
+                "turn <span class=\"test-turn\">{turn}</span> of 50"
+            )));
+            assert!(page.contains("<progress"), "a progress bar too");
+            seen.push(turn);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(150)).await;
+    }
+    building.await.unwrap();
+    assert!(
+        seen.iter().any(|&t| t >= 5) && seen.windows(2).all(|w| w[0] <= w[1]),
+        "the page followed the game's turns: {seen:?}"
+    );
+    let page = c.get("/bots/steady").await.body;
+    assert!(
+        page.contains("href=\"/viewer?replay=/bots/steady/versions/1/smoke.json\""),
+        "the test game opens in the viewer"
     );
 }
 

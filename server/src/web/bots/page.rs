@@ -129,6 +129,7 @@ struct VersionDb {
     failure: Option<String>,
     has_logs: bool,
     has_replay: bool,
+    test_turn: Option<i32>,
 }
 
 /// The logs of a version as its owner's page shows them inline.
@@ -173,7 +174,7 @@ async fn bot_with_versions(state: &AppState, name: &str) -> AppResult<(BotRow, V
         VersionDb,
         r#"select number, status as "status: VersionStatus", language, created_at, failure,
                coalesce(build_log <> '' or smoke_stderr <> '', false) as "has_logs!",
-               smoke_replay is not null as "has_replay!"
+               smoke_replay is not null as "has_replay!", test_turn
            from bot_versions where bot_id = $1 order by number desc"#,
         bot.id as BotId
     )
@@ -198,6 +199,10 @@ struct BotPage {
     error: Option<String>,
     /// The newest version still on its way (pending, building or testing), if any.
     on_its_way: Option<(i32, VersionStatus)>,
+    /// The turn its test game has reached, while it plays it.
+    test_turn: Option<i32>,
+    /// The test game's length.
+    test_turns: u32,
     /// The page refreshes itself every few seconds: a version is on its way and was
     /// uploaded recently.
     refresh: bool,
@@ -256,6 +261,9 @@ async fn render_bot(
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
     let waiting = rows.iter().find(|v| v.status.on_its_way());
     let on_its_way = waiting.map(|v| (v.number, v.status));
+    let test_turn = waiting
+        .filter(|v| v.status == VersionStatus::Testing)
+        .and_then(|v| v.test_turn);
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
     let site = state
         .config
@@ -286,6 +294,8 @@ async fn render_bot(
         choices: choices(state),
         max_mib: max_mib(state),
         on_its_way,
+        test_turn,
+        test_turns: crate::builds::SMOKE_TURNS,
         refresh,
         api_url,
         error: error.as_ref().map(|e| e.1.clone()),

@@ -355,8 +355,16 @@ fn the_page_refreshes_itself_until_version_1_plays(v: &mut Visit, uploaded: Inst
         "nothing on its way: no more refreshing"
     );
     assert!(b.find_all("main .alert.info").is_empty());
-    assert!(b.text("#version-1").contains("test game"));
+    assert!(b.text("#version-1").contains("watch the test game"));
     v.cam.both("bot-active");
+    // The test game opens in the viewer, not as raw JSON.
+    b.click("#version-1 a.test-game");
+    let summary = b.wait_text(".bbv-summary", "turns");
+    assert!(summary.contains("2 players"), "{summary}");
+    assert!(b.execute("return location.pathname;") == "/viewer");
+    v.cam.both("test-game");
+    b.execute("history.back();");
+    wait_for_path(b, "/bots/Skylark");
     live_after
 }
 
