@@ -45,6 +45,8 @@ pub enum ArchiveError {
     Corrupt(String),
     #[error("`{0}` is not a usable file name (letters, digits, `.`, `-` and `_` only)")]
     BadFileName(String),
+    #[error("`{0}` is not a readable {1}: it does not start as one does; make it again (for example `{2}`)")]
+    NotAnArchive(String, &'static str, &'static str),
 }
 
 /// What an upload is, from its first bytes.
@@ -146,6 +148,17 @@ pub fn unpack(
         files: 0,
         bytes: 0,
     };
+    let lower = file_name.to_ascii_lowercase();
+    let named = if lower.ends_with(".zip") {
+        Some((Kind::Zip, "zip archive", "zip -r bot.zip mybot"))
+    } else if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+        Some((Kind::TarGz, ".tar.gz archive", "tar czf bot.tar.gz mybot"))
+    } else {
+        None
+    };
+    if let Some((_, what, how)) = named.filter(|(k, ..)| *k != kind_of(bytes)) {
+        return Err(ArchiveError::NotAnArchive(file_name.to_string(), what, how));
+    }
     match kind_of(bytes) {
         Kind::Single => {
             let name = Path::new(file_name)

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
-use crate::ids::MatchId;
+use crate::ids::{BotId, MatchId};
 use crate::ranker::rating::conservative;
 
 /// A bot's rating and results, as its row in `bots` holds them.
@@ -95,6 +95,24 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
             .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
     });
     Ok(all)
+}
+
+/// The leaderboard place of each bot of `bots` that plays: (bot, rank, bots ranked),
+/// in the order [`standings`] gives them (rating, then name). Bots not on the
+/// leaderboard (disabled, or no version plays yet) are left out.
+pub async fn ranks(db: &PgPool, bots: &[BotId]) -> sqlx::Result<Vec<(BotId, i64, i64)>> {
+    let rows = sqlx::query!(
+        r#"with ladder as (
+               select b.id, row_number() over (
+                   order by b.mu - 3 * b.sigma desc, lower(b.name)) as place
+               from bots b where not b.disabled and b.active_version_id is not null)
+           select id as "id!: BotId", place as "place!", (select count(*) from ladder) as "of!"
+           from ladder where id = any($1)"#,
+        bots as &[BotId]
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.id, r.place, r.of)).collect())
 }
 
 /// Filters of a match list; `cursor` is the last match of the previous page: the list

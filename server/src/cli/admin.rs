@@ -82,7 +82,8 @@ pub enum LadderCmd {
     Requeue(crate::ids::MatchId),
     Void(crate::ids::MatchId, String),
     /// (bot, disabled)
-    Bot(String, bool),
+    /// A bot out of the ladder with the reason, or back in (`None`).
+    Bot(String, Option<String>),
     /// (map, enabled)
     Map(String, bool),
     AddMap(String, std::path::PathBuf),
@@ -124,8 +125,9 @@ async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
             }
             println!("match {id} is void");
         }
-        LadderCmd::Bot(name, disabled) => {
-            if !ranker::set_bot_disabled(db, &name, disabled).await? {
+        LadderCmd::Bot(name, reason) => {
+            let disabled = reason.is_some();
+            if !ranker::set_bot_disabled(db, &name, reason.as_deref()).await? {
                 bail!("there is no bot `{name}`");
             }
             println!(

@@ -105,8 +105,12 @@ enum AdminCmd {
         #[arg(long, default_value = "voided by an organizer")]
         reason: String,
     },
-    /// Take a bot out of the ladder.
-    DisableBot { name: String },
+    /// Take a bot out of the ladder; its owner sees the reason.
+    DisableBot {
+        name: String,
+        #[arg(long, default_value = crate::ranker::DISABLED_REASON_DEFAULT)]
+        reason: String,
+    },
     /// Bring a bot back into the ladder.
     EnableBot { name: String },
     /// Take a map out of matchmaking.
@@ -246,8 +250,10 @@ pub fn main() -> ExitCode {
                     AdminCmd::Void { match_id, reason } => {
                         admin::ladder(c, L::Void(match_id, reason)).await
                     }
-                    AdminCmd::DisableBot { name } => admin::ladder(c, L::Bot(name, true)).await,
-                    AdminCmd::EnableBot { name } => admin::ladder(c, L::Bot(name, false)).await,
+                    AdminCmd::DisableBot { name, reason } => {
+                        admin::ladder(c, L::Bot(name, Some(reason))).await
+                    }
+                    AdminCmd::EnableBot { name } => admin::ladder(c, L::Bot(name, None)).await,
                     AdminCmd::DisableMap { name } => admin::ladder(c, L::Map(name, false)).await,
                     AdminCmd::EnableMap { name } => admin::ladder(c, L::Map(name, true)).await,
                     AdminCmd::AddMap { name, file } => {

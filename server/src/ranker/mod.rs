@@ -245,12 +245,31 @@ pub async fn void(db: &PgPool, match_id: MatchId, reason: &str) -> sqlx::Result<
     Ok(n == 1)
 }
 
-/// Takes a bot out of the ladder or brings it back; false when there is no such bot.
-pub async fn set_bot_disabled(db: &PgPool, name: &str, disabled: bool) -> sqlx::Result<bool> {
+/// Most characters kept of the reason a bot was disabled.
+pub const DISABLED_REASON_CHARS: usize = 200;
+
+/// The reason given when an organizer gives none.
+pub const DISABLED_REASON_DEFAULT: &str = "disabled by an organizer";
+
+/// Takes a bot out of the ladder, saying why (`reason`, cut to
+/// [`DISABLED_REASON_CHARS`]), or brings it back (`None`); false when there is no such
+/// bot.
+pub async fn set_bot_disabled(db: &PgPool, name: &str, reason: Option<&str>) -> sqlx::Result<bool> {
+    let disabled = reason.is_some();
+    let reason = reason.map(|r| {
+        let r = r.trim();
+        let r = if r.is_empty() {
+            DISABLED_REASON_DEFAULT
+        } else {
+            r
+        };
+        r.chars().take(DISABLED_REASON_CHARS).collect::<String>()
+    });
     let n = sqlx::query!(
-        "update bots set disabled = $2 where lower(name) = lower($1)",
+        "update bots set disabled = $2, disabled_reason = $3 where lower(name) = lower($1)",
         name,
-        disabled
+        disabled,
+        reason
     )
     .execute(db)
     .await?

@@ -4,13 +4,14 @@
 
 use askama::Template;
 use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use serde::Deserialize;
 
 use super::error::{AppError, AppResult};
-use super::session::LoggedIn;
+use super::session::{cookie_value, LoggedIn};
 use super::{AppState, Layout};
 use crate::ranker::{self, Status};
 use crate::status::MatchStatus;
@@ -55,17 +56,64 @@ async fn render(
         notice,
         error,
     };
-    let code = if page.error.is_some() {
-        axum::http::StatusCode::BAD_REQUEST
-    } else {
-        axum::http::StatusCode::OK
-    };
-    Ok((code, Html(page.render()?)).into_response())
+    Ok(Html(page.render()?).into_response())
 }
 
-async fn page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Response> {
+async fn page(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    headers: HeaderMap,
+) -> AppResult<Response> {
     organizer(&who)?;
-    render(&state, &who, None, None).await
+    // The outcome of the action that redirected here, shown once.
+    let flash = cookie_value(&headers, FLASH_COOKIE).and_then(|v| {
+        let text = form_urlencoded::parse(format!("m={v}").as_bytes())
+            .next()
+            .map(|(_, m)| m.into_owned())?;
+        let (kind, message) = text.split_once(':')?;
+        Some((kind == "ok", message.to_string()))
+    });
+    let (notice, error) = match flash {
+        Some((true, m)) => (Some(m), None),
+        Some((false, m)) => (None, Some(m)),
+        None => (None, None),
+    };
+    let mut resp = render(&state, &who, notice, error).await?;
+    if cookie_value(&headers, FLASH_COOKIE).is_some() {
+        resp.headers_mut().append(
+            header::SET_COOKIE,
+            flash_cookie(None, state.config.secure_cookies()),
+        );
+    }
+    Ok(resp)
+}
+
+/// The cookie that carries an action's outcome across its redirect to `/admin`.
+const FLASH_COOKIE: &str = "bb_admin_flash";
+
+/// The flash cookie holding `outcome` for a minute, or removing it (`None`).
+fn flash_cookie(outcome: Option<&Result<String, String>>, secure: bool) -> HeaderValue {
+    let value = outcome.map(|o| {
+        let text = match o {
+            Ok(m) => format!("ok:{m}"),
+            Err(m) => format!("error:{m}"),
+        };
+        // Cookies hold no spaces, commas or semicolons: percent-encode it all.
+        form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>()
+    });
+    let removing = value.is_none();
+    let mut c = cookie::Cookie::build((FLASH_COOKIE, value.unwrap_or_default()))
+        .path("/admin")
+        .http_only(true)
+        .same_site(cookie::SameSite::Strict)
+        .secure(secure)
+        .build();
+    c.set_max_age(cookie::time::Duration::seconds(if removing {
+        0
+    } else {
+        60
+    }));
+    HeaderValue::from_str(&c.to_string()).expect("cookie text is a valid header")
 }
 
 /// The outcome of a control: back to the page with a notice or an error.
@@ -74,13 +122,16 @@ async fn done(
     who: &LoggedIn,
     outcome: Result<String, String>,
 ) -> AppResult<Response> {
-    match outcome {
-        Ok(n) => {
-            tracing::info!(organizer = %who.user.name, "{n}");
-            render(state, who, Some(n), None).await
-        }
-        Err(e) => render(state, who, None, Some(e)).await,
+    if let Ok(n) = &outcome {
+        tracing::info!(organizer = %who.user.name, "{n}");
     }
+    // Post/redirect/get: a refresh of the page that follows sends nothing again.
+    let mut resp = Redirect::to("/admin").into_response();
+    resp.headers_mut().append(
+        header::SET_COOKIE,
+        flash_cookie(Some(&outcome), state.config.secure_cookies()),
+    );
+    Ok(resp)
 }
 
 #[derive(Deserialize)]
@@ -164,6 +215,9 @@ async fn match_control(
 struct NameForm {
     action: String,
     name: String,
+    /// Why a bot is disabled (bots only).
+    #[serde(default)]
+    reason: String,
 }
 
 async fn bot_control(
@@ -174,7 +228,8 @@ async fn bot_control(
     organizer(&who)?;
     let name = f.name.trim();
     let disable = f.action == "disable";
-    let outcome = if ranker::set_bot_disabled(&state.db, name, disable).await? {
+    let reason = disable.then_some(f.reason.as_str());
+    let outcome = if ranker::set_bot_disabled(&state.db, name, reason).await? {
         Ok(if disable {
             format!("Bot `{name}` is out of the ladder; its queued matches are void.")
         } else {

@@ -14,7 +14,8 @@ use super::format::when;
 use super::session::{cookie_value, set_cookie, LoggedIn, SESSION_COOKIE};
 use super::{AppState, Layout};
 use crate::accounts;
-use crate::ids::UserId;
+use crate::ids::{BotId, UserId};
+use crate::ranker::rating::conservative;
 use crate::status::VersionStatus;
 
 pub fn router() -> Router<AppState> {
@@ -32,6 +33,12 @@ pub struct OwnBot {
     pub active: Option<i32>,
     pub latest: i32,
     pub latest_status: VersionStatus,
+    /// "#3 of 41" on the leaderboard, if it is on it.
+    pub rank: Option<String>,
+    /// Its rating, once it has played.
+    pub rating: Option<String>,
+    /// Why an organizer disabled it, when it is disabled.
+    pub disabled: Option<String>,
 }
 
 /// A token as the profile lists it.
@@ -56,6 +63,40 @@ struct ProfilePage {
     error: Option<(&'static str, String)>,
 }
 
+/// The user's bots with their state, place on the leaderboard and rating.
+async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<OwnBot>> {
+    let rows = sqlx::query!(
+        r#"select b.id as "id: BotId", b.name, a.number as "active?", l.number as latest,
+               l.status as "latest_status: VersionStatus", b.mu, b.sigma, b.games,
+               case when b.disabled then coalesce(b.disabled_reason, '') end as disabled
+           from bots b
+           left join bot_versions a on a.id = b.active_version_id
+           join lateral (select number, status from bot_versions where bot_id = b.id
+                         order by number desc limit 1) l on true
+           where b.owner_id = $1 order by lower(b.name)"#,
+        user as UserId
+    )
+    .fetch_all(&state.db)
+    .await?;
+    let ids: Vec<BotId> = rows.iter().map(|r| r.id).collect();
+    let ranks = crate::standings::ranks(&state.db, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| OwnBot {
+            rank: ranks
+                .iter()
+                .find(|x| x.0 == r.id)
+                .map(|&(_, place, of)| format!("#{place} of {of}")),
+            rating: (r.games > 0).then(|| format!("{:.2}", conservative(r.mu, r.sigma))),
+            name: r.name,
+            active: r.active,
+            latest: r.latest,
+            latest_status: r.latest_status,
+            disabled: r.disabled,
+        })
+        .collect())
+}
+
 async fn render(
     state: &AppState,
     who: &LoggedIn,
@@ -73,19 +114,7 @@ async fn render(
     )
     .fetch_all(&state.db)
     .await?;
-    let bots = sqlx::query_as!(
-        OwnBot,
-        r#"select b.name, a.number as "active?", l.number as latest,
-               l.status as "latest_status: VersionStatus"
-           from bots b
-           left join bot_versions a on a.id = b.active_version_id
-           join lateral (select number, status from bot_versions where bot_id = b.id
-                         order by number desc limit 1) l on true
-           where b.owner_id = $1 order by lower(b.name)"#,
-        user as UserId
-    )
-    .fetch_all(&state.db)
-    .await?;
+    let bots = own_bots(state, user).await?;
     let status = if error.is_some() {
         StatusCode::BAD_REQUEST
     } else {

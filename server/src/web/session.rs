@@ -3,8 +3,10 @@
 //!
 //! CSRF protection is one middleware for the whole site (double-submit): every visitor
 //! gets a random `bb_csrf` cookie, every form carries the same value, and any request
-//! that changes state must present it (form field `csrf`, query parameter `csrf` for
-//! uploads, or header `X-CSRF-Token`), unless it authenticates with an API token.
+//! that changes state must present it (form field `csrf`, or header `X-CSRF-Token`),
+//! unless it authenticates with an API token. Tokens never go in a URL: an upload form
+//! (multipart, up to megabytes) carries its token as its first field, which the
+//! upload's reader checks before it reads any file ([`UploadToken`]).
 
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Request, State};
@@ -60,6 +62,36 @@ pub fn set_cookie(
 /// The CSRF token of this request (set by [`csrf_layer`]).
 #[derive(Clone, Debug)]
 pub struct CsrfToken(pub String);
+
+/// On a browser's upload (multipart) that carried no token in a header: the token its
+/// `csrf` field must hold, before any file (`None`: the visitor has no token yet, so
+/// none can match). Checked by `web::bots::read_upload`; the layer lets only the upload
+/// routes through this way.
+#[derive(Clone, Debug)]
+pub struct UploadToken(pub Option<String>);
+
+impl UploadToken {
+    /// Whether `sent` is the visitor's token.
+    pub fn matches(&self, sent: &str) -> bool {
+        self.0
+            .as_deref()
+            .is_some_and(|have| constant_time_eq(have, sent))
+    }
+}
+
+/// The paths of the browser's upload forms, whose token is checked in the form.
+fn is_upload_form(path: &str) -> bool {
+    path == "/bots/new" || (path.starts_with("/bots/") && path.ends_with("/versions"))
+}
+
+/// The refusal of a state change without the visitor's token.
+pub fn forged() -> Response {
+    AppError::Forbidden(
+        "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
+            .into(),
+    )
+    .into_response()
+}
 
 fn changes_state(m: &Method) -> bool {
     !matches!(*m, Method::GET | Method::HEAD | Method::OPTIONS)
@@ -185,14 +217,20 @@ async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Respon
         .get("x-csrf-token")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let from_query = req.uri().query().and_then(|q| field(q, "csrf"));
-    let is_form = req
+    let content_type = req
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+        .unwrap_or("");
+    let is_form = content_type.starts_with("application/x-www-form-urlencoded");
+    let is_upload = content_type.starts_with("multipart/form-data");
     let mut req = req;
-    let mut sent = from_header.or(from_query);
+    let mut sent = from_header;
+    if sent.is_none() && is_upload && is_upload_form(req.uri().path()) {
+        req.extensions_mut()
+            .insert(UploadToken(existing.map(str::to_string)));
+        return Ok(req);
+    }
     if sent.is_none() && is_form {
         let (parts, body) = req.into_parts();
         let Ok(bytes) = axum::body::to_bytes(body, super::FORM_LIMIT).await else {
@@ -206,11 +244,7 @@ async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Respon
     }
     match (existing, sent) {
         (Some(have), Some(got)) if constant_time_eq(have, &got) => Ok(req),
-        _ => Err(AppError::Forbidden(
-            "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
-                .into(),
-        )
-        .into_response()),
+        _ => Err(forged()),
     }
 }
 

@@ -94,9 +94,17 @@ async fn organizers_pause_void_requeue_and_disable() {
 
 async fn pauses_and_resumes_the_ranker(c: &mut Client) {
     let r = c.post("/admin/ranker", &[("action", "pause")]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "post/redirect/get");
+    assert_eq!(r.location(), Some("/admin"));
+    let r = c.get("/admin").await;
+    assert!(
+        !c.get("/admin").await.body.contains("The ranker is paused:"),
+        "the outcome is shown once"
+    );
     assert!(r.body.contains("The ranker is paused"));
     assert!(paused(c).await);
-    c.post("/admin/ranker", &[("action", "resume")]).await;
+    c.post_follow("/admin/ranker", &[("action", "resume")])
+        .await;
     assert!(!paused(c).await);
 }
 
@@ -106,7 +114,7 @@ async fn voids_and_requeues_a_match(c: &mut Client) {
         .await
         .unwrap();
     let r = c
-        .post(
+        .post_follow(
             "/admin/matches",
             &[
                 ("action", "void"),
@@ -125,22 +133,21 @@ async fn voids_and_requeues_a_match(c: &mut Client) {
         "escaped"
     );
     let r = c
-        .post(
+        .post_follow(
             "/admin/matches",
             &[("action", "void"), ("id", &ids[0].to_string())],
         )
         .await;
-    assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.body.contains("cannot be voided"));
     let r = c
-        .post(
+        .post_follow(
             "/admin/matches",
             &[("action", "requeue"), ("id", &ids[0].to_string())],
         )
         .await;
     assert!(r.body.contains("is back in the queue"));
     let r = c
-        .post("/admin/matches", &[("action", "requeue"), ("id", "nope")])
+        .post_follow("/admin/matches", &[("action", "requeue"), ("id", "nope")])
         .await;
     assert!(r.body.contains("is not a match number"));
 }
@@ -148,9 +155,9 @@ async fn voids_and_requeues_a_match(c: &mut Client) {
 /// Disabling a bot voids its queued matches; enabling it brings it back.
 async fn takes_a_bot_out_of_the_ladder_and_back(c: &mut Client) {
     let r = c
-        .post("/admin/bots", &[("action", "disable"), ("name", "ann")])
+        .post_follow("/admin/bots", &[("action", "disable"), ("name", "ann")])
         .await;
-    assert!(r.body.contains("Bot `ann` is out of the ladder"));
+    assert!(r.body.contains("Bot <code>ann</code> is out of the ladder"));
     let queued: i64 = sqlx::query_scalar("select count(*) from matches where status = 'queued'")
         .fetch_one(&c.state.db)
         .await
@@ -164,19 +171,21 @@ async fn takes_a_bot_out_of_the_ladder_and_back(c: &mut Client) {
         "ben has nobody left"
     );
     let r = c
-        .post("/admin/bots", &[("action", "disable"), ("name", "nobody")])
+        .post_follow("/admin/bots", &[("action", "disable"), ("name", "nobody")])
         .await;
-    assert!(r.body.contains("There is no bot `nobody`."));
-    c.post("/admin/bots", &[("action", "enable"), ("name", "ann")])
+    assert!(r.body.contains("There is no bot <code>nobody</code>."));
+    c.post_follow("/admin/bots", &[("action", "enable"), ("name", "ann")])
         .await;
 }
 
 /// A disabled map gets no new match.
 async fn takes_a_map_out_of_matchmaking(c: &mut Client) {
     let r = c
-        .post("/admin/maps", &[("action", "disable"), ("name", "duel-2p")])
+        .post_follow("/admin/maps", &[("action", "disable"), ("name", "duel-2p")])
         .await;
-    assert!(r.body.contains("Map `duel-2p` is out of matchmaking."));
+    assert!(r
+        .body
+        .contains("Map <code>duel-2p</code> is out of matchmaking."));
     for _ in 0..5 {
         server::ranker::schedule(&c.state.db, 10, &Default::default())
             .await
@@ -239,4 +248,59 @@ async fn the_admin_commands_reach_the_same_database() {
     assert!(text(&o).contains("match 12345 cannot be voided"));
     let o = run(&["disable-bot", "ghost"]);
     assert!(text(&o).contains("there is no bot `ghost`"));
+}
+
+/// A disabled bot never looks healthy to its owner: its page, the profile and the API
+/// say it is disabled and give the organizer's reason (cut to 200 characters); others
+/// see that it is disabled, not why.
+#[tokio::test]
+async fn a_disabled_bot_says_so_and_why_to_its_owner() {
+    let mut olga = organizer().await;
+    let mut alice = olga.stranger();
+    alice.register("alice", "alice's password").await;
+    alice
+        .upload(
+            "/bots/new",
+            &[("name", "Vex")],
+            Some(("bot.py", b"print()")),
+        )
+        .await;
+    let token = alice.new_token("cli").await;
+    let reason = format!("<i>copied</i> from another entry {}", "x".repeat(300));
+    let r = olga
+        .post_follow(
+            "/admin/bots",
+            &[("action", "disable"), ("name", "vex"), ("reason", &reason)],
+        )
+        .await;
+    assert!(r.body.contains("is out of the ladder"), "{}", r.body);
+    let kept: String = reason.chars().take(200).collect();
+    let shown = kept.replace('<', "&#60;").replace('>', "&#62;");
+
+    let page = alice.get("/bots/Vex").await.body;
+    assert!(
+        page.contains("This bot is disabled: it plays no matches"),
+        "{page}"
+    );
+    assert!(page.contains(&shown), "the reason, escaped and cut: {page}");
+    assert!(!page.contains("version 1 plays"));
+    let profile = alice.get("/profile").await.body;
+    assert!(profile.contains("status failed\">disabled</span>") && profile.contains(&shown));
+    let api = alice.api_get("/api/bots/Vex", &token).await.json();
+    assert_eq!(api["disabled"], true);
+    assert_eq!(api["disabled_reason"], kept.as_str());
+
+    let mut stranger = olga.stranger();
+    let page = stranger.get("/bots/Vex").await.body;
+    assert!(page.contains("This bot is disabled") && !page.contains("copied"));
+    let api = stranger.get("/api/bots/Vex").await.json();
+    assert_eq!(
+        (api["disabled"].clone(), api["disabled_reason"].clone()),
+        (true.into(), serde_json::Value::Null)
+    );
+
+    olga.post_follow("/admin/bots", &[("action", "enable"), ("name", "Vex")])
+        .await;
+    let page = alice.get("/bots/Vex").await.body;
+    assert!(!page.contains("This bot is disabled"), "enabled again");
 }

@@ -251,6 +251,9 @@ fn a_server_whose_database_went_away_still_stops_when_asked() {
 
     // An external PostgreSQL stopped under a running server.
     let external = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve-external-pg");
+    // A fresh cluster: one left by an earlier run holds house bots built already, and
+    // the server would then never log a build.
+    let _ = std::fs::remove_dir_all(&external);
     let pg = server::db::EmbeddedPg::start(&external, None).unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(pg.create_database("bottlebats")).unwrap();

@@ -218,7 +218,9 @@ async fn bad_uploads_are_refused_with_a_clear_message_and_store_nothing() {
             .upload("/bots/new", &[("name", name)], Some((file, &bytes)))
             .await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{name}: {}", r.body);
-        assert!(r.body.contains(message), "{name}: expected `{message}`");
+        // Quoted names and commands are shown as code, never with backticks.
+        let shown = server::web::format::code_spans(message);
+        assert!(r.body.contains(&shown), "{name}: expected `{shown}`");
     }
     let r = c.upload("/bots/new", &[("name", "nofile")], None).await;
     assert!(r.body.contains("Choose a file to upload."));
@@ -344,6 +346,18 @@ fn unreadable_or_badly_named() -> Refused {
             "damaged",
         ),
         (
+            "corrupt",
+            "corrupt.zip",
+            b"half of a download".to_vec(),
+            "`corrupt.zip` is not a readable zip archive",
+        ),
+        (
+            "corrupttar",
+            "bot.tar.gz",
+            b"not gzip at all".to_vec(),
+            "`bot.tar.gz` is not a readable .tar.gz archive",
+        ),
+        (
             "bad name!",
             "bot.py",
             BOT.to_vec(),
@@ -380,8 +394,12 @@ async fn an_upload_over_the_size_limit_gets_a_readable_413() {
         .upload("/bots/new", &[("name", "big")], Some(("bot.py", &big)))
         .await;
     assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // Answered on the form, with what was typed kept.
     assert!(
-        r.body.contains("larger than 1 MiB") && r.body.contains("<html"),
+        r.body.contains("larger than this site accepts (1 MiB)")
+            && r.body
+                .contains("<form method=\"post\" action=\"/bots/new\"")
+            && r.body.contains("value=\"big\""),
         "{}",
         r.body
     );
@@ -390,7 +408,11 @@ async fn an_upload_over_the_size_limit_gets_a_readable_413() {
         .upload("/bots/new", &[("name", "huge")], Some(("bot.py", &huge)))
         .await;
     assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
-    assert!(r.body.contains("larger than 1 MiB"), "{}", r.body);
+    assert!(
+        r.body.contains("larger than this site accepts (1 MiB)"),
+        "{}",
+        r.body
+    );
     assert_eq!(counts(&c).await, (0, 0));
 }
 
@@ -407,7 +429,9 @@ async fn names_are_unique_and_only_the_owner_uploads_versions_or_downloads_sourc
         .upload("/bots/new", &[("name", "tAKEN")], Some(("bot.py", BOT)))
         .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
-    assert!(r.body.contains("A bot called `tAKEN` exists already"));
+    assert!(r
+        .body
+        .contains("A bot called <code>tAKEN</code> exists already"));
     let r = bob
         .upload("/bots/Taken/versions", &[], Some(("bot.py", BOT)))
         .await;

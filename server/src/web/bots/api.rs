@@ -28,7 +28,9 @@ async fn upload(
     existing: Option<String>,
     form: Multipart,
 ) -> ApiResult<Response> {
-    let up = read_upload(&state, form).await?;
+    let up = read_upload(&state, form, None)
+        .await
+        .map_err(|(refused, _)| refused)?;
     if let Some(name) = &existing {
         let bot = find_bot(&state, name).await.map_err(|e| match e {
             AppError::NotFound => ApiError::not_found(format!("There is no bot `{name}`.")),
@@ -121,6 +123,8 @@ pub async fn bot(
         "wins": record.wins,
         "losses": record.losses,
         "draws": record.draws,
+        "disabled": bot.disabled.is_some(),
+        "disabled_reason": bot.disabled.filter(|_| is_owner),
         "versions": versions,
     })))
 }

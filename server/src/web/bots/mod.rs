@@ -15,6 +15,7 @@ use axum::Router;
 use time::OffsetDateTime;
 
 use super::error::{AppError, AppResult};
+use super::session::UploadToken;
 use super::AppState;
 use crate::ids::{BotId, UserId};
 use crate::uploads::{Refusal, Upload};
@@ -54,13 +55,16 @@ pub struct BotRow {
     pub created_at: OffsetDateTime,
     pub active: Option<i32>,
     pub record: crate::standings::Record,
+    /// Why an organizer took it out of the ladder, when it is out.
+    pub disabled: Option<String>,
 }
 
 async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
     let r = sqlx::query!(
         r#"select b.id as "id: BotId", b.name, b.owner_id as "owner_id: UserId",
                u.name as owner, b.created_at, v.number as "active?",
-               b.mu, b.sigma, b.games, b.wins, b.losses, b.draws
+               b.mu, b.sigma, b.games, b.wins, b.losses, b.draws, b.disabled,
+               b.disabled_reason
            from bots b join users u on u.id = b.owner_id
            left join bot_versions v on v.id = b.active_version_id
            where lower(b.name) = lower($1)"#,
@@ -77,6 +81,10 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         created_at: r.created_at,
         active: r.active,
         record: crate::record_of!(r),
+        disabled: r.disabled.then(|| {
+            r.disabled_reason
+                .unwrap_or_else(|| crate::ranker::DISABLED_REASON_DEFAULT.into())
+        }),
     })
 }
 
@@ -104,13 +112,23 @@ impl From<Refusal> for Refused {
     }
 }
 
-/// Reads an upload form (a file and text fields) within the site's size limit.
-async fn read_upload(state: &AppState, mut form: Multipart) -> Result<Upload, Refused> {
+/// Reads an upload form (a file and text fields) within the site's size limit. A
+/// browser's form proves it comes from this site with its first field, `csrf`, checked
+/// against `token` before anything else is read. On a refusal, the fields read before
+/// it come along, so that the form can be shown again with them.
+async fn read_upload(
+    state: &AppState,
+    mut form: Multipart,
+    token: Option<&UploadToken>,
+) -> Result<Upload, (Refused, Upload)> {
     let max = state.config.max_upload_bytes;
     let too_big = || {
         Refused(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("The upload is larger than {} MiB.", max / (1024 * 1024)),
+            format!(
+                "The file is larger than this site accepts ({} MiB). Upload the bot's source without build output, data or dependencies.",
+                max / (1024 * 1024)
+            ),
         )
     };
     let unreadable = |e: axum::extract::multipart::MultipartError| {
@@ -124,14 +142,32 @@ async fn read_upload(state: &AppState, mut form: Multipart) -> Result<Upload, Re
         }
     };
     let mut up = Upload::default();
-    while let Some(field) = form.next_field().await.map_err(unreadable)? {
+    let mut proven = token.is_none();
+    loop {
+        let field = match form.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => return Err((unreadable(e), up)),
+        };
         let name = field.name().unwrap_or("").to_string();
+        if !proven && name != "csrf" {
+            return Err((Refused(StatusCode::FORBIDDEN, FORGED.into()), up));
+        }
         if name == "file" {
             up.file_name = field.file_name().unwrap_or("").to_string();
         }
-        let bytes = field.bytes().await.map_err(unreadable)?;
+        let bytes = match field.bytes().await {
+            Ok(b) => b,
+            Err(e) => return Err((unreadable(e), up)),
+        };
         let text = || String::from_utf8_lossy(&bytes).trim().to_string();
         match name.as_str() {
+            "csrf" if !proven => {
+                proven = token.is_some_and(|t| t.matches(&text()));
+                if !proven {
+                    return Err((Refused(StatusCode::FORBIDDEN, FORGED.into()), up));
+                }
+            }
             "file" => up.file = bytes.to_vec(),
             "name" => up.name = text(),
             "language" => up.language = text(),
@@ -141,10 +177,13 @@ async fn read_upload(state: &AppState, mut form: Multipart) -> Result<Upload, Re
         }
     }
     if up.file.len() as u64 > max {
-        return Err(too_big());
+        return Err((too_big(), up));
     }
     Ok(up)
 }
+
+/// The refusal of an upload form that did not come from this site.
+const FORGED: &str = "This form was not sent from this site, or your session changed. Reload the page and try again.";
 
 /// Checks an upload through and stores it as a new version (and a new bot).
 async fn accept(

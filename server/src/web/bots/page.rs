@@ -5,6 +5,7 @@ use askama::Template;
 use axum::extract::{Multipart, Path, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::Extension;
 use time::OffsetDateTime;
 
 use super::{accept, find_bot, find_bot_in, read_upload, BotRow, Refused};
@@ -13,7 +14,7 @@ use crate::languages::CUSTOM;
 use crate::status::VersionStatus;
 use crate::web::error::{AppError, AppResult};
 use crate::web::format::when;
-use crate::web::session::{LoggedIn, Visitor};
+use crate::web::session::{LoggedIn, UploadToken, Visitor};
 use crate::web::{AppState, Layout};
 
 /// A language as the upload form offers it.
@@ -69,11 +70,13 @@ pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult
 pub async fn new_bot(
     State(state): State<AppState>,
     who: LoggedIn,
+    token: Option<Extension<UploadToken>>,
     form: Multipart,
 ) -> AppResult<Response> {
-    let up = match read_upload(&state, form).await {
-        Ok(u) => u,
-        Err(Refused(status, message)) => return Err(AppError::Status(status, message)),
+    // Every refusal, the size limit's too, answers on the form with what was typed.
+    let (up, refused) = match read_upload(&state, form, token.as_deref()).await {
+        Ok(up) => (up, None),
+        Err((refused, partial)) => (partial, Some(refused)),
     };
     let kept = (
         up.name.chars().take(64).collect(),
@@ -81,23 +84,30 @@ pub async fn new_bot(
         up.compile.clone(),
         up.run.clone(),
     );
-    match accept(&state, &who.user, None, up).await {
-        Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
-        Err(Refused(status, message)) => {
-            let (name, language, compile, run) = kept;
-            let page = NewPage {
-                layout: who.layout(),
-                choices: choices(&state),
-                name,
-                language,
-                compile,
-                run,
-                max_mib: max_mib(&state),
-                error: Some(message),
-            };
-            Ok((status, Html(page.render()?)).into_response())
-        }
-    }
+    let refused = match refused {
+        Some(r) => r,
+        None => match accept(&state, &who.user, None, up).await {
+            Ok(stored) => return Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
+            Err(r) => r,
+        },
+    };
+    let Refused(status, message) = refused;
+    let (name, language, compile, run) = kept;
+    let page = NewPage {
+        layout: who.layout(),
+        choices: choices(&state),
+        name,
+        language: if language.is_empty() {
+            "auto".into()
+        } else {
+            language
+        },
+        compile,
+        run,
+        max_mib: max_mib(&state),
+        error: Some(message),
+    };
+    Ok((status, Html(page.render()?)).into_response())
 }
 
 /// A version as the bot page lists it.
@@ -192,6 +202,8 @@ struct BotPage {
     owner: String,
     created: String,
     active: Option<i32>,
+    /// Out of the ladder: the organizer's reason (empty for others than its owner).
+    disabled: Option<String>,
     is_owner: bool,
     versions: Vec<VersionRow>,
     choices: Vec<Choice>,
@@ -290,6 +302,10 @@ async fn render_bot(
         owner: bot.owner,
         created: when(bot.created_at),
         active: bot.active,
+        // Everyone sees that it is out of the ladder; its owner sees why.
+        disabled: bot
+            .disabled
+            .map(|why| if is_owner { why } else { String::new() }),
         is_owner,
         choices: choices(state),
         max_mib: max_mib(state),
@@ -316,6 +332,7 @@ pub async fn new_version(
     State(state): State<AppState>,
     who: LoggedIn,
     Path(name): Path<String>,
+    token: Option<Extension<UploadToken>>,
     form: Multipart,
 ) -> AppResult<Response> {
     let bot = find_bot(&state, &name).await?;
@@ -324,13 +341,15 @@ pub async fn new_version(
             "Only its owner can upload versions of this bot.".into(),
         ));
     }
-    let up = match read_upload(&state, form).await {
-        Ok(u) => u,
-        Err(Refused(status, message)) => return Err(AppError::Status(status, message)),
-    };
     let visitor = Visitor {
         user: Some(who.user.clone()),
         csrf: who.csrf.clone(),
+    };
+    let up = match read_upload(&state, form, token.as_deref()).await {
+        Ok(up) => up,
+        Err((Refused(status, message), _)) => {
+            return render_bot(&state, &visitor, &name, Some((status, message))).await
+        }
     };
     match accept(&state, &who.user, Some(&bot.name), up).await {
         Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),

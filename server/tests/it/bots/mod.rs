@@ -120,7 +120,8 @@ fn play(dir: &Path, config: &str) -> Played {
     let rows = lines
         .skip_while(|l| !l.starts_with("rank"))
         .skip(1)
-        .take_while(|l| !l.trim().is_empty())
+        // The rows start with their rank; the line under them names the clock.
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             assert!(f.len() >= 8, "odd table row `{l}`:\n{stdout}");

@@ -203,6 +203,10 @@ impl Resp {
     pub fn location(&self) -> Option<&str> {
         self.headers.get("location").and_then(|v| v.to_str().ok())
     }
+    /// The body as JSON (panics, saying so, when it is not).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON: {e}: {}", self.body))
+    }
     pub fn set_cookies(&self) -> Vec<String> {
         self.headers
             .get_all("set-cookie")
@@ -307,6 +311,20 @@ impl Client {
         self.post_raw(path, &all).await
     }
 
+    /// Posts a form as [`Client::post`] does, then, as a browser, follows its redirect
+    /// (post/redirect/get): the page that follows.
+    pub async fn post_follow(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
+        let r = self.post(path, fields).await;
+        assert_eq!(
+            r.status,
+            axum::http::StatusCode::SEE_OTHER,
+            "POST {path} redirects: {}",
+            r.body
+        );
+        let to = r.location().expect("a redirect says where").to_string();
+        self.get(&to).await
+    }
+
     /// Posts exactly these fields.
     pub async fn post_raw(&mut self, path: &str, fields: &[(&str, &str)]) -> Resp {
         let body = form_urlencoded::Serializer::new(String::new())
@@ -370,12 +388,23 @@ impl Client {
         fields: &[(&str, &str)],
         file: Option<(&str, &[u8])>,
     ) -> Resp {
+        // As the browser's form sends it: the token first, then the fields.
         let csrf = self.csrf().await;
-        let sep = if path.contains('?') { '&' } else { '?' };
-        let (ctype, body) = multipart(fields, file);
-        let req = axum::http::Request::post(format!("{path}{sep}csrf={csrf}"))
+        let mut all: Vec<(&str, &str)> = vec![("csrf", &csrf)];
+        all.extend_from_slice(fields);
+        let (ctype, body) = multipart(&all, file);
+        let req = axum::http::Request::post(path)
             .header("content-type", ctype)
             .body(axum::body::Body::from(body))
+            .unwrap();
+        self.send(req).await
+    }
+
+    /// Gets `path` with an API token (and no cookies, as a script would).
+    pub async fn api_get(&mut self, path: &str, token: &str) -> Resp {
+        let req = axum::http::Request::get(path)
+            .header("authorization", format!("Bearer {token}"))
+            .body(axum::body::Body::empty())
             .unwrap();
         self.send(req).await
     }

@@ -139,3 +139,74 @@ async fn an_archive_of_folders_counts_against_the_entry_cap() {
         .unwrap();
     assert_eq!(bots, 0, "nothing stored");
 }
+
+/// An upload form proves it comes from this site with its first field: an upload with
+/// no token, a wrong one, the token only in the address (as forms once sent it), or a
+/// file before the token is refused before the file is read, and stores nothing. No
+/// page puts the token in an address.
+#[tokio::test]
+async fn an_upload_without_its_token_first_is_refused() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let csrf = c.csrf().await;
+    let wrong = "0".repeat(64);
+    let bot: &[u8] = b"print('0 commands:', flush=True)";
+    // (what is wrong, where it is sent, its fields before the file)
+    type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
+        ("no token", "/bots/new".into(), vec![("name", "a")]),
+        (
+            "a wrong token",
+            "/bots/new".into(),
+            vec![("csrf", &wrong), ("name", "b")],
+        ),
+        (
+            "the token in the address",
+            format!("/bots/new?csrf={csrf}"),
+            vec![("name", "c")],
+        ),
+        (
+            "a field before the token",
+            "/bots/new".into(),
+            vec![("name", "d"), ("csrf", &csrf)],
+        ),
+    ];
+    for (what, path, fields) in cases {
+        let (ctype, body) = common::multipart(&fields, Some(("bot.py", bot)));
+        let req = axum::http::Request::post(path)
+            .header("content-type", ctype)
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        let r = c.send(req).await;
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{what}: {}", r.body);
+        assert!(r.body.contains("not sent from this site"), "{what}");
+    }
+    // The file before the token: refused too (the reader never takes a file first).
+    let (ctype, body) = common::multipart(&[], Some(("bot.py", bot)));
+    let req = axum::http::Request::post("/bots/new")
+        .header("content-type", ctype)
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    assert_eq!(
+        c.send(req).await.status,
+        StatusCode::FORBIDDEN,
+        "a file first"
+    );
+    let stored: i64 = sqlx::query_scalar("select count(*) from bots")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(stored, 0, "nothing was stored");
+    // The real form works, and no page carries the token in an address.
+    let r = c
+        .upload("/bots/new", &[("name", "fine")], Some(("bot.py", bot)))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    for page in ["/bots/new", "/bots/fine", "/profile", "/admin"] {
+        let body = c.get(page).await.body;
+        assert!(
+            !body.contains("csrf="),
+            "{page} puts the token in an address"
+        );
+    }
+}
