@@ -245,6 +245,7 @@ fn a_contestant_uploads_a_bot_sees_it_go_live_then_a_broken_version_fail() {
 
     a_new_contestant_has_no_bots(v);
     new_bot_opens_the_form_with_custom_commands_folded(v);
+    a_file_over_the_limit_is_refused_before_it_is_sent(v);
     let uploaded = uploads_the_python_starter_bot(v);
     its_page_shows_version_1_on_its_way(v);
     let live_after = the_page_refreshes_itself_until_version_1_plays(v, uploaded);
@@ -294,6 +295,35 @@ fn new_bot_opens_the_form_with_custom_commands_folded(v: &mut Visit) {
         "recognising the language is the default"
     );
     v.cam.both("bot-new");
+}
+
+/// A file over the site's limit is refused in the browser, at once, on the form: the
+/// form is not sent and keeps what was typed.
+fn a_file_over_the_limit_is_refused_before_it_is_sent(v: &mut Visit) {
+    let b = v.b;
+    b.fill("input[name=name]", "Heavy");
+    b.execute(
+        "const input = document.querySelector('input[type=file]');
+         const dt = new DataTransfer();
+         dt.items.add(new File([new Uint8Array(11 * 1024 * 1024)], 'big.zip'));
+         input.files = dt.files;
+         input.dispatchEvent(new Event('change', { bubbles: true }));",
+    );
+    let said = b.wait_text("form .upload-check", "larger than this site accepts");
+    assert!(said.starts_with("big.zip is 11.0 MiB"), "{said}");
+    b.click("main form button[type=submit]");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(b.url().ends_with("/bots/new"), "the form was not sent");
+    assert_eq!(b.property(&b.find("input[name=name]"), "value"), json!("Heavy"));
+    v.cam.snap("bot-new-too-big");
+    // Clears the choice and the name for the real upload.
+    b.execute(
+        "const input = document.querySelector('input[type=file]');
+         input.value = '';
+         input.dispatchEvent(new Event('change', { bubbles: true }));
+         document.querySelector('input[name=name]').value = '';",
+    );
+    assert!(b.find_all("form .upload-check").is_empty(), "the message goes");
 }
 
 /// The Python starter bot, its language chosen, through the file input; returns when
