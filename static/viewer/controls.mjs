@@ -67,10 +67,12 @@ export class Controls {
     const label = el("label", "bbv-speed", parent);
     el("span", "visually-hidden", label, "Speed");
     const select = el("select", null, label);
+    const secs = Math.round(viewer.lastTurn() / viewer.turnsPerSecondAt("auto"));
+    el("option", null, select, "Auto (" + secs + " s)").value = "auto";
     for (const s of SPEEDS) el("option", null, select, s + "×").value = String(s);
     select.value = String(viewer.speed());
-    select.title = "Speed (1× is two turns a second)";
-    on(select, "change", () => viewer.setSpeed(select.value));
+    select.title = "Speed: Auto plays the game in about 30 s; 1× is two turns a second";
+    on(select, "change", () => viewer.setSpeed(select.value, true));
     return select;
   }
 

@@ -9,7 +9,8 @@
  *
  * Options: `turn` (to open at), `hash` (keep `#t=N` in the address: true by default),
  * `keyboard` (space, arrows, Home/End on the document: true by default), `speed`
- * (0.5 to 16, 1 = two turns a second), `autoplay`.
+ * ("auto": the whole game in about 30 s, the default; or 0.5 to 16, 1 = two turns a
+ * second), `autoplay`. A speed chosen in the menu is remembered in the browser.
  *
  * API: `turn()`, `lastTurn()`, `goTo(t)`, `step(d)`, `play()`, `pause()`, `toggle()`,
  * `playing()`, `speed()`, `setSpeed(x)`, `command(name)`, `destroy()`, `replay`,
@@ -35,8 +36,27 @@ import { Chart } from "./charts.mjs";
 import { Controls, SPEEDS, help, keyCommand } from "./controls.mjs";
 
 const TURNS_PER_SECOND = 2;
+/** At the "auto" speed a game lasts about this long, however many turns it has. */
+const AUTO_SECONDS = 30;
+/** Where the browser keeps the speed chosen last. */
+const SPEED_KEY = "bottlebats-viewer-speed";
 
 export { SPEEDS };
+
+/** A speed as the menu offers it ("auto" or one of `SPEEDS`), or null. */
+function validSpeed(x) {
+  if (x === "auto") return "auto";
+  return SPEEDS.indexOf(+x) >= 0 ? +x : null;
+}
+
+/** The speed chosen last in this browser, if any. */
+function rememberedSpeed() {
+  try {
+    return validSpeed(localStorage.getItem(SPEED_KEY));
+  } catch (e) {
+    return null; // storage refused (private mode, a sandboxed frame)
+  }
+}
 
 /** `t` as a whole turn from 0 to `last` (0 when it is not a number). */
 export function clampTurn(t, last) {
@@ -61,7 +81,7 @@ export class BottleBatsViewer {
     this.replay = replay;
     this.options = { hash: options.hash !== false, keyboard: options.keyboard !== false };
     this.timing = {};
-    this._speed = SPEEDS.indexOf(+options.speed) >= 0 ? +options.speed : 1;
+    this._speed = validSpeed(options.speed) ?? rememberedSpeed() ?? "auto";
     this._tau = 0; // the time shown: a turn, or between two while playing
     this._shown = -1; // the turn whose forts are drawn
     this._playing = false;
@@ -105,7 +125,7 @@ export class BottleBatsViewer {
       if (!this._playing) return;
       if (prev !== null) {
         const dt = Math.min(now - prev, 250);
-        const tau = this._tau + dt / 1000 * TURNS_PER_SECOND * this._speed;
+        const tau = this._tau + dt / 1000 * this.turnsPerSecond();
         if (tau >= this.lastTurn()) {
           this._render(this.lastTurn());
           this.pause();
@@ -134,11 +154,31 @@ export class BottleBatsViewer {
     else this.play();
   }
 
-  setSpeed(x) {
-    x = +x;
-    if (SPEEDS.indexOf(x) < 0) return;
+  /** Turns played a second at the speed chosen. */
+  turnsPerSecond() {
+    return this.turnsPerSecondAt(this._speed);
+  }
+
+  /** Turns played a second at speed `x` ("auto" or one of `SPEEDS`). */
+  turnsPerSecondAt(x) {
+    if (x === "auto") return Math.max(1, this.lastTurn() / AUTO_SECONDS);
+    return TURNS_PER_SECOND * x;
+  }
+
+  /** Sets the speed ("auto" or one of `SPEEDS`); `remember` keeps it in the browser
+   *  for the next game (the menu does). */
+  setSpeed(x, remember) {
+    x = validSpeed(x);
+    if (x === null) return;
     this._speed = x;
     this._controls.setSpeed(x);
+    if (remember) {
+      try {
+        localStorage.setItem(SPEED_KEY, String(x));
+      } catch (e) {
+        // Not kept: the choice holds for this game.
+      }
+    }
   }
 
   /** A command of the buttons and keys: "first", "back", "play", "forward", "last". */

@@ -103,7 +103,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     let t = the_mouse_scrubs_to_about_40_percent(v, &replay);
     let (frame_ms, idle, at_1x, at_16x) = frames_are_drawn_smoothly(v, &replay, t);
     the_keyboard_steps_jumps_plays_and_pauses(v, &replay, t, last);
-    the_match_page_hears_each_change_of_turn_and_has_six_speeds(v);
+    the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v);
     let (log_seen, log_ms, log_read_ms) =
         the_classic_log_draws_the_same_forts(v, &replay, &files, t, last);
     a_link_to_turn_123_opens_there(v, &replay, &files);
@@ -294,8 +294,9 @@ fn the_keyboard_steps_jumps_plays_and_pauses(
     check_forts(b, replay, "after playing with space");
 }
 
-/// The turn-change event the match page listens to, and the speeds.
-fn the_match_page_hears_each_change_of_turn_and_has_six_speeds(v: &mut Visit) {
+/// The turn-change event the match page listens to; the speeds: "auto" (the game in
+/// about 30 s) by default, and a speed chosen in the menu is the next viewer's.
+fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visit) {
     let b = v.b;
     let events = b.execute(
         "const seen = []; const v = document.querySelector('[data-viewer]');
@@ -312,7 +313,31 @@ fn the_match_page_hears_each_change_of_turn_and_has_six_speeds(v: &mut Visit) {
     let speeds = b.execute(
         "return [...document.querySelectorAll('[data-viewer] .bbv-speed option')].map(o => o.value);",
     );
-    assert_eq!(speeds, json!(["0.5", "1", "2", "4", "8", "16"]));
+    assert_eq!(speeds, json!(["auto", "0.5", "1", "2", "4", "8", "16"]));
+    let auto = b.execute(
+        "const v = window.bottleBatsViewer;
+         const fresh = new v.constructor(document.createElement('div'), v.replay,
+                                         { hash: false, keyboard: false });
+         const answer = [fresh.speed(), fresh.lastTurn() / fresh.turnsPerSecond(),
+                         document.querySelector('[data-viewer] .bbv-speed option').textContent];
+         fresh.destroy();
+         return answer;",
+    );
+    assert_eq!(auto[0], json!("auto"), "auto by default (nothing chosen yet)");
+    let secs = auto[1].as_f64().unwrap();
+    assert!((29.0..=31.0).contains(&secs), "a game lasts about 30 s: {secs}");
+    assert_eq!(auto[2], json!("Auto (30 s)"));
+    let next = b.execute(
+        "const select = document.querySelector('[data-viewer] .bbv-speed select');
+         select.value = '4'; select.dispatchEvent(new Event('change'));
+         const v = window.bottleBatsViewer;
+         const box = document.createElement('div');
+         const other = new v.constructor(box, v.replay, { hash: false, keyboard: false });
+         const speed = other.speed(); other.destroy();
+         localStorage.removeItem('bottlebats-viewer-speed');
+         return [v.speed(), speed];",
+    );
+    assert_eq!(next, json!([4, 4]), "chosen, and remembered for the next game");
 }
 
 /// The same game as a classic log: the same forts at the same turn, and at others; no
