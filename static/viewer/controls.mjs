@@ -22,12 +22,21 @@ const BUTTONS = [
   ["last", "Last turn (End)"],
 ];
 
+/** The view's buttons: fort names, zoom, full screen. */
+const TOOLS = [
+  ["names", "Show the forts' names (N)"],
+  ["zoom-out", "Zoom out (−)"],
+  ["zoom-in", "Zoom in (+); drag to move, Ctrl and the wheel to zoom"],
+  ["fullscreen", "Full screen (F)"],
+];
+
 export class Controls {
   /** The controls of `viewer` (`command`, `lastTurn`, `scrubTo`, `setSpeed`, `speed`),
    *  added to `stage`; `on(target, type, fn)` adds a listener that the viewer removes
    *  when it goes. */
   constructor(stage, viewer, on) {
     const box = el("div", "bbv-controls", stage);
+    this.box = box;
     const buttons = el("div", "bbv-buttons", box);
     this.buttons = {};
     for (const [name, label] of BUTTONS) {
@@ -45,6 +54,17 @@ export class Controls {
     el("span", "bbv-turn-of", this.turnLink, " / " + viewer.lastTurn());
     this.range = this.scrubBar(box, viewer, on);
     this.speed = this.speedChoice(box, viewer, on);
+    const tools = el("div", "bbv-tools", box);
+    for (const [name, label] of TOOLS) {
+      const b = el("button", "bbv-btn bbv-tool bbv-" + name, tools);
+      b.type = "button";
+      b.title = label;
+      b.setAttribute("aria-label", label);
+      icon(b, name);
+      on(b, "click", () => viewer.command(name));
+      this.buttons[name] = b;
+    }
+    this.buttons.names.setAttribute("aria-pressed", "false");
     this.events = el("p", "bbv-events", stage);
     this.events.setAttribute("aria-live", "off");
     this.problems = el("ul", "bbv-problems", stage);
@@ -110,6 +130,11 @@ export class Controls {
   setSpeed(x) {
     this.speed.value = String(x);
   }
+
+  /** A toggle button (`names`, `fullscreen`) as on or off. */
+  setPressed(name, on) {
+    this.buttons[name].setAttribute("aria-pressed", on ? "true" : "false");
+  }
 }
 
 /** The keys, as a line of text under the charts. */
@@ -117,7 +142,9 @@ export function help(parent) {
   const p = el("p", "bbv-help", parent);
   const parts = [["kbd", "Space"], ["", " plays or pauses, "], ["kbd", "←"], ["", " "],
     ["kbd", "→"], ["", " step, "], ["kbd", "Home"], ["", " "], ["kbd", "End"],
-    ["", " jump. Click a chart to go to that turn."]];
+    ["", " jump, "], ["kbd", "F"], ["", " full screen, "], ["kbd", "N"], ["", " names, "],
+    ["kbd", "+"], ["", " "], ["kbd", "−"], ["", " zoom. Tap a fort or a march for details; " +
+      "click a chart to go to that turn."]];
   for (const [tag, text] of parts) {
     if (tag) el(tag, null, p, text);
     else p.appendChild(document.createTextNode(text));
@@ -147,6 +174,19 @@ export function keyCommand(e) {
       return range ? null : "first";
     case "End":
       return range ? null : "last";
+    case "f":
+    case "F":
+      return "fullscreen";
+    case "n":
+    case "N":
+      return "names";
+    case "+":
+    case "=":
+      return "zoom-in";
+    case "-":
+      return "zoom-out";
+    case "0":
+      return "zoom-reset";
     default:
       return null;
   }

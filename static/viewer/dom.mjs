@@ -29,6 +29,10 @@ export const ICONS = {
   forward: ["M9 5.5l6.5 6.5L9 18.5", true],
   last: ["M19 5h-2.6v14H19zM4.5 5.2v13.6L15 12z", false],
   crown: ["M3 8l4.5 4L12 5l4.5 7L21 8l-2 11H5z", false],
+  names: ["M4 6.5h16M4 12h10M4 17.5h13", true],
+  "zoom-in": ["M10.5 4a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13M15.3 15.3 20 20M10.5 7.8v5.4M7.8 10.5h5.4", true],
+  "zoom-out": ["M10.5 4a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13M15.3 15.3 20 20M7.8 10.5h5.4", true],
+  fullscreen: ["M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5", true],
 };
 
 /** The icon `name` of `ICONS`, as an SVG added to `parent`. */

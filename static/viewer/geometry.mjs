@@ -119,3 +119,31 @@ export function flashRadius(kind, R, alpha) {
 export function flashAlpha(k, tau) {
   return 1 - Math.abs(tau - (k + 1));
 }
+
+/** The box (`{x0, y0, x1, y1}`, axis-aligned, in map units) that a march's label of
+ *  `chars` characters at font size `fs` covers: the label sits at (`lx`, `ly`) in the
+ *  frame of a mark at `at` turned `angle` degrees, turned over when `up`. Generous
+ *  rather than tight (a glyph cell is about 1.2 em high and a digit 0.6 em wide), so
+ *  that labels kept apart here never touch on the screen. */
+export function labelBox(at, angle, up, lx, ly, fs, chars) {
+  const w = chars * 0.66 * fs + 0.2 * fs, h = 1.3 * fs;
+  // The middle of the text: a third of an em above its baseline, in its own frame.
+  let cx = +lx, cy = +ly - 0.35 * fs;
+  if (up) { cx = -cx; cy = -cy; }
+  const a = angle * Math.PI / 180, cos = Math.cos(a), sin = Math.sin(a);
+  const x = at.x + cx * cos - cy * sin, y = at.y + cx * sin + cy * cos;
+  const hw = (Math.abs(w * cos) + Math.abs(h * sin)) / 2;
+  const hh = (Math.abs(w * sin) + Math.abs(h * cos)) / 2;
+  return { x0: x - hw, y0: y - hh, x1: x + hw, y1: y + hh };
+}
+
+/** The box of a fort's garrison label (`chars` characters at font size `fs`). */
+export function fortLabelBox(f, fs, chars) {
+  const hw = (chars * 0.66 * fs + 0.2 * fs) / 2, hh = 0.65 * fs;
+  return { x0: f[1] - hw, y0: f[2] - hh, x1: f[1] + hw, y1: f[2] + hh };
+}
+
+/** Whether two boxes of `labelBox` overlap. */
+export function overlaps(a, b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}

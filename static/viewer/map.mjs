@@ -8,6 +8,7 @@ import { el, svg } from "./dom.mjs";
 import { palette, ROAD, BATTLE } from "./colours.mjs";
 import {
   roadWays, marchProgress, pointOn, arrow, battlePoint, flashRadius, flashAlpha,
+  labelBox, fortLabelBox, overlaps,
 } from "./geometry.mjs";
 
 export class MapView {
@@ -18,7 +19,10 @@ export class MapView {
     this.replay = r;
     this.R = geo.R;
     this.ways = roadWays(r.map.forts, r.map.roads, geo.R);
-    this.live = new Map(); // the marches drawn, by key (see `placeMarch`)
+    this.live = new Map(); // the marks drawn, by key (see `group`)
+    this.marchFont = geo.R * 0.62;
+    this.fortFont = geo.R * 0.82;
+    this.fortBoxes = []; // the garrisons' labels at the turn shown
     this.free = []; // march elements hidden, for the next ones
     this.stamp = 0; // the frame being drawn
     this.flashes = [];
@@ -30,10 +34,61 @@ export class MapView {
     const layer = (cls) =>
       svg("svg", { viewBox, "class": "bbv-layer " + cls, "aria-hidden": "true" }, box);
     const moving = layer("bbv-moving"), top = layer("bbv-top");
+    this.views = [this.svg, moving, top];
     this.roads = this.drawRoads(this.svg);
     this.gMarches = svg("g", { "class": "bbv-marches" }, moving);
     this.gFlashes = svg("g", { "class": "bbv-flashes" }, moving);
     this.forts = this.drawForts(top, on);
+    this.tau = 0;
+    this.box = box;
+    this.info = el("div", "bbv-info", box);
+    this.info.hidden = true;
+    this.info.setAttribute("role", "status");
+    // A mark's tooltip is written when the pointer comes to it.
+    on(this.gMarches, "pointerover", (e) => {
+      const item = e.target.bbvMark;
+      if (!item || !item.group) return;
+      if (!item.title) item.title = svg("title", null, item.g);
+      item.title.textContent = this.describeMark(item, this.tau).join("\n");
+    });
+    on(box, "click", (e) => this.tap(e));
+  }
+
+  /** Shows the part `v` (`[x, y, w, h]`) of the map (see `Zoom`). */
+  setViewBox(v) {
+    const text = v.map((x) => x.toFixed(2)).join(" ");
+    for (const s of this.views) s.setAttribute("viewBox", text);
+  }
+
+  /** A click or tap: a fort's or a mark's details in the info box, or the box closed. */
+  tap(e) {
+    const fort = e.target.closest && e.target.closest("g.bbv-fort");
+    let lines = null;
+    if (fort) lines = this.describeFort(+fort.getAttribute("data-index"));
+    else if (e.target.bbvMark && e.target.bbvMark.group) {
+      lines = this.describeMark(e.target.bbvMark, this.tau);
+    } else if (e.target.closest && e.target.closest(".bbv-info")) {
+      if (!e.target.closest(".bbv-info-close")) return;
+    }
+    this.info.textContent = "";
+    this.info.hidden = !lines;
+    if (!lines) return;
+    const close = el("button", "bbv-info-close", this.info, "×");
+    close.type = "button";
+    close.setAttribute("aria-label", "Close");
+    el("strong", null, this.info, lines[0]);
+    const ul = el("ul", null, this.info);
+    for (const line of lines.slice(1)) el("li", null, ul, line);
+  }
+
+  /** The words of fort `i` at the turn shown: name, holder, garrison, roads. */
+  describeFort(i) {
+    const r = this.replay, f = this.forts[i], forts = r.map.forts;
+    const who = f.owner < 0 ? "neutral" : r.players[f.owner];
+    const roads = r.map.roads
+      .filter((rd) => rd[0] === i || rd[1] === i)
+      .map((rd) => "road to " + forts[rd[0] === i ? rd[1] : rd[0]][0] + ", " + rd[2] + " steps");
+    return [f.name + " · " + who + " · " + f.garrison + " soldiers"].concat(roads);
   }
 
   drawRoads(parent) {
@@ -49,7 +104,7 @@ export class MapView {
   /** Every fort a `g.bbv-fort` with `data-fort`, and a tooltip that says who holds it,
    *  written when the pointer comes to it. */
   drawForts(parent, on) {
-    const R = this.R, labelSize = R * 0.82;
+    const R = this.R, labelSize = this.fortFont;
     const gForts = svg("g", { "class": "bbv-forts" }, parent);
     on(gForts, "pointerover", (e) => {
       const g = e.target.closest && e.target.closest("g.bbv-fort");
@@ -69,6 +124,10 @@ export class MapView {
       const text = svg("text", {
         "font-size": labelSize.toFixed(3), dy: (labelSize * 0.36).toFixed(3),
       }, g);
+      // Its name under it, shown when the names are turned on.
+      svg("text", {
+        "class": "bbv-fort-name", "font-size": (R * 0.55).toFixed(3), dy: (R * 1.65).toFixed(3),
+      }, g).textContent = f[0];
       return { g, title, circle, text, owner: -2, garrison: -1, name: f[0], index: i };
     });
   }
@@ -90,8 +149,10 @@ export class MapView {
         f.garrison = g;
         f.text.textContent = String(g);
         f.g.setAttribute("data-garrison", String(g));
+        f.box = fortLabelBox(r.map.forts[i], this.fortFont, String(g).length);
       }
     }
+    this.fortBoxes = this.forts.map((f) => f.box);
     const roads = r.map.roads;
     for (let i = 0; i < this.roads.length; i++) {
       const a = owners[roads[i][0]], b = owners[roads[i][1]];
@@ -106,16 +167,24 @@ export class MapView {
   }
 
   /** The marches at time `tau`: those of snapshot floor(tau) walking on, and while
-   *  between two turns, those sent in that turn leaving their forts. A march keeps its
-   *  element from turn to turn, so a frame mostly moves elements and rarely changes
-   *  their text, which is what costs. */
+   *  between two turns, those sent in that turn leaving their forts. The marches of one
+   *  owner on one road going one way are one mark, at the one ahead, sized by their
+   *  soldiers and labelled with them (and how many marches, when more than one). A
+   *  label that would cover a fort's garrison or a bigger mark's label is left out;
+   *  the mark's tooltip, and a tap on it, tell everything. A mark keeps its element
+   *  from frame to frame, so a frame mostly moves elements. */
   drawMarches(tau) {
     const turns = this.replay.turns, t = Math.floor(tau);
     const stamp = ++this.stamp;
-    for (const m of turns[t].marches) this.placeMarch(m, tau, stamp);
+    this.tau = tau;
+    const groups = new Map();
+    for (const m of turns[t].marches) this.group(groups, m, tau);
     if (tau > t && t + 1 < turns.length) {
-      for (const m of turns[t + 1].marches) if (m[4] === t) this.placeMarch(m, tau, stamp);
+      for (const m of turns[t + 1].marches) if (m[4] === t) this.group(groups, m, tau);
     }
+    const order = [...groups.entries()].sort((x, y) => y[1].total - x[1].total);
+    const taken = this.fortBoxes.slice();
+    for (const [key, g] of order) this.placeMark(key, g, stamp, taken);
     this.live.forEach((item, key) => {
       if (item.stamp === stamp) return;
       item.g.setAttribute("display", "none");
@@ -124,52 +193,104 @@ export class MapView {
     });
   }
 
-  /** March `m` (`[road, direction, owner, size, sent]`) at time `tau`, if on its road.
-   *  Its element is found by road, direction, turn sent and owner. */
-  placeMarch(m, tau, stamp) {
+  /** Adds march `m` (`[road, direction, owner, size, sent]`) to its group, if it is on
+   *  its road at time `tau`. */
+  group(groups, m, tau) {
     const road = this.ways[m[0]];
     const p = marchProgress(m, road.L, tau);
     if (p <= 0 || p >= 1) return;
-    const key = ((m[4] + 1e6) * 2 * this.ways.length + 2 * m[0] + m[1]) *
-      (this.replay.players.length + 1) + m[2] + 1;
+    const key = (2 * m[0] + m[1]) * (this.replay.players.length + 1) + m[2] + 1;
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = { m, p, total: 0, sizes: [] };
+      groups.set(key, g);
+    } else if (g.sizes.some((x) => x[1] === m[4])) {
+      return; // the same march twice (a malformed log): counted once
+    }
+    g.total += m[3];
+    g.sizes.push([m[3], m[4], p]);
+    if (p > g.p) { g.m = m; g.p = p; }
+  }
+
+  /** Draws group `g` (see `group`) as one mark; its label only where it covers none
+   *  of the boxes `taken` (which it then joins). */
+  placeMark(key, g, stamp, taken) {
     let item = this.live.get(key);
     if (item === undefined) {
       item = this.free.pop() || this.newMarch();
       this.live.set(key, item);
       item.g.removeAttribute("display");
-    } else if (item.stamp === stamp) {
-      return; // the same march twice (a malformed log): drawn once
+      item.sig = "";
     }
     item.stamp = stamp;
+    const m = g.m, road = this.ways[m[0]];
     const d = m[1] === 0 ? road.toA : road.toB;
-    const at = pointOn(d, p);
+    const at = pointOn(d, g.p);
     item.g.setAttribute("transform",
       "translate(" + at.x.toFixed(2) + " " + at.y.toFixed(2) + ") rotate(" + d.angle + ")");
     if (item.owner !== m[2]) {
       item.owner = m[2];
       item.body.setAttribute("fill", palette(m[2]));
     }
-    if (item.size !== m[3]) {
-      item.size = m[3];
-      const shape = arrow(m[3], this.R);
-      item.body.setAttribute("d", shape.d);
-      item.label.textContent = String(m[3]);
-      item.label.setAttribute("x", shape.labelX);
-      item.label.setAttribute("y", shape.labelY);
+    const text = g.total + (g.sizes.length > 1 ? " ×" + g.sizes.length : "");
+    if (item.text !== text) {
+      item.text = text;
+      item.shape = arrow(g.total, this.R);
+      item.body.setAttribute("d", item.shape.d);
+      item.label.textContent = text;
+      item.label.setAttribute("x", item.shape.labelX);
+      item.labelY = null;
+      item.shape.labelBelow = (-item.shape.labelY + this.marchFont * 0.75).toFixed(3);
     }
+    item.key = key;
+    item.group = g;
     // The size reads upright whatever the direction.
     if (item.up !== d.up) {
       item.up = d.up;
       item.label.setAttribute("transform", d.up ? "rotate(180)" : "");
     }
+    // Above the arrow, else under it; else left out.
+    let free = false;
+    for (const y of [item.shape.labelY, item.shape.labelBelow]) {
+      const box = labelBox(at, +d.angle, d.up, item.shape.labelX, y, this.marchFont, text.length);
+      if (taken.some((b) => overlaps(b, box))) continue;
+      taken.push(box);
+      free = true;
+      if (item.labelY !== y) {
+        item.labelY = y;
+        item.label.setAttribute("y", y);
+      }
+      break;
+    }
+    if (item.shown !== free) {
+      item.shown = free;
+      item.label.setAttribute("display", free ? "inline" : "none");
+    }
+  }
+
+  /** The words of a mark: who, where, each march's soldiers and arrival. */
+  describeMark(item, tau) {
+    const g = item.group, m = g.m, r = this.replay;
+    const rd = r.map.roads[m[0]], forts = r.map.forts;
+    const [from, to] = m[1] === 0 ? [rd[1], rd[0]] : [rd[0], rd[1]];
+    const L = this.ways[m[0]].L;
+    const who = m[2] < 0 ? "neutral" : r.players[m[2]];
+    const lines = g.sizes
+      .slice()
+      .sort((x, y) => y[2] - x[2])
+      .map((x) => x[0] + " soldiers, arriving in " + Math.max(1, Math.ceil(x[1] + L - tau)) + " turns");
+    return [who + ": " + (g.sizes.length > 1 ? g.sizes.length + " marches, " : "") +
+      g.total + " soldiers from " + forts[from][0] + " to " + forts[to][0]].concat(lines);
   }
 
   newMarch() {
     const R = this.R;
     const g = svg("g", { "class": "bbv-march" }, this.gMarches);
     const body = svg("path", { "stroke-width": (R * 0.08).toFixed(3) }, g);
-    const label = svg("text", { "font-size": (R * 0.62).toFixed(3) }, g);
-    return { g, body, label, owner: -2, size: -1, up: false, stamp: 0 };
+    const label = svg("text", { "font-size": this.marchFont.toFixed(3) }, g);
+    const item = { g, body, label, owner: -2, text: "", up: false, stamp: 0, shown: true };
+    body.bbvMark = item;
+    return item;
   }
 
   /** Battles on the roads and forts taken: a flash that peaks when the turn after them

@@ -34,6 +34,7 @@ import { MapView } from "./map.mjs";
 import { Legend } from "./legend.mjs";
 import { Chart } from "./charts.mjs";
 import { Controls, SPEEDS, help, keyCommand } from "./controls.mjs";
+import { Zoom } from "./zoom.mjs";
 
 const TURNS_PER_SECOND = 2;
 /** At the "auto" speed a game lasts about this long, however many turns it has. */
@@ -189,7 +190,25 @@ export class BottleBatsViewer {
       case "play": this.toggle(); break;
       case "forward": this.step(1); break;
       case "last": this.pause(); this.goTo(this.lastTurn()); break;
+      case "names": this.showNames(!this.container.classList.contains("bbv-show-names")); break;
+      case "zoom-in": this._zoom.zoomBy(1.5); break;
+      case "zoom-out": this._zoom.zoomBy(1 / 1.5); break;
+      case "zoom-reset": this._zoom.reset(); break;
+      case "fullscreen": this.fullScreen(); break;
     }
+  }
+
+  /** Shows or hides every fort's name. */
+  showNames(on) {
+    this.container.classList.toggle("bbv-show-names", on);
+    this._controls.setPressed("names", on);
+  }
+
+  /** The viewer alone on the whole screen (for a projector), or back. */
+  fullScreen() {
+    const c = this.container;
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (c.requestFullscreen) c.requestFullscreen().catch(() => {});
   }
 
   /** Goes to turn `t` from the scrub bar or a chart: while playing, play on from it. */
@@ -205,7 +224,7 @@ export class BottleBatsViewer {
   destroy() {
     this.pause();
     clearTimeout(this._hashTimer);
-    for (const [target, type, fn] of this._listeners) target.removeEventListener(type, fn);
+    for (const [target, type, fn, opts] of this._listeners) target.removeEventListener(type, fn, opts);
     this._listeners = [];
     this.container.removeAttribute("data-turn");
     this.container.removeAttribute("data-ready");
@@ -213,9 +232,9 @@ export class BottleBatsViewer {
     this.container = null;
   }
 
-  _on(target, type, fn) {
-    target.addEventListener(type, fn);
-    this._listeners.push([target, type, fn]);
+  _on(target, type, fn, options) {
+    target.addEventListener(type, fn, options);
+    this._listeners.push([target, type, fn, options]);
   }
 
   _saveHash(now) {
@@ -257,8 +276,15 @@ export class BottleBatsViewer {
     this._head(el("div", "bbv-head", c));
     const body = el("div", "bbv-body", c);
     const stage = el("div", "bbv-stage", body);
-    this._map = new MapView(stage, r, viewGeometry(r.map.forts), on);
+    const geo = viewGeometry(r.map.forts);
+    this._map = new MapView(stage, r, geo, on);
+    this._zoom = new Zoom(this._map, geo.box, on);
     this._controls = new Controls(stage, this, on);
+    on(document, "fullscreenchange", () => {
+      this._controls.setPressed("fullscreen", document.fullscreenElement === c);
+      this._fit();
+    });
+    on(window, "resize", () => this._fit());
     const side = el("div", "bbv-side", body);
     this._legend = new Legend(side, r, st);
     const charts = el("div", "bbv-charts", side);
@@ -275,6 +301,22 @@ export class BottleBatsViewer {
     help(side);
     this._listen();
     this._controls.setPlaying(false);
+    this._fit();
+  }
+
+  /** Sizes the map so that it and the controls under it fit the window (from where the
+   *  map starts on the page, or the whole screen in full screen); phones scroll. */
+  _fit() {
+    const svgEl = this._map.svg, box = this._map.box;
+    if (window.innerWidth <= 640) {
+      svgEl.style.maxHeight = "";
+      return;
+    }
+    const full = document.fullscreenElement === this.container;
+    const top = full ? box.getBoundingClientRect().top : box.getBoundingClientRect().top + window.scrollY;
+    const below = this._controls.box.offsetHeight + 24;
+    const room = window.innerHeight - top - below;
+    svgEl.style.maxHeight = Math.max(full ? 200 : 320, Math.floor(room)) + "px";
   }
 
   /** What game this is, and who won. */

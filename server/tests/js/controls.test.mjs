@@ -48,3 +48,14 @@ test("what is not a replay is refused with a reason", () => {
   assert.deepEqual(parse("\uFEFF  " + JSON.stringify(ok)), ok);
   assert.equal(parse("1 forts:\na 0 0 p 1\n").source, "classic log");
 });
+
+test("keys for the view: full screen, names, zoom", () => {
+  assert.equal(on("f"), "fullscreen");
+  assert.equal(on("F"), "fullscreen");
+  assert.equal(on("n"), "names");
+  assert.equal(on("+"), "zoom-in");
+  assert.equal(on("="), "zoom-in");
+  assert.equal(on("-"), "zoom-out");
+  assert.equal(on("0"), "zoom-reset");
+  assert.equal(on("f", { tagName: "INPUT", type: "text" }), null, "typed into a field");
+});

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 
 import {
   roadLength, bounds, closestDistance, viewGeometry, roadWays, marchProgress, pointOn,
-  arrow, battlePoint, flashRadius, flashAlpha,
+  arrow, battlePoint, flashRadius, flashAlpha, labelBox, fortLabelBox, overlaps,
 } from "../../../static/viewer/geometry.mjs";
 
 test("road lengths are the ceiling of the distance, in integers", () => {
@@ -69,4 +69,28 @@ test("bigger marches are bigger arrows, up to a limit", () => {
   assert.ok(size(1) < size(100));
   assert.equal(size(1e6), size(1e9));
   assert.match(arrow(4, 1).d, /^M[-\d. L]+Z$/);
+});
+
+test("a label's box holds its text whichever way its mark points", () => {
+  const fs = 10, at = { x: 100, y: 50 };
+  // Pointing right: the label above the mark, 3 digits wide.
+  const right = labelBox(at, 0, false, "0", "-8", fs, 3);
+  assert.ok(right.y1 <= at.y && right.y0 < right.y1, "above: " + JSON.stringify(right));
+  assert.ok(right.x1 - right.x0 >= 3 * 0.6 * fs, "wide enough for 3 digits");
+  assert.ok(right.y1 - right.y0 >= 1.2 * fs, "a glyph cell high");
+  // Pointing left, turned over to read upright: still above the mark.
+  const left = labelBox(at, 180, true, "0", "-8", fs, 3);
+  assert.ok(left.y1 <= at.y + 1e-9, "turned over, still above: " + JSON.stringify(left));
+  // Pointing down: the box is tall and narrow, beside the mark.
+  const down = labelBox(at, 90, false, "0", "-8", fs, 3);
+  assert.ok(down.y1 - down.y0 > down.x1 - down.x0, "turned: " + JSON.stringify(down));
+});
+
+test("boxes overlap only when they share area", () => {
+  const a = { x0: 0, y0: 0, x1: 10, y1: 10 };
+  assert.ok(overlaps(a, { x0: 5, y0: 5, x1: 15, y1: 15 }));
+  assert.ok(!overlaps(a, { x0: 10, y0: 0, x1: 20, y1: 10 }), "touching edges");
+  assert.ok(!overlaps(a, { x0: 0, y0: 11, x1: 10, y1: 20 }));
+  const fort = fortLabelBox(["a", 50, 50], 10, 2);
+  assert.ok(fort.x0 < 50 && fort.x1 > 50 && fort.y0 < 50 && fort.y1 > 50, "centred on its fort");
 });

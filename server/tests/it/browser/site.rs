@@ -314,7 +314,10 @@ fn a_file_over_the_limit_is_refused_before_it_is_sent(v: &mut Visit) {
     b.click("main form button[type=submit]");
     std::thread::sleep(Duration::from_millis(300));
     assert!(b.url().ends_with("/bots/new"), "the form was not sent");
-    assert_eq!(b.property(&b.find("input[name=name]"), "value"), json!("Heavy"));
+    assert_eq!(
+        b.property(&b.find("input[name=name]"), "value"),
+        json!("Heavy")
+    );
     v.cam.snap("bot-new-too-big");
     // Clears the choice and the name for the real upload.
     b.execute(
@@ -323,7 +326,10 @@ fn a_file_over_the_limit_is_refused_before_it_is_sent(v: &mut Visit) {
          input.dispatchEvent(new Event('change', { bubbles: true }));
          document.querySelector('input[name=name]').value = '';",
     );
-    assert!(b.find_all("form .upload-check").is_empty(), "the message goes");
+    assert!(
+        b.find_all("form .upload-check").is_empty(),
+        "the message goes"
+    );
 }
 
 /// The Python starter bot, its language chosen, through the file input; returns when

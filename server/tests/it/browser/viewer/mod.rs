@@ -11,6 +11,7 @@
 //! chromedriver.
 
 mod page;
+pub mod watching;
 
 use super::harness;
 use super::webdriver;
@@ -104,6 +105,13 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     let (frame_ms, idle, at_1x, at_16x) = frames_are_drawn_smoothly(v, &replay, t);
     the_keyboard_steps_jumps_plays_and_pauses(v, &replay, t, last);
     the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v);
+    watching::the_board_and_its_controls_fit_the_window(v, |v| {
+        v.page("/viewer");
+        open_file(v.b, &files.json);
+    });
+    let (labels, left_out) = watching::busy_marches_never_cover_each_others_labels(v, &replay);
+    watching::a_tap_tells_a_forts_and_a_marchs_details(v, &replay);
+    watching::names_zoom_and_full_screen(v);
     let (log_seen, log_ms, log_read_ms) =
         the_classic_log_draws_the_same_forts(v, &replay, &files, t, last);
     a_link_to_turn_123_opens_there(v, &replay, &files);
@@ -116,7 +124,8 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
          {page_ms:.0} ms after the file was chosen (reading and parsing {read_ms:.0} ms; \
          {} ms as the test saw it); the classic log ({:.1} MB) in {log_ms:.0} ms (parsing \
          {log_read_ms:.0} ms; {} ms); a frame takes {frame_ms:.2} ms of script; idle: {idle}; \
-         playing at 1×: {at_1x}; at 16×: {at_16x}; {} screenshots; {:.1} s with the browser",
+         playing at 1×: {at_1x}; at 16×: {at_16x}; busy turns: {labels} march labels shown, \
+         {left_out} left out; {} screenshots; {:.1} s with the browser",
         replay.map.forts.len(),
         files.json_size as f64 / 1e6,
         seen.as_millis(),
@@ -323,9 +332,16 @@ fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visi
          fresh.destroy();
          return answer;",
     );
-    assert_eq!(auto[0], json!("auto"), "auto by default (nothing chosen yet)");
+    assert_eq!(
+        auto[0],
+        json!("auto"),
+        "auto by default (nothing chosen yet)"
+    );
     let secs = auto[1].as_f64().unwrap();
-    assert!((29.0..=31.0).contains(&secs), "a game lasts about 30 s: {secs}");
+    assert!(
+        (29.0..=31.0).contains(&secs),
+        "a game lasts about 30 s: {secs}"
+    );
     assert_eq!(auto[2], json!("Auto (30 s)"));
     let next = b.execute(
         "const select = document.querySelector('[data-viewer] .bbv-speed select');
@@ -337,7 +353,11 @@ fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visi
          localStorage.removeItem('bottlebats-viewer-speed');
          return [v.speed(), speed];",
     );
-    assert_eq!(next, json!([4, 4]), "chosen, and remembered for the next game");
+    assert_eq!(
+        next,
+        json!([4, 4]),
+        "chosen, and remembered for the next game"
+    );
 }
 
 /// The same game as a classic log: the same forts at the same turn, and at others; no

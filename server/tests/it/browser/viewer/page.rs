@@ -60,10 +60,13 @@ pub fn marches_on_roads(replay: &Replay, t: usize) -> usize {
             let walked = t as i64 - m.4;
             walked > 0 && walked < length
         })
-        .count()
+        // One mark per owner on a road going one way.
+        .map(|m| (m.0, m.1, m.2))
+        .collect::<std::collections::HashSet<_>>()
+        .len()
 }
 
-/// The marches the viewer shows on their roads now.
+/// The marks the viewer shows on the roads now.
 pub fn marches_shown(b: &Session) -> usize {
     b.execute(
         "return [...document.querySelectorAll('[data-viewer] g.bbv-march')]
