@@ -53,6 +53,9 @@ export class Chart {
       viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "none", "class": "bbv-plot-cursor",
       "aria-hidden": "true",
     }, plot);
+    // The turns still to come, covered while the result is hidden (see the viewer's
+    // "Hide the result until the end").
+    this.future = svg("rect", { x: 0, y: 0, width: W, height: H, "class": "bbv-future" }, over);
     return svg("line", {
       x1: 0, x2: 0, y1: 0, y2: H, "class": "bbv-cursor", "vector-effect": "non-scaling-stroke",
     }, over);
@@ -82,5 +85,7 @@ export class Chart {
     const x = tau.toFixed(2);
     this.cursor.setAttribute("x1", x);
     this.cursor.setAttribute("x2", x);
+    this.future.setAttribute("x", x);
+    this.future.setAttribute("width", Math.max(0, this.W - tau).toFixed(2));
   }
 }

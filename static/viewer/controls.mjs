@@ -158,7 +158,10 @@ export function help(parent) {
 export function keyCommand(e) {
   if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return null;
   const target = e.target, tag = target && target.tagName;
-  if (tag === "INPUT" && target.type !== "range" && target.type !== "file") return null;
+  // A focused checkbox keeps its space; other keys still command the viewer.
+  const box = tag === "INPUT" && target.type === "checkbox";
+  if (box && (e.key === " " || e.key === "Spacebar")) return null;
+  if (tag === "INPUT" && !box && target.type !== "range" && target.type !== "file") return null;
   if (tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) return null;
   const range = tag === "INPUT" && target.type === "range";
   switch (e.key) {

@@ -126,7 +126,7 @@ export function flashAlpha(k, tau) {
  *  rather than tight (a glyph cell is about 1.2 em high and a digit 0.6 em wide), so
  *  that labels kept apart here never touch on the screen. */
 export function labelBox(at, angle, up, lx, ly, fs, chars) {
-  const w = chars * 0.66 * fs + 0.2 * fs, h = 1.3 * fs;
+  const w = chars * 0.66 * fs + 0.3 * fs, h = 1.4 * fs;
   // The middle of the text: a third of an em above its baseline, in its own frame.
   let cx = +lx, cy = +ly - 0.35 * fs;
   if (up) { cx = -cx; cy = -cy; }
@@ -139,7 +139,7 @@ export function labelBox(at, angle, up, lx, ly, fs, chars) {
 
 /** The box of a fort's garrison label (`chars` characters at font size `fs`). */
 export function fortLabelBox(f, fs, chars) {
-  const hw = (chars * 0.66 * fs + 0.2 * fs) / 2, hh = 0.65 * fs;
+  const hw = (chars * 0.66 * fs + 0.3 * fs) / 2, hh = 0.72 * fs;
   return { x0: f[1] - hw, y0: f[2] - hh, x1: f[1] + hw, y1: f[2] + hh };
 }
 

@@ -50,13 +50,30 @@ function validSpeed(x) {
   return SPEEDS.indexOf(+x) >= 0 ? +x : null;
 }
 
+/** Where the browser keeps whether results are hidden until the end. */
+const SPOILERS_KEY = "bottlebats-viewer-hide-result";
+
+/** A setting kept in this browser, or null (storage refused: private mode, a frame). */
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Keeps a setting in this browser when it may. */
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (e) {
+    // Not kept: it holds for this page.
+  }
+}
+
 /** The speed chosen last in this browser, if any. */
 function rememberedSpeed() {
-  try {
-    return validSpeed(localStorage.getItem(SPEED_KEY));
-  } catch (e) {
-    return null; // storage refused (private mode, a sandboxed frame)
-  }
+  return validSpeed(stored(SPEED_KEY));
 }
 
 /** `t` as a whole turn from 0 to `last` (0 when it is not a number). */
@@ -173,13 +190,18 @@ export class BottleBatsViewer {
     if (x === null) return;
     this._speed = x;
     this._controls.setSpeed(x);
-    if (remember) {
-      try {
-        localStorage.setItem(SPEED_KEY, String(x));
-      } catch (e) {
-        // Not kept: the choice holds for this game.
-      }
+    if (remember) store(SPEED_KEY, String(x));
+  }
+
+  /** Hides the result (the head's, the winner's badge, the charts ahead of the turn
+   *  shown) until the last turn is shown, or shows it; kept in the browser. The page
+   *  (`html.bbv-no-spoilers`) may hide its own. */
+  hideResult(on) {
+    for (const e of [this.container, document.documentElement]) {
+      e.classList.toggle("bbv-no-spoilers", on);
     }
+    this._spoilerBox.checked = on;
+    store(SPOILERS_KEY, on ? "1" : "0");
   }
 
   /** A command of the buttons and keys: "first", "back", "play", "forward", "last". */
@@ -226,6 +248,7 @@ export class BottleBatsViewer {
     clearTimeout(this._hashTimer);
     for (const [target, type, fn, opts] of this._listeners) target.removeEventListener(type, fn, opts);
     this._listeners = [];
+    document.documentElement.classList.remove("bbv-no-spoilers", "bbv-at-end");
     this.container.removeAttribute("data-turn");
     this.container.removeAttribute("data-ready");
     this.container.textContent = "";
@@ -301,6 +324,7 @@ export class BottleBatsViewer {
     help(side);
     this._listen();
     this._controls.setPlaying(false);
+    this.hideResult(stored(SPOILERS_KEY) === "1");
     this._fit();
   }
 
@@ -319,10 +343,15 @@ export class BottleBatsViewer {
     svgEl.style.maxHeight = Math.max(full ? 200 : 320, Math.floor(room)) + "px";
   }
 
-  /** What game this is, and who won. */
+  /** What game this is, who won, and the choice to hide that until the end. */
   _head(head) {
     const r = this.replay, winner = this.stats.winner;
     el("p", "bbv-summary", head, summary(r));
+    const hide = el("label", "bbv-hide-result", head);
+    this._spoilerBox = el("input", null, hide);
+    this._spoilerBox.type = "checkbox";
+    hide.appendChild(document.createTextNode(" Hide the result until the end"));
+    this._on(this._spoilerBox, "change", () => this.hideResult(this._spoilerBox.checked));
     const result = el("p", "bbv-result", head);
     if (winner != null) {
       const crown = el("span", "bbv-winner", result);
@@ -372,6 +401,8 @@ export class BottleBatsViewer {
     this._legend.show(t);
     const r = this.replay;
     this._controls.show(t, describe(r, this.stats, t), problemsAt(r, t), r.players);
+    const end = t === this.lastTurn();
+    for (const e of [this.container, document.documentElement]) e.classList.toggle("bbv-at-end", end);
     this.container.setAttribute("data-turn", String(t));
     this.container.dispatchEvent(new CustomEvent("turnchange", {
       bubbles: true, detail: { turn: t, viewer: this },

@@ -58,4 +58,6 @@ test("keys for the view: full screen, names, zoom", () => {
   assert.equal(on("-"), "zoom-out");
   assert.equal(on("0"), "zoom-reset");
   assert.equal(on("f", { tagName: "INPUT", type: "text" }), null, "typed into a field");
+  assert.equal(on("n", { tagName: "INPUT", type: "checkbox" }), "names", "a checkbox's focus");
+  assert.equal(on(" ", { tagName: "INPUT", type: "checkbox" }), null, "its space is its own");
 });

@@ -111,6 +111,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     });
     let (labels, left_out) = watching::busy_marches_never_cover_each_others_labels(v, &replay);
     watching::a_tap_tells_a_forts_and_a_marchs_details(v, &replay);
+    watching::the_result_can_be_hidden_until_the_end(v);
     watching::names_zoom_and_full_screen(v);
     let (log_seen, log_ms, log_read_ms) =
         the_classic_log_draws_the_same_forts(v, &replay, &files, t, last);

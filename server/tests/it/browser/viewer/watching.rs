@@ -175,3 +175,25 @@ pub fn the_board_and_its_controls_fit_the_window(v: &mut Visit, open: impl Fn(&m
     }
     viewport(v.b, DESKTOP);
 }
+
+/// "Hide the result until the end": the result, the winner's badge and the charts ahead
+/// of the turn shown are hidden until the last turn; the choice is kept.
+pub fn the_result_can_be_hidden_until_the_end(v: &mut Visit) {
+    let b = v.b;
+    b.execute("window.bottleBatsViewer.goTo(200);");
+    let hidden = "const r = document.querySelector('.bbv-result');
+         const f = document.querySelector('.bbv-future');
+         return [getComputedStyle(r).visibility === 'hidden', getComputedStyle(f).display !== 'none'];";
+    assert_eq!(b.execute(hidden), json!([false, false]), "shown by default");
+    b.click(".bbv-hide-result input");
+    assert_eq!(b.execute(hidden), json!([true, true]), "hidden at turn 200");
+    assert_eq!(
+        b.execute("return localStorage.getItem('bottlebats-viewer-hide-result');"),
+        json!("1")
+    );
+    v.cam.snap("viewer-result-hidden");
+    b.execute("window.bottleBatsViewer.goTo(window.bottleBatsViewer.lastTurn());");
+    assert_eq!(b.execute(hidden), json!([false, false]), "shown at the end");
+    b.click(".bbv-hide-result input");
+    b.execute("localStorage.removeItem('bottlebats-viewer-hide-result');");
+}
