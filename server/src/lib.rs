@@ -21,6 +21,7 @@ pub mod cli;
 pub mod compress;
 pub mod config;
 pub mod db;
+pub mod downloads;
 pub mod embedded;
 pub mod house;
 pub mod ids;

@@ -21,6 +21,10 @@ use crate::ids::UserId;
 /// Login attempts per address: this many at once, then one more every
 /// `LOGIN_REFILL` (20 per 10 minutes).
 pub const LOGINS_PER_ADDRESS: u32 = 20;
+/// Downloads of the program (tens of MiB each) from one address at once, then one more
+/// every [`DOWNLOAD_REFILL`]: a contestant fetches it a few times, a flood is held back.
+pub const DOWNLOADS_PER_ADDRESS: u32 = 10;
+const DOWNLOAD_REFILL: Duration = Duration::from_secs(360);
 const LOGIN_REFILL: Duration = Duration::from_secs(30);
 /// Failed logins an account takes before its back-off starts.
 pub const FREE_FAILURES: u32 = 5;
@@ -237,6 +241,7 @@ impl Failures {
 pub struct Guard {
     logins: DefaultKeyedRateLimiter<AddressKey>,
     registrations: DefaultKeyedRateLimiter<AddressKey>,
+    downloads: DefaultKeyedRateLimiter<AddressKey>,
     failures: Mutex<Failures>,
     checks: AtomicU64,
 }
@@ -265,6 +270,7 @@ impl Guard {
                 per_hour,
                 Duration::from_secs(3600) / per_hour,
             )),
+            downloads: RateLimiter::keyed(quota(DOWNLOADS_PER_ADDRESS, DOWNLOAD_REFILL)),
             failures: Mutex::new(Failures::default()),
             checks: AtomicU64::new(0),
         }
@@ -280,6 +286,7 @@ impl Guard {
         if self.checks.fetch_add(1, Ordering::Relaxed) % 1024 == 0 {
             self.logins.retain_recent();
             self.registrations.retain_recent();
+            self.downloads.retain_recent();
         }
         if limiter.len() >= MAX_KEYS {
             limiter.retain_recent();
@@ -297,6 +304,11 @@ impl Guard {
     /// Counts a login attempt from `ip`, before anything else is done with it.
     pub fn login_attempt(&self, ip: IpAddr) -> Result<(), Refusal> {
         self.check(&self.logins, ip.into())
+    }
+
+    /// Counts a download of the program from `ip`.
+    pub fn download(&self, ip: IpAddr) -> Result<(), Refusal> {
+        self.check(&self.downloads, ip.into())
     }
 
     /// Counts a registration from `ip`.

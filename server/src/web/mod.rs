@@ -7,6 +7,7 @@ pub mod auth;
 pub mod bot_stats;
 pub mod bots;
 pub mod byte_cache;
+pub mod downloads;
 pub mod error;
 pub mod format;
 pub mod guard;
@@ -202,6 +203,7 @@ pub fn app(state: AppState) -> Router {
     ];
     let mut router = Router::new()
         .merge(pages::router())
+        .merge(downloads::router())
         .merge(auth::router())
         .merge(profile::router())
         .merge(admin::router())

@@ -49,6 +49,8 @@ struct GettingStartedPage {
     kits: Vec<(&'static str, String)>,
     /// Languages uploads may use here.
     languages: Vec<String>,
+    /// The program to download: (platform, MiB, SHA-256), if it can be served.
+    program: Option<(String, String, String)>,
 }
 
 async fn home(visitor: Visitor) -> AppResult<Html<String>> {
@@ -92,6 +94,7 @@ async fn getting_started(
             .available()
             .map(|l| l.language.name.clone())
             .collect(),
+        program: super::downloads::program_facts().await,
     };
     Ok(Html(page.render()?))
 }

@@ -5,8 +5,8 @@
 //!   the router without a socket, and `common::binary`, the `bottlebats` binary as a
 //!   child process over real TCP.
 //! - The site through the router and its parts in-process: `accounts`, `admin`,
-//!   `uploads`, `builds`, `ladder`, `ranker`, `backup`, `static_files` (with the
-//!   viewer's node tests).
+//!   `uploads`, `builds`, `downloads`, `ladder`, `ranker`, `backup`, `static_files`
+//!   (with the viewer's node tests).
 //! - The binary as a child process: `serve` (start, signals, stop), `restart`, `play`
 //!   (the local arbiter), `bots` (the house bots and starter kits in real games) and
 //!   `reference_arbiter` (every game's classic log against an independent reading of
@@ -25,6 +25,7 @@ mod backup;
 mod bots;
 mod browser;
 mod builds;
+mod downloads;
 mod ladder;
 mod play;
 mod ranker;

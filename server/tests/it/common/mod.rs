@@ -288,6 +288,21 @@ impl Client {
         resp
     }
 
+    /// A GET whose body is bytes (a download): its status and body.
+    pub async fn get_bytes(&mut self, path: &str) -> (axum::http::StatusCode, Vec<u8>) {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let mut req = axum::http::Request::get(path)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(self.ip));
+        let resp = self.app.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        (status, bytes.to_vec())
+    }
+
     pub async fn get(&mut self, path: &str) -> Resp {
         let req = axum::http::Request::get(path)
             .body(axum::body::Body::empty())

@@ -140,3 +140,29 @@ async fn metrics_need_the_token_when_one_is_set_and_are_read_at_most_every_ten_s
         r.body
     );
 }
+
+/// The program weighs tens of MiB: one address gets it a few times, then is told to
+/// wait, while another address still gets it.
+#[tokio::test]
+async fn the_program_downloads_a_few_times_an_hour_per_address() {
+    let mut c = crate::common::Client::new().await;
+    let allowed = server::web::guard::DOWNLOADS_PER_ADDRESS;
+    for i in 0..allowed {
+        let (status, _) = c.get_bytes("/downloads/bottlebats").await;
+        assert_eq!(status, axum::http::StatusCode::OK, "download {i}");
+    }
+    let r = c.get("/downloads/bottlebats").await;
+    assert_eq!(r.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        r.body.contains("Too many downloads of the program"),
+        "{}",
+        r.body
+    );
+    let mut other = c.stranger();
+    let (status, _) = other.get_bytes("/downloads/bottlebats").await;
+    assert_eq!(
+        status,
+        axum::http::StatusCode::OK,
+        "another address is not held back"
+    );
+}

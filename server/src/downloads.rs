@@ -1,0 +1,111 @@
+//! What a contestant downloads to play locally: the `bottlebats` program this server
+//! runs (with its SHA-256), and a local kit (the shipped maps, the house bots and a
+//! ready `config.json`). Both are made once, on first request.
+
+use std::io::Write;
+use std::sync::{Arc, OnceLock};
+
+use sha2::{Digest, Sha256};
+
+use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS};
+
+/// The running program: its bytes and their SHA-256 (hex), read once.
+pub struct Program {
+    pub bytes: Arc<Vec<u8>>,
+    pub sha256: String,
+}
+
+/// The platform this program runs on, as the page names it ("Linux x86_64").
+pub fn platform() -> String {
+    let os = match std::env::consts::OS {
+        "linux" => "Linux",
+        "macos" => "macOS",
+        other => other,
+    };
+    format!("{os} {}", std::env::consts::ARCH)
+}
+
+/// This server's own program, read from disk once (or why it cannot be).
+pub fn program() -> Result<&'static Program, String> {
+    static PROGRAM: OnceLock<Result<Program, String>> = OnceLock::new();
+    PROGRAM
+        .get_or_init(|| {
+            let path = std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))?;
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let sha256 = hex::encode(Sha256::digest(&bytes));
+            Ok(Program {
+                bytes: Arc::new(bytes),
+                sha256,
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The `config.json` of the local kit: the strongest house bot against `greedy` on a
+/// duel map, writing the classic log and a replay for the viewer.
+const KIT_CONFIG: &str = r#"{
+  "players": {
+    "strong": "python3 bots/strong/bot.py",
+    "greedy": "python3 bots/greedy/bot.py"
+  },
+  "mapfile": "maps/duel-2p.map",
+  "logfile": "game.log",
+  "replayfile": "game.json",
+  "max_steps": 500
+}
+"#;
+
+/// The local kit's README.
+const KIT_README: &str = "# Bottle Bats: a local kit
+
+Everything to play games on your own machine as the ladder plays them:
+
+- `maps/`: the maps the ladder plays on;
+- `bots/`: the house bots (Python 3): `idle`, `random`, `greedy` and `strong`;
+- `config.json`: `strong` against `greedy` on `maps/duel-2p.map`.
+
+Get the `bottlebats` program from the site's Getting started page (check it with
+`sha256sum`, then `chmod +x bottlebats`), put it in this folder, and play:
+
+```sh
+./bottlebats play config.json --stderr-dir logs
+```
+
+It prints the winner, the turns played and a table per player, then each bot's problems
+at their turns (commands ignored and why, timeouts, a removal). `game.json` opens in the
+site's viewer (`/viewer`), `game.log` is the classic log and `logs/NAME.stderr` what
+each bot wrote on stderr.
+
+To play your bot, add it to `players` (`\"me\": \"python3 ../mybot/bot.py\"`); to play on
+another map, change `mapfile`. `bottlebats play --help` tells the rest.
+";
+
+/// The local kit as a zip, made once: a folder `bottlebats-local/`.
+pub fn local_kit() -> Result<Arc<Vec<u8>>, String> {
+    static KIT: OnceLock<Result<Arc<Vec<u8>>, String>> = OnceLock::new();
+    KIT.get_or_init(|| make_local_kit().map_err(|e| format!("cannot make the local kit: {e}")))
+        .clone()
+}
+
+fn make_local_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
+    let mut add = |path: String, bytes: &[u8]| -> zip::result::ZipResult<()> {
+        w.start_file(format!("bottlebats-local/{path}"), options)?;
+        w.write_all(bytes)?;
+        Ok(())
+    };
+    add("README.md".into(), KIT_README.as_bytes())?;
+    add("config.json".into(), KIT_CONFIG.as_bytes())?;
+    for map in MAPS.iter().filter(|f: &&File| f.path.ends_with(".map")) {
+        add(format!("maps/{}", map.path), map.bytes)?;
+    }
+    for bot in subfolders(HOUSE_BOTS) {
+        for (path, file) in files_in(HOUSE_BOTS, bot) {
+            add(format!("bots/{bot}/{path}"), file.bytes)?;
+        }
+    }
+    Ok(Arc::new(w.finish()?.into_inner()))
+}

@@ -1,0 +1,68 @@
+//! What a contestant downloads to play at home: the program the site runs, checked by
+//! its SHA-256, and the local kit, which plays a game as it comes.
+
+use std::process::Command;
+
+use axum::http::StatusCode;
+use sha2::{Digest, Sha256};
+
+use crate::common::Client;
+
+#[tokio::test]
+async fn the_program_downloads_with_the_sha256_the_page_shows() {
+    let mut c = Client::new().await;
+    let page = c.get("/getting-started").await.body;
+    let (status, program) = c.get_bytes("/downloads/bottlebats").await;
+    assert_eq!(status, StatusCode::OK);
+    let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+    assert!(program == exe, "the program the site runs");
+    let sha = hex::encode(Sha256::digest(&program));
+    assert!(
+        page.contains(&format!("<code class=\"sha256\">{sha}</code>")),
+        "the page shows it"
+    );
+    assert!(page.contains("href=\"/downloads/bottlebats\""));
+    let file = c.get("/downloads/bottlebats.sha256").await.body;
+    assert_eq!(
+        file,
+        format!("{sha}  bottlebats\n"),
+        "as sha256sum -c reads it"
+    );
+}
+
+#[tokio::test]
+async fn the_local_kit_plays_a_game_out_of_the_box() {
+    let mut c = Client::new().await;
+    let (status, zip) = c.get_bytes("/downloads/local-kit.zip").await;
+    assert_eq!(status, StatusCode::OK);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("local-kit");
+    let _ = std::fs::remove_dir_all(&dir);
+    zip::ZipArchive::new(std::io::Cursor::new(zip))
+        .unwrap()
+        .extract(&dir)
+        .unwrap();
+    let kit = dir.join("bottlebats-local");
+    for path in [
+        "README.md",
+        "config.json",
+        "maps/duel-2p.map",
+        "maps/vast-2p.map",
+        "bots/strong/bot.py",
+        "bots/idle/bot.py",
+    ] {
+        assert!(kit.join(path).exists(), "the kit holds {path}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_bottlebats"))
+        .args(["play", "config.json"])
+        .current_dir(&kit)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("Winner: "), "{stdout}");
+    assert!(kit.join("game.json").exists() && kit.join("game.log").exists());
+}
