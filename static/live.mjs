@@ -1,4 +1,5 @@
-/* Keeps the leaderboard up to date: <table data-live="/leaderboard/rows"> gets its rows
+/* Keeps pages up to date: a bot's record (<section data-live-section=URL>) and the
+ * leaderboard. The leaderboard: <table data-live="/leaderboard/rows"> gets its rows
  * again every 15 s while the page is visible (and as soon as it becomes visible again).
  * The server draws them, with the template the page was drawn with
  * (templates/ladder/leaderboard_rows.html), so they exist in one place; this only puts
@@ -24,6 +25,18 @@ function stamp(status) {
     now.toTimeString().slice(0, 8);
 }
 
+/** Marks the rows of the visitor's own bots (the rows are the same for everyone, so
+ *  the page says who is looking: `data-me`). */
+function markMine(table) {
+  const me = table.getAttribute("data-me");
+  if (!me) return;
+  for (const tr of table.tBodies[0].rows) {
+    const mine = tr.getAttribute("data-owner") === me;
+    tr.classList.toggle("mine", mine);
+    if (mine) tr.title = "Your bot";
+  }
+}
+
 function keepUpToDate(table) {
   const url = table.getAttribute("data-live");
   const status = document.getElementById("live-status");
@@ -35,6 +48,7 @@ function keepUpToDate(table) {
         const body = html && tbodyOf(html);
         if (!body) return;
         table.replaceChild(body, table.tBodies[0]);
+        markMine(table);
         if (status) stamp(status);
       })
       .catch(() => {});
@@ -43,5 +57,31 @@ function keepUpToDate(table) {
   document.addEventListener("visibilitychange", refresh);
 }
 
+/** A section drawn by the server (`data-live-section`: where to get it again), its
+ *  content replaced every 15 s while the page is visible. */
+function keepSectionUpToDate(section) {
+  const url = section.getAttribute("data-live-section");
+  const refresh = () => {
+    if (document.hidden) return;
+    fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => {
+        if (html === null) return;
+        const t = document.createElement("template");
+        t.innerHTML = html;
+        section.replaceChildren(t.content);
+        section.setAttribute("data-updated", new Date().toISOString());
+      })
+      .catch(() => {});
+  };
+  setInterval(refresh, REFRESH_MS);
+  document.addEventListener("visibilitychange", refresh);
+}
+
+for (const section of document.querySelectorAll("[data-live-section]")) keepSectionUpToDate(section);
+
 const table = document.querySelector("table[data-live]");
-if (table) keepUpToDate(table);
+if (table) {
+  markMine(table);
+  keepUpToDate(table);
+}

@@ -115,6 +115,73 @@ pub async fn ranks(db: &PgPool, bots: &[BotId]) -> sqlx::Result<Vec<(BotId, i64,
     Ok(rows.into_iter().map(|r| (r.id, r.place, r.of)).collect())
 }
 
+/// Where a bot stands and when it plays: its place on the leaderboard now and a day ago,
+/// when it last played, and its place in matchmaking's line (least played first, then
+/// longest waiting) with how many matches the ladder finished in the last 10 minutes.
+#[derive(Debug, Default)]
+pub struct BotStanding {
+    /// (place, bots ranked), when it is on the leaderboard.
+    pub rank: Option<(i64, i64)>,
+    /// Its place a day ago, when it was on the leaderboard then (ratings as they were).
+    pub rank_day_ago: Option<i64>,
+    pub last_game_at: Option<OffsetDateTime>,
+    /// (place, bots in line), when it can play.
+    pub line: Option<(i64, i64)>,
+    pub finished_lately: i64,
+}
+
+pub async fn bot_standing(db: &PgPool, bot: BotId) -> sqlx::Result<BotStanding> {
+    let mut st = BotStanding {
+        rank: ranks(db, &[bot]).await?.first().map(|&(_, p, of)| (p, of)),
+        ..BotStanding::default()
+    };
+    let r = sqlx::query!(
+        r#"with playing as (
+               select b.id, b.name, b.created_at, b.last_game_at,
+                   b.version_games + coalesce(q.n, 0) as load
+               from bots b
+               left join (select p.bot_id, count(*) as n from matches m
+                          join match_players p on p.match_id = m.id
+                          where m.status in ('queued', 'running') group by p.bot_id) q
+                   on q.bot_id = b.id
+               where b.active_version_id is not null and not b.disabled),
+           then_ as (
+               select p.id, p.name, coalesce(
+                   (select h.mu - 3 * h.sigma from rating_history h
+                    where h.bot_id = p.id and h.at < now() - interval '1 day'
+                    order by h.at desc limit 1),
+                   case when p.created_at < now() - interval '1 day' then $2::float8 end) as r
+               from playing p),
+           me as (select * from playing where id = $1)
+           select (select last_game_at from bots where id = $1) as last_game_at,
+               (select count(*) from playing o, me where o.load < me.load
+                    or (o.load = me.load and coalesce(o.last_game_at, '-infinity')
+                                           < coalesce(me.last_game_at, '-infinity'))) + 1
+                   as "line_place!",
+               (select count(*) from me) as "in_line!",
+               (select count(*) from playing) as "line!",
+               (select count(*) from then_ o, then_ t where t.id = $1 and t.r is not null
+                    and o.r is not null
+                    and (o.r > t.r or (o.r = t.r and lower(o.name) < lower(t.name)))) + 1
+                   as "day_place!",
+               (select count(*) from then_ where id = $1 and r is not null) as "ranked_then!",
+               (select count(*) from matches where status = 'finished'
+                    and finished_at > now() - interval '10 minutes') as "lately!""#,
+        bot as BotId,
+        crate::ranker::rating::conservative(
+            crate::ranker::rating::MU,
+            crate::ranker::rating::SIGMA
+        )
+    )
+    .fetch_one(db)
+    .await?;
+    st.last_game_at = r.last_game_at;
+    st.line = (r.in_line > 0).then_some((r.line_place, r.line));
+    st.rank_day_ago = (r.ranked_then > 0).then_some(r.day_place);
+    st.finished_lately = r.lately;
+    Ok(st)
+}
+
 /// Filters of a match list; `cursor` is the last match of the previous page: the list
 /// goes on with matches that finished before it, so pages stay stable while new
 /// matches arrive.

@@ -84,7 +84,78 @@ fn problem_lines(
     }]
 }
 
+/// Where the bot stands and when it plays, in words for its page.
+pub struct StandingText {
+    /// "#3 of 41", when it is on the leaderboard.
+    pub rank: Option<String>,
+    /// ("up" | "down" | "same", "▲ 2 since yesterday"), when it was ranked a day ago.
+    pub change: Option<(&'static str, String)>,
+    /// μ's 95% interval, "21.20 to 33.40".
+    pub interval: String,
+    /// "4 minutes ago", or "never".
+    pub last_played: String,
+    /// When it plays next, roughly, when it can play.
+    pub next: Option<String>,
+}
+
+fn standing_text(st: &crate::standings::BotStanding, record: &Record) -> StandingText {
+    let change = match (st.rank, st.rank_day_ago) {
+        (Some((now, _)), Some(then)) if now < then => {
+            Some(("up", format!("▲ {} since yesterday", then - now)))
+        }
+        (Some((now, _)), Some(then)) if now > then => {
+            Some(("down", format!("▼ {} since yesterday", now - then)))
+        }
+        (Some(_), Some(_)) => Some(("same", "no change since yesterday".to_string())),
+        _ => None,
+    };
+    let next = st.line.map(|(place, line)| {
+        let pace = if st.finished_lately > 0 {
+            // Each match starts with the bot first in line (and takes others along).
+            let minutes = (place as f64 * 10.0 / st.finished_lately as f64).ceil().max(1.0);
+            format!(
+                "; at the ladder's pace ({} matches in the last 10 minutes), within about {} minute{}",
+                st.finished_lately,
+                minutes,
+                if minutes == 1.0 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{} of {line} in line to start a match (least played first), and it may be picked as an opponent sooner{pace}",
+            ordinal(place)
+        )
+    });
+    StandingText {
+        rank: st.rank.map(|(p, of)| format!("#{p} of {of}")),
+        change,
+        interval: format!(
+            "{:.2} to {:.2}",
+            record.mu - 1.96 * record.sigma,
+            record.mu + 1.96 * record.sigma
+        ),
+        last_played: st
+            .last_game_at
+            .map_or_else(|| "never".into(), super::format::ago),
+        next,
+    }
+}
+
+/// "1st", "2nd", "3rd", "11th", "22nd".
+fn ordinal(n: i64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 pub struct Stats {
+    pub standing: StandingText,
     pub rating: String,
     pub mu_sigma: String,
     pub games: i32,
@@ -165,7 +236,9 @@ pub async fn stats(
     } else {
         Vec::new()
     };
+    let standing = crate::standings::bot_standing(&state.db, bot_id).await?;
     Ok(Stats {
+        standing: standing_text(&standing, &record),
         rating: format!("{:.2}", record.rating()),
         mu_sigma: record.mu_sigma(),
         games: record.games,

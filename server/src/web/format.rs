@@ -10,6 +10,19 @@ pub fn when(t: OffsetDateTime) -> String {
         .unwrap_or_default()
 }
 
+/// How long ago `t` was, roughly: "just now", "4 minutes ago", "3 hours ago", "2 days
+/// ago".
+pub fn ago(t: OffsetDateTime) -> String {
+    let secs = (OffsetDateTime::now_utc() - t).whole_seconds().max(0);
+    let (n, unit) = match secs {
+        0..=59 => return "just now".into(),
+        60..=3599 => (secs / 60, "minute"),
+        3600..=86_399 => (secs / 3600, "hour"),
+        _ => (secs / 86_400, "day"),
+    };
+    format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
+}
+
 /// Two decimals, as the API gives ratings and durations.
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0

@@ -27,6 +27,8 @@ pub fn router() -> Router<AppState> {
 #[template(path = "pages/home.html")]
 struct HomePage {
     layout: Layout,
+    /// For a logged-in contestant: their bots at a glance and their latest matches.
+    mine: Option<(Vec<super::profile::OwnBot>, Vec<super::ladder::ListedMatch>)>,
 }
 
 #[derive(Template)]
@@ -53,10 +55,28 @@ struct GettingStartedPage {
     program: Option<(String, String, String)>,
 }
 
-async fn home(visitor: Visitor) -> AppResult<Html<String>> {
+async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+    let mine = match &visitor.user {
+        // A stranger's home page reads nothing from the database.
+        None => None,
+        Some(u) => {
+            let bots = super::profile::own_bots(&state, u.id).await?;
+            let filter = crate::standings::MatchFilter {
+                user: Some(u.name.clone()),
+                ..Default::default()
+            };
+            let matches = crate::standings::latest_matches(&state.db, &filter, 5)
+                .await?
+                .iter()
+                .map(super::ladder::ListedMatch::from)
+                .collect();
+            Some((bots, matches))
+        }
+    };
     Ok(Html(
         HomePage {
             layout: visitor.layout(),
+            mine,
         }
         .render()?,
     ))

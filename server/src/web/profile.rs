@@ -64,7 +64,7 @@ struct ProfilePage {
 }
 
 /// The user's bots with their state, place on the leaderboard and rating.
-async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<OwnBot>> {
+pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<OwnBot>> {
     let rows = sqlx::query!(
         r#"select b.id as "id: BotId", b.name, a.number as "active?", l.number as latest,
                l.status as "latest_status: VersionStatus", b.mu, b.sigma, b.games,

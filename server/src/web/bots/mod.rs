@@ -28,6 +28,7 @@ pub fn router(max_upload: u64) -> Router<AppState> {
             get(page::new_page).post(page::new_bot).layer(limit),
         )
         .route("/bots/{name}", get(page::bot_page))
+        .route("/bots/{name}/record", get(page::record))
         .route(
             "/bots/{name}/versions",
             post(page::new_version).layer(limit),

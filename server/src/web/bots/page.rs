@@ -358,3 +358,30 @@ pub async fn new_version(
         }
     }
 }
+
+#[derive(Template)]
+#[template(path = "bots/record.html")]
+struct RecordFragment {
+    name: String,
+    stats: crate::web::bot_stats::Stats,
+}
+
+/// `/bots/NAME/record`: the record section alone, which the page fetches again to stay
+/// up to date (`static/live.mjs`). The same for everyone: the owner's board is not in it.
+pub async fn record(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+) -> AppResult<Response> {
+    let bot = find_bot(&state, &name).await?;
+    let stats = crate::web::bot_stats::stats(&state, bot.id, &bot.name, false, bot.record).await?;
+    let html = RecordFragment {
+        name: bot.name,
+        stats,
+    }
+    .render()?;
+    Ok((
+        [(axum::http::header::CACHE_CONTROL, "no-store")],
+        Html(html),
+    )
+        .into_response())
+}

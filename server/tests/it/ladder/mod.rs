@@ -475,3 +475,87 @@ async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board(
         "the problems of the 8 latest matches with problems, a version"
     );
 }
+
+/// A bot's page says where it stands (its place, its change since yesterday, μ's
+/// interval) and when it plays (last, and its place in line), and keeps that up to date
+/// from `/bots/NAME/record`; the leaderboard marks its owner's rows; the owner's home
+/// page shows their bots and latest matches.
+#[tokio::test]
+async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
+    let (mut alice, _) = ladder("standing", 4).await;
+    let db = alice.state.db.clone();
+    let ranks = server::standings::standings(&db).await.unwrap();
+    let place = ranks.iter().position(|s| s.name == "chatty").unwrap() + 1;
+    let page = alice.get("/bots/chatty").await.body;
+    assert!(
+        page.contains(&format!(
+            "<strong class=\"rank\">#{place} of {}</strong>",
+            ranks.len()
+        )),
+        "its place as the leaderboard has it"
+    );
+    assert!(
+        page.contains("μ between ") && page.contains("last played "),
+        "{page}"
+    );
+    assert!(
+        page.contains("in line to start a match"),
+        "when it plays next"
+    );
+    assert!(page.contains("data-live-section=\"/bots/chatty/record\""));
+    assert!(
+        !page.contains("since yesterday"),
+        "no ranking a day ago yet"
+    );
+
+    // A day ago every bot stood as it does now, but chatty was last.
+    sqlx::query("update bots set created_at = now() - interval '2 days'")
+        .execute(&db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into rating_history (bot_id, match_id, mu, sigma, at)
+         select b.id, (select min(id) from matches), case when b.name = 'chatty' then -50 else b.mu end,
+                b.sigma, now() - interval '30 hours' from bots b
+         on conflict (bot_id, match_id) do update set mu = excluded.mu, at = excluded.at",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let fragment = alice.get("/bots/chatty/record").await;
+    assert_eq!(fragment.status, axum::http::StatusCode::OK);
+    assert!(
+        fragment.body.trim_start().starts_with("<h2>Record</h2>"),
+        "the section alone"
+    );
+    let up = ranks.len() - place;
+    if up > 0 {
+        assert!(
+            fragment.body.contains(&format!("▲ {up} since yesterday")),
+            "{}",
+            fragment.body
+        );
+    } else {
+        assert!(fragment.body.contains("no change since yesterday"));
+    }
+    assert!(
+        !fragment.body.contains("Error board"),
+        "the fragment is the same for all"
+    );
+
+    let board = alice.get("/leaderboard").await.body;
+    assert!(board.contains("data-me=\"alice\"") && board.contains("data-owner=\"alice\""));
+    let home = alice.get("/").await.body;
+    assert!(home.contains("id=\"my-bots\"") && home.contains("href=\"/bots/chatty\""));
+    assert!(home.contains(&format!("#{place} of {}", ranks.len())));
+    assert!(home.contains("Your latest matches"));
+    let stranger = alice.stranger().get("/").await.body;
+    assert!(
+        !stranger.contains("id=\"my-bots\""),
+        "strangers get the plain home page"
+    );
+    assert_eq!(
+        alice.stranger().get("/bots/nobody/record").await.status,
+        axum::http::StatusCode::NOT_FOUND
+    );
+}
