@@ -2,6 +2,9 @@
 //! of finished matches with their filters. The web pages and the API show these; the
 //! ranker writes them.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::Deserialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
@@ -130,28 +133,70 @@ pub struct BotStanding {
     pub finished_lately: i64,
 }
 
-pub async fn bot_standing(db: &PgPool, bot: BotId) -> sqlx::Result<BotStanding> {
+/// The leaderboard's places of a day ago (ratings as `rating_history` had them then),
+/// by bot: one index lookup per bot, so it is made at most every [`DAY_AGO_FOR`] and
+/// shared by the bot pages meanwhile.
+#[derive(Default)]
+pub struct DayAgoRanks(std::sync::Mutex<Option<DayAgo>>);
+
+/// The places of a day ago, and when they were read.
+type DayAgo = (std::time::Instant, Arc<HashMap<BotId, i64>>);
+
+/// How long the places of a day ago are kept.
+pub const DAY_AGO_FOR: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl DayAgoRanks {
+    pub async fn get(&self, db: &PgPool) -> sqlx::Result<Arc<HashMap<BotId, i64>>> {
+        if let Some((at, ranks)) = &*self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+            if at.elapsed() < DAY_AGO_FOR {
+                return Ok(ranks.clone());
+            }
+        }
+        let rows = sqlx::query!(
+            r#"with then_ as (
+                   select b.id, b.name, coalesce(
+                       (select h.mu - 3 * h.sigma from rating_history h
+                        where h.bot_id = b.id and h.at < now() - interval '1 day'
+                        order by h.at desc limit 1),
+                       case when b.created_at < now() - interval '1 day' then $1::float8 end) as r
+                   from bots b where b.active_version_id is not null and not b.disabled)
+               select id as "id!: BotId",
+                   row_number() over (order by r desc, lower(name)) as "place!"
+               from then_ where r is not null"#,
+            crate::ranker::rating::conservative(
+                crate::ranker::rating::MU,
+                crate::ranker::rating::SIGMA
+            )
+        )
+        .fetch_all(db)
+        .await?;
+        let ranks: Arc<HashMap<BotId, i64>> =
+            Arc::new(rows.into_iter().map(|r| (r.id, r.place)).collect());
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((std::time::Instant::now(), ranks.clone()));
+        Ok(ranks)
+    }
+}
+
+pub async fn bot_standing(
+    db: &PgPool,
+    day_ago: &DayAgoRanks,
+    bot: BotId,
+) -> sqlx::Result<BotStanding> {
     let mut st = BotStanding {
         rank: ranks(db, &[bot]).await?.first().map(|&(_, p, of)| (p, of)),
+        rank_day_ago: day_ago.get(db).await?.get(&bot).copied(),
         ..BotStanding::default()
     };
     let r = sqlx::query!(
         r#"with playing as (
-               select b.id, b.name, b.created_at, b.last_game_at,
-                   b.version_games + coalesce(q.n, 0) as load
+               select b.id, b.last_game_at, b.version_games + coalesce(q.n, 0) as load
                from bots b
                left join (select p.bot_id, count(*) as n from matches m
                           join match_players p on p.match_id = m.id
                           where m.status in ('queued', 'running') group by p.bot_id) q
                    on q.bot_id = b.id
                where b.active_version_id is not null and not b.disabled),
-           then_ as (
-               select p.id, p.name, coalesce(
-                   (select h.mu - 3 * h.sigma from rating_history h
-                    where h.bot_id = p.id and h.at < now() - interval '1 day'
-                    order by h.at desc limit 1),
-                   case when p.created_at < now() - interval '1 day' then $2::float8 end) as r
-               from playing p),
            me as (select * from playing where id = $1)
            select (select last_game_at from bots where id = $1) as last_game_at,
                (select count(*) from playing o, me where o.load < me.load
@@ -160,24 +205,14 @@ pub async fn bot_standing(db: &PgPool, bot: BotId) -> sqlx::Result<BotStanding> 
                    as "line_place!",
                (select count(*) from me) as "in_line!",
                (select count(*) from playing) as "line!",
-               (select count(*) from then_ o, then_ t where t.id = $1 and t.r is not null
-                    and o.r is not null
-                    and (o.r > t.r or (o.r = t.r and lower(o.name) < lower(t.name)))) + 1
-                   as "day_place!",
-               (select count(*) from then_ where id = $1 and r is not null) as "ranked_then!",
                (select count(*) from matches where status = 'finished'
                     and finished_at > now() - interval '10 minutes') as "lately!""#,
-        bot as BotId,
-        crate::ranker::rating::conservative(
-            crate::ranker::rating::MU,
-            crate::ranker::rating::SIGMA
-        )
+        bot as BotId
     )
     .fetch_one(db)
     .await?;
     st.last_game_at = r.last_game_at;
     st.line = (r.in_line > 0).then_some((r.line_place, r.line));
-    st.rank_day_ago = (r.ranked_then > 0).then_some(r.day_place);
     st.finished_lately = r.lately;
     Ok(st)
 }

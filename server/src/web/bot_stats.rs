@@ -236,7 +236,7 @@ pub async fn stats(
     } else {
         Vec::new()
     };
-    let standing = crate::standings::bot_standing(&state.db, bot_id).await?;
+    let standing = crate::standings::bot_standing(&state.db, &state.day_ago_ranks, bot_id).await?;
     Ok(Stats {
         standing: standing_text(&standing, &record),
         rating: format!("{:.2}", record.rating()),

@@ -56,6 +56,8 @@ pub struct Shared {
     pub classic_logs: byte_cache::ByteCache,
     /// When `/metrics` last read the ladder's state.
     pub metrics_refreshed: crate::metrics::Refreshed,
+    /// The leaderboard's places of a day ago, for the bot pages.
+    pub day_ago_ranks: crate::standings::DayAgoRanks,
 }
 
 impl std::ops::Deref for AppState {
@@ -75,6 +77,7 @@ impl AppState {
             leaderboard: ladder::LeaderboardCache::default(),
             classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
             metrics_refreshed: crate::metrics::Refreshed::default(),
+            day_ago_ranks: crate::standings::DayAgoRanks::default(),
         }))
     }
 }

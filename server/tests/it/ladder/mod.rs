@@ -80,7 +80,7 @@ async fn the_leaderboard_ranks_by_conservative_rating_in_html_and_json() {
         "{tbody}"
     );
     assert!(r.body.contains(tbody), "the page's rows are these");
-    assert_eq!(tbody.matches("<tr>").count(), 5);
+    assert_eq!(tbody.matches("<tr ").count(), 5);
     let api = c.get("/api/leaderboard").await;
     assert_eq!(api.headers["access-control-allow-origin"], "*");
     let v: serde_json::Value = serde_json::from_str(&api.body).unwrap();
@@ -486,6 +486,21 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     let db = alice.state.db.clone();
     let ranks = server::standings::standings(&db).await.unwrap();
     let place = ranks.iter().position(|s| s.name == "chatty").unwrap() + 1;
+    // A day ago every bot stood as it does now, but chatty was last. (The places of a
+    // day ago are read once and kept for 10 minutes: set them before any page.)
+    sqlx::query("update bots set created_at = now() - interval '2 days'")
+        .execute(&db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into rating_history (bot_id, match_id, mu, sigma, at)
+         select b.id, (select min(id) from matches), case when b.name = 'chatty' then -50 else b.mu end,
+                b.sigma, now() - interval '30 hours' from bots b
+         on conflict (bot_id, match_id) do update set mu = excluded.mu, at = excluded.at",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
     let page = alice.get("/bots/chatty").await.body;
     assert!(
         page.contains(&format!(
@@ -503,25 +518,6 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
         "when it plays next"
     );
     assert!(page.contains("data-live-section=\"/bots/chatty/record\""));
-    assert!(
-        !page.contains("since yesterday"),
-        "no ranking a day ago yet"
-    );
-
-    // A day ago every bot stood as it does now, but chatty was last.
-    sqlx::query("update bots set created_at = now() - interval '2 days'")
-        .execute(&db)
-        .await
-        .unwrap();
-    sqlx::query(
-        "insert into rating_history (bot_id, match_id, mu, sigma, at)
-         select b.id, (select min(id) from matches), case when b.name = 'chatty' then -50 else b.mu end,
-                b.sigma, now() - interval '30 hours' from bots b
-         on conflict (bot_id, match_id) do update set mu = excluded.mu, at = excluded.at",
-    )
-    .execute(&db)
-    .await
-    .unwrap();
     let fragment = alice.get("/bots/chatty/record").await;
     assert_eq!(fragment.status, axum::http::StatusCode::OK);
     assert!(
