@@ -68,15 +68,32 @@ pub struct Standing {
     pub language: String,
     pub record: Record,
     pub last_game_at: Option<OffsetDateTime>,
+    /// Games of its active version plus matches queued or running for it: matchmaking
+    /// seeds the least loaded first, then the one that waited longest.
+    pub load: i64,
+}
+
+impl Standing {
+    /// Whether matchmaking would seed `self` before `other`.
+    pub fn before_in_line(&self, other: &Standing) -> bool {
+        let never = OffsetDateTime::UNIX_EPOCH;
+        (self.load, self.last_game_at.unwrap_or(never))
+            < (other.load, other.last_game_at.unwrap_or(never))
+    }
 }
 
 /// Every bot that plays, best first: by [`Record::rating`], then by name.
 pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
     let rows = sqlx::query!(
-        r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
-               b.losses, b.draws, b.last_game_at
+        r#"with queued as (
+               select p.bot_id, count(*) as n from matches m
+               join match_players p on p.match_id = m.id
+               where m.status in ('queued', 'running') group by p.bot_id)
+           select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
+               b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!"
            from bots b join users u on u.id = b.owner_id
            join bot_versions v on v.id = b.active_version_id
+           left join queued q on q.bot_id = b.id
            where not b.disabled"#
     )
     .fetch_all(db)
@@ -89,6 +106,7 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
             language: r.language,
             record: crate::record_of!(r),
             last_game_at: r.last_game_at,
+            load: r.load,
         })
         .collect();
     all.sort_by(|a, b| {
@@ -98,24 +116,6 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
             .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
     });
     Ok(all)
-}
-
-/// The leaderboard place of each bot of `bots` that plays: (bot, rank, bots ranked),
-/// in the order [`standings`] gives them (rating, then name). Bots not on the
-/// leaderboard (disabled, or no version plays yet) are left out.
-pub async fn ranks(db: &PgPool, bots: &[BotId]) -> sqlx::Result<Vec<(BotId, i64, i64)>> {
-    let rows = sqlx::query!(
-        r#"with ladder as (
-               select b.id, row_number() over (
-                   order by b.mu - 3 * b.sigma desc, lower(b.name)) as place
-               from bots b where not b.disabled and b.active_version_id is not null)
-           select id as "id!: BotId", place as "place!", (select count(*) from ladder) as "of!"
-           from ladder where id = any($1)"#,
-        bots as &[BotId]
-    )
-    .fetch_all(db)
-    .await?;
-    Ok(rows.into_iter().map(|r| (r.id, r.place, r.of)).collect())
 }
 
 /// Where a bot stands and when it plays: its place on the leaderboard now and a day ago,
@@ -178,43 +178,48 @@ impl DayAgoRanks {
     }
 }
 
+/// How many matches finished in the last 10 minutes: the ladder's pace.
+pub async fn finished_lately(db: &PgPool) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select count(*) as "n!" from matches
+           where status = 'finished' and finished_at > now() - interval '10 minutes'"#
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// The standing of the bot `bot` named `name`, from the leaderboard of the moment
+/// (`board`, everyone who plays, best first) and the ladder's pace (`lately`): no query
+/// but the places of a day ago, which are kept for 10 minutes.
 pub async fn bot_standing(
     db: &PgPool,
     day_ago: &DayAgoRanks,
     bot: BotId,
+    name: &str,
+    board: &[Standing],
+    lately: i64,
 ) -> sqlx::Result<BotStanding> {
-    let mut st = BotStanding {
-        rank: ranks(db, &[bot]).await?.first().map(|&(_, p, of)| (p, of)),
-        rank_day_ago: day_ago.get(db).await?.get(&bot).copied(),
-        ..BotStanding::default()
+    let me = board.iter().position(|s| s.name.eq_ignore_ascii_case(name));
+    let of = board.len() as i64;
+    let last_game_at = match me {
+        Some(i) => board[i].last_game_at,
+        // Off the leaderboard (disabled, or no version plays): asked of the database.
+        None => {
+            sqlx::query_scalar!("select last_game_at from bots where id = $1", bot as BotId)
+                .fetch_one(db)
+                .await?
+        }
     };
-    let r = sqlx::query!(
-        r#"with playing as (
-               select b.id, b.last_game_at, b.version_games + coalesce(q.n, 0) as load
-               from bots b
-               left join (select p.bot_id, count(*) as n from matches m
-                          join match_players p on p.match_id = m.id
-                          where m.status in ('queued', 'running') group by p.bot_id) q
-                   on q.bot_id = b.id
-               where b.active_version_id is not null and not b.disabled),
-           me as (select * from playing where id = $1)
-           select (select last_game_at from bots where id = $1) as last_game_at,
-               (select count(*) from playing o, me where o.load < me.load
-                    or (o.load = me.load and coalesce(o.last_game_at, '-infinity')
-                                           < coalesce(me.last_game_at, '-infinity'))) + 1
-                   as "line_place!",
-               (select count(*) from me) as "in_line!",
-               (select count(*) from playing) as "line!",
-               (select count(*) from matches where status = 'finished'
-                    and finished_at > now() - interval '10 minutes') as "lately!""#,
-        bot as BotId
-    )
-    .fetch_one(db)
-    .await?;
-    st.last_game_at = r.last_game_at;
-    st.line = (r.in_line > 0).then_some((r.line_place, r.line));
-    st.finished_lately = r.lately;
-    Ok(st)
+    Ok(BotStanding {
+        rank: me.map(|i| (i as i64 + 1, of)),
+        rank_day_ago: day_ago.get(db).await?.get(&bot).copied(),
+        last_game_at,
+        line: me.map(|i| {
+            let ahead = board.iter().filter(|s| s.before_in_line(&board[i])).count();
+            (ahead as i64 + 1, of)
+        }),
+        finished_lately: lately,
+    })
 }
 
 /// Filters of a match list; `cursor` is the last match of the previous page: the list

@@ -236,7 +236,16 @@ pub async fn stats(
     } else {
         Vec::new()
     };
-    let standing = crate::standings::bot_standing(&state.db, &state.day_ago_ranks, bot_id).await?;
+    let board = super::ladder::leaderboard(state).await?;
+    let standing = crate::standings::bot_standing(
+        &state.db,
+        &state.day_ago_ranks,
+        bot_id,
+        name,
+        &board.standings,
+        board.finished_lately,
+    )
+    .await?;
     Ok(Stats {
         standing: standing_text(&standing, &record),
         rating: format!("{:.2}", record.rating()),

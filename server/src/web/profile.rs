@@ -14,7 +14,7 @@ use super::format::when;
 use super::session::{cookie_value, set_cookie, LoggedIn, SESSION_COOKIE};
 use super::{AppState, Layout};
 use crate::accounts;
-use crate::ids::{BotId, UserId};
+use crate::ids::UserId;
 use crate::ranker::rating::conservative;
 use crate::status::VersionStatus;
 
@@ -66,7 +66,7 @@ struct ProfilePage {
 /// The user's bots with their state, place on the leaderboard and rating.
 pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<OwnBot>> {
     let rows = sqlx::query!(
-        r#"select b.id as "id: BotId", b.name, a.number as "active?", l.number as latest,
+        r#"select b.name, a.number as "active?", l.number as latest,
                l.status as "latest_status: VersionStatus", b.mu, b.sigma, b.games,
                case when b.disabled then coalesce(b.disabled_reason, '') end as disabled
            from bots b
@@ -78,15 +78,17 @@ pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<Ow
     )
     .fetch_all(&state.db)
     .await?;
-    let ids: Vec<BotId> = rows.iter().map(|r| r.id).collect();
-    let ranks = crate::standings::ranks(&state.db, &ids).await?;
+    // Places as the leaderboard (cached for a second) has them.
+    let board = super::ladder::leaderboard(state).await?;
+    let of = board.standings.len();
     Ok(rows
         .into_iter()
         .map(|r| OwnBot {
-            rank: ranks
+            rank: board
+                .standings
                 .iter()
-                .find(|x| x.0 == r.id)
-                .map(|&(_, place, of)| format!("#{place} of {of}")),
+                .position(|s| s.name == r.name)
+                .map(|i| format!("#{} of {of}", i + 1)),
             rating: (r.games > 0).then(|| format!("{:.2}", conservative(r.mu, r.sigma))),
             name: r.name,
             active: r.active,

@@ -82,6 +82,8 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
 pub struct Leaderboard {
     made: Instant,
     pub standings: Vec<Standing>,
+    /// Matches finished in the 10 minutes before it was made: the ladder's pace.
+    pub finished_lately: i64,
     pub rows: Vec<Row>,
     /// The body of `/api/leaderboard`.
     json: Bytes,
@@ -121,6 +123,7 @@ struct LeaderboardRows<'a> {
 async fn make_leaderboard(state: &AppState) -> AppResult<Leaderboard> {
     let made = Instant::now();
     let standings = standings(&state.db).await?;
+    let finished_lately = crate::standings::finished_lately(&state.db).await?;
     let rows: Vec<Row> = standings
         .iter()
         .enumerate()
@@ -137,6 +140,7 @@ async fn make_leaderboard(state: &AppState) -> AppResult<Leaderboard> {
     Ok(Leaderboard {
         made,
         standings,
+        finished_lately,
         rows,
         json: Bytes::from(json),
         rows_html: Bytes::from(rows_html),
