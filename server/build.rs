@@ -20,6 +20,67 @@ const FOLDERS: &[(&str, &str)] = &[
     ("STARTERS", "../bots/starters"),
 ];
 
+/// The platform's own source, embedded so that the site can serve it as an archive for
+/// platforms its program does not run on: what building it needs (the workspace, the
+/// folders the program embeds, the SQL's offline metadata) and its documents; never the
+/// build output, the tests, CI or deployment files.
+const SOURCE: &[&str] = &[
+    "Cargo.toml",
+    "Cargo.lock",
+    "languages.toml",
+    "README.md",
+    "ARCHITECTURE.md",
+    ".cargo",
+    ".sqlx",
+    "engine",
+    "server",
+    "templates",
+    "migrations",
+    "static",
+    "maps",
+    "bots",
+    "docs",
+];
+
+/// Folders of the source left out of its archive, at any depth.
+fn not_source(name: &str) -> bool {
+    skipped(name) || name == "tests" || name == ".git"
+}
+
+/// The files of [`SOURCE`] under `root`, relative to it; each is watched by cargo (a
+/// whole folder would be scanned with the build output in it).
+fn source_files(root: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if not_source(&name) {
+                continue;
+            }
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path, &rel.join(&name), out);
+            } else {
+                out.push(rel.join(&name));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for top in SOURCE {
+        let path = root.join(top);
+        if path.is_dir() {
+            walk(&path, Path::new(top), &mut out);
+        } else if path.is_file() {
+            out.push(PathBuf::from(top));
+        }
+    }
+    out
+}
+
 /// What running a bot or a kit in place leaves behind, never embedded.
 fn skipped(name: &str) -> bool {
     matches!(
@@ -72,9 +133,15 @@ fn git_revision(manifest: &Path) -> String {
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
         println!("cargo:rerun-if-changed={dir}/HEAD");
         if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo:rerun-if-changed={dir}/{head}");
+            if Path::new(&dir).join(&head).exists() {
+                println!("cargo:rerun-if-changed={dir}/{head}");
+            }
         }
-        println!("cargo:rerun-if-changed={dir}/packed-refs");
+        // Watched only when it exists: cargo takes a missing file as changed, and would
+        // then build the crate again every time.
+        if Path::new(&dir).join("packed-refs").exists() {
+            println!("cargo:rerun-if-changed={dir}/packed-refs");
+        }
     }
     git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
 }
@@ -110,6 +177,20 @@ fn main() {
         }
         code.push_str("];\n");
     }
+    let root = Path::new(&manifest_dir).join("..");
+    let _ = writeln!(code, "pub const SOURCE: &[File] = &[");
+    for f in source_files(&root) {
+        let abs = root.join(&f).canonicalize().expect("a file just listed");
+        println!("cargo:rerun-if-changed={}", abs.display());
+        let path: Vec<_> = f.iter().map(|p| p.to_string_lossy()).collect();
+        let _ = writeln!(
+            code,
+            "    File {{ path: {:?}, bytes: include_bytes!({:?}) }},",
+            path.join("/"),
+            abs.display().to_string()
+        );
+    }
+    code.push_str("];\n");
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");

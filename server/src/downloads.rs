@@ -1,13 +1,14 @@
 //! What a contestant downloads to play locally: the `bottlebats` program this server
-//! runs (with its SHA-256), and a local kit (the shipped maps, the house bots and a
-//! ready `config.json`). Both are made once, on first request.
+//! runs (with its SHA-256), a local kit (the shipped maps, the house bots and a ready
+//! `config.json`), and the platform's source to build the program elsewhere. Each is
+//! made once, on first request.
 
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS};
+use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS, SOURCE};
 
 /// The running program: its bytes and their SHA-256 (hex), read once.
 pub struct Program {
@@ -108,4 +109,34 @@ fn make_local_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
         }
     }
     Ok(Arc::new(w.finish()?.into_inner()))
+}
+
+/// The platform's source as a `.tar.gz` (a folder `bottlebats-source/`), made once: to
+/// build `bottlebats` where the site's program does not run (`cargo install --path
+/// server`).
+pub fn source_archive() -> Result<Arc<Vec<u8>>, String> {
+    static ARCHIVE: OnceLock<Result<Arc<Vec<u8>>, String>> = OnceLock::new();
+    ARCHIVE
+        .get_or_init(|| {
+            make_source_archive().map_err(|e| format!("cannot make the source archive: {e}"))
+        })
+        .clone()
+}
+
+fn make_source_archive() -> std::io::Result<Arc<Vec<u8>>> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let mut tar = tar::Builder::new(gz);
+    for file in SOURCE {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(file.bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_cksum();
+        tar.append_data(
+            &mut header,
+            format!("bottlebats-source/{}", file.path),
+            file.bytes,
+        )?;
+    }
+    Ok(Arc::new(tar.into_inner()?.finish()?))
 }

@@ -1,5 +1,5 @@
-//! `/downloads/`: the `bottlebats` program this server runs, its SHA-256, and the local
-//! kit (maps, house bots, a config). The program weighs tens of MiB: each address may
+//! `/downloads/`: the `bottlebats` program this server runs, its SHA-256, the local kit
+//! (maps, house bots, a config) and the platform's source. The program weighs tens of MiB: each address may
 //! fetch it a few times an hour (`guard::DOWNLOADS_PER_ADDRESS`).
 
 use std::net::SocketAddr;
@@ -19,6 +19,7 @@ pub fn router() -> Router<AppState> {
         .route("/downloads/bottlebats", get(program))
         .route("/downloads/bottlebats.sha256", get(program_sha256))
         .route("/downloads/local-kit.zip", get(local_kit))
+        .route("/downloads/bottlebats-source.tar.gz", get(source))
 }
 
 /// The program, read (and hashed) off the request path the first time.
@@ -94,6 +95,24 @@ async fn local_kit() -> AppResult<Response> {
             (
                 header::CONTENT_DISPOSITION,
                 "attachment; filename=\"bottlebats-local.zip\"",
+            ),
+        ],
+        axum::body::Bytes::from_owner(ArcBytes(bytes)),
+    )
+        .into_response())
+}
+
+async fn source() -> AppResult<Response> {
+    let bytes = tokio::task::spawn_blocking(downloads::source_archive)
+        .await
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("making the source archive: {e}")))?
+        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/gzip"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"bottlebats-source.tar.gz\"",
             ),
         ],
         axum::body::Bytes::from_owner(ArcBytes(bytes)),

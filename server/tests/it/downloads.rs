@@ -66,3 +66,72 @@ async fn the_local_kit_plays_a_game_out_of_the_box() {
     assert!(stdout.starts_with("Winner: "), "{stdout}");
     assert!(kit.join("game.json").exists() && kit.join("game.log").exists());
 }
+
+/// The source for other platforms: the workspace as it builds (manifests, lock file,
+/// sources, the folders the program embeds, the SQL's offline metadata), without build
+/// output or tests; cargo reads it as the same workspace.
+#[tokio::test]
+async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
+    let mut c = Client::new().await;
+    let page = c.get("/getting-started").await.body;
+    assert!(page.contains("href=\"/downloads/bottlebats-source.tar.gz\""));
+    let (status, gz) = c.get_bytes("/downloads/bottlebats-source.tar.gz").await;
+    assert_eq!(status, StatusCode::OK);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("source-archive");
+    let _ = std::fs::remove_dir_all(&dir);
+    tar::Archive::new(flate2::read::GzDecoder::new(&gz[..]))
+        .unpack(&dir)
+        .unwrap();
+    let src = dir.join("bottlebats-source");
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for path in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "server/src/main.rs",
+        "server/build.rs",
+        "engine/src/lib.rs",
+        "engine/runner/src/lib.rs",
+        "migrations",
+        ".sqlx",
+        ".cargo/config.toml",
+        "templates/base.html",
+        "static/viewer/viewer.mjs",
+        "maps/duel-2p.map",
+        "bots/house/strong/bot.py",
+        "docs/rules.md",
+    ] {
+        assert!(src.join(path).exists(), "the archive holds {path}");
+    }
+    assert_eq!(
+        std::fs::read(src.join("server/src/main.rs")).unwrap(),
+        std::fs::read(repo.join("server/src/main.rs")).unwrap(),
+        "as the program was built"
+    );
+    for left_out in ["target", "server/tests", ".ci", "docker"] {
+        assert!(!src.join(left_out).exists(), "{left_out} is left out");
+    }
+    let metadata = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--offline",
+            "--format-version",
+            "1",
+            "--no-deps",
+        ])
+        .current_dir(&src)
+        .output()
+        .unwrap();
+    assert!(
+        metadata.status.success(),
+        "cargo reads the workspace: {}",
+        String::from_utf8_lossy(&metadata.stderr)
+    );
+    let text = String::from_utf8_lossy(&metadata.stdout);
+    for package in [
+        "\"name\":\"server\"",
+        "\"name\":\"engine\"",
+        "\"name\":\"runner\"",
+    ] {
+        assert!(text.contains(package), "{package}");
+    }
+}
