@@ -100,6 +100,8 @@ fn spectators_follow_the_ladder_matches_replays_bots_and_users() {
 
     let m = the_contestants_longest_match(&site, &own);
     let replay = a_stranger_sees_the_result_and_the_replay_but_no_stderr(v, &m);
+    let page = format!("/matches/{}", m.id);
+    super::viewer::watching::the_board_and_its_controls_fit_the_window(v, |v| v.page(&page));
     keys_and_the_scrub_bar_move_the_replay(v, &replay);
     let mid = a_link_to_a_turn_opens_there_and_the_address_moves_it(v, &m, &replay);
     a_stranger_with_an_account_is_refused_the_stderr(v, &m);
