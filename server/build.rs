@@ -50,30 +50,11 @@ fn not_source(name: &str) -> bool {
 /// The files of [`SOURCE`] under `root`, relative to it; each is watched by cargo (a
 /// whole folder would be scanned with the build output in it).
 fn source_files(root: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if not_source(&name) {
-                continue;
-            }
-            let path = e.path();
-            if path.is_dir() {
-                walk(&path, &rel.join(&name), out);
-            } else {
-                out.push(rel.join(&name));
-            }
-        }
-    }
     let mut out = Vec::new();
     for top in SOURCE {
         let path = root.join(top);
         if path.is_dir() {
-            walk(&path, Path::new(top), &mut out);
+            walk(&path, Path::new(top), not_source, &mut out);
         } else if path.is_file() {
             out.push(PathBuf::from(top));
         }
@@ -92,6 +73,11 @@ fn skipped(name: &str) -> bool {
 
 /// Files of a folder, relative to it, skipping [`skipped`] names.
 fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    walk(dir, rel, skipped, out);
+}
+
+/// Files of a folder, relative to it, skipping the names `skip` says.
+fn walk(dir: &Path, rel: &Path, skip: fn(&str) -> bool, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -99,12 +85,12 @@ fn files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
-        if skipped(&name) {
+        if skip(&name) {
             continue;
         }
         let path = e.path();
         if path.is_dir() {
-            files(&path, &rel.join(&name), out);
+            walk(&path, &rel.join(&name), skip, out);
         } else {
             out.push(rel.join(&name));
         }
@@ -146,6 +132,25 @@ fn git_revision(manifest: &Path) -> String {
     git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
 }
 
+/// The constant `name`: the files `list` of `root`, each watched when `watch`.
+fn embed(code: &mut String, name: &str, root: &Path, list: &[PathBuf], watch: bool) {
+    let _ = writeln!(code, "pub const {name}: &[File] = &[");
+    for f in list {
+        let abs = root.join(f).canonicalize().expect("a file just listed");
+        if watch {
+            println!("cargo:rerun-if-changed={}", abs.display());
+        }
+        let path: Vec<_> = f.iter().map(|p| p.to_string_lossy()).collect();
+        let _ = writeln!(
+            code,
+            "    File {{ path: {:?}, bytes: include_bytes!({:?}) }},",
+            path.join("/"),
+            abs.display().to_string()
+        );
+    }
+    code.push_str("];\n");
+}
+
 fn main() {
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     println!(
@@ -164,33 +169,10 @@ fn main() {
         files(&root, Path::new(""), &mut list);
         // Without the folder the program would silently carry nothing.
         assert!(!list.is_empty(), "no files to embed in {}", root.display());
-        let _ = writeln!(code, "pub const {name}: &[File] = &[");
-        for f in list {
-            let abs = root.join(&f).canonicalize().expect("a file just listed");
-            let path: Vec<_> = f.iter().map(|p| p.to_string_lossy()).collect();
-            let _ = writeln!(
-                code,
-                "    File {{ path: {:?}, bytes: include_bytes!({:?}) }},",
-                path.join("/"),
-                abs.display().to_string()
-            );
-        }
-        code.push_str("];\n");
+        embed(&mut code, name, &root, &list, false);
     }
     let root = Path::new(&manifest_dir).join("..");
-    let _ = writeln!(code, "pub const SOURCE: &[File] = &[");
-    for f in source_files(&root) {
-        let abs = root.join(&f).canonicalize().expect("a file just listed");
-        println!("cargo:rerun-if-changed={}", abs.display());
-        let path: Vec<_> = f.iter().map(|p| p.to_string_lossy()).collect();
-        let _ = writeln!(
-            code,
-            "    File {{ path: {:?}, bytes: include_bytes!({:?}) }},",
-            path.join("/"),
-            abs.display().to_string()
-        );
-    }
-    code.push_str("];\n");
+    embed(&mut code, "SOURCE", &root, &source_files(&root), true);
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");

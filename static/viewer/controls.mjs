@@ -37,26 +37,26 @@ export class Controls {
   constructor(stage, viewer, on) {
     const box = el("div", "bbv-controls", stage);
     this.box = box;
-    const buttons = el("div", "bbv-buttons", box);
     this.buttons = {};
-    for (const [name, label] of BUTTONS) {
-      const b = el("button", "bbv-btn bbv-" + name, buttons);
-      b.type = "button";
-      b.title = label;
-      b.setAttribute("aria-label", label);
-      icon(b, name);
-      on(b, "click", () => viewer.command(name));
-      this.buttons[name] = b;
-    }
+    this.addButtons(el("div", "bbv-buttons", box), BUTTONS, "bbv-btn", viewer, on);
     this.turnLink = el("a", "bbv-turn", box);
     this.turnLink.title = "A link to this turn";
     this.turnLabel = el("span", "bbv-turn-now", this.turnLink, "0");
     el("span", "bbv-turn-of", this.turnLink, " / " + viewer.lastTurn());
     this.range = this.scrubBar(box, viewer, on);
     this.speed = this.speedChoice(box, viewer, on);
-    const tools = el("div", "bbv-tools", box);
-    for (const [name, label] of TOOLS) {
-      const b = el("button", "bbv-btn bbv-tool bbv-" + name, tools);
+    this.addButtons(el("div", "bbv-tools", box), TOOLS, "bbv-btn bbv-tool", viewer, on);
+    this.buttons.names.setAttribute("aria-pressed", "false");
+    this.events = el("p", "bbv-events", stage);
+    this.events.setAttribute("aria-live", "off");
+    this.problems = el("ul", "bbv-problems", stage);
+    this.problems.setAttribute("aria-label", "Problems in the replies to this turn");
+  }
+
+  /** A button per `[name, label]` of `list` in `parent`, giving the command `name`. */
+  addButtons(parent, list, cls, viewer, on) {
+    for (const [name, label] of list) {
+      const b = el("button", cls + " bbv-" + name, parent);
       b.type = "button";
       b.title = label;
       b.setAttribute("aria-label", label);
@@ -64,11 +64,6 @@ export class Controls {
       on(b, "click", () => viewer.command(name));
       this.buttons[name] = b;
     }
-    this.buttons.names.setAttribute("aria-pressed", "false");
-    this.events = el("p", "bbv-events", stage);
-    this.events.setAttribute("aria-live", "off");
-    this.problems = el("ul", "bbv-problems", stage);
-    this.problems.setAttribute("aria-label", "Problems in the replies to this turn");
   }
 
   scrubBar(parent, viewer, on) {

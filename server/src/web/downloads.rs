@@ -84,17 +84,22 @@ async fn program_sha256() -> AppResult<Response> {
         .into_response())
 }
 
-async fn local_kit() -> AppResult<Response> {
-    let bytes = tokio::task::spawn_blocking(downloads::local_kit)
+/// An archive made once (by `make`, off the request path), as a download named `name`.
+async fn archive(
+    make: fn() -> Result<std::sync::Arc<Vec<u8>>, String>,
+    content_type: &'static str,
+    name: &'static str,
+) -> AppResult<Response> {
+    let bytes = tokio::task::spawn_blocking(make)
         .await
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("making the local kit: {e}")))?
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("making {name}: {e}")))?
         .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
     Ok((
         [
-            (header::CONTENT_TYPE, "application/zip"),
+            (header::CONTENT_TYPE, content_type.to_string()),
             (
                 header::CONTENT_DISPOSITION,
-                "attachment; filename=\"bottlebats-local.zip\"",
+                format!("attachment; filename=\"{name}\""),
             ),
         ],
         axum::body::Bytes::from_owner(ArcBytes(bytes)),
@@ -102,20 +107,20 @@ async fn local_kit() -> AppResult<Response> {
         .into_response())
 }
 
-async fn source() -> AppResult<Response> {
-    let bytes = tokio::task::spawn_blocking(downloads::source_archive)
-        .await
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("making the source archive: {e}")))?
-        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/gzip"),
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"bottlebats-source.tar.gz\"",
-            ),
-        ],
-        axum::body::Bytes::from_owner(ArcBytes(bytes)),
+async fn local_kit() -> AppResult<Response> {
+    archive(
+        downloads::local_kit,
+        "application/zip",
+        "bottlebats-local.zip",
     )
-        .into_response())
+    .await
+}
+
+async fn source() -> AppResult<Response> {
+    archive(
+        downloads::source_archive,
+        "application/gzip",
+        "bottlebats-source.tar.gz",
+    )
+    .await
 }
