@@ -49,6 +49,27 @@ pub fn the_bot_page_shows_its_record_as_the_api(v: &mut Visit) {
         own.iter().take(10).copied().collect::<Vec<_>>(),
         "its recent matches"
     );
+    // Where it stands, as the leaderboard has it; there its owner finds it marked.
+    let board = get_json(site, "/api/leaderboard", &[]);
+    let rows = board["leaderboard"].as_array().unwrap();
+    let place = rows.iter().position(|r| r["bot"] == BOT).unwrap() + 1;
+    assert_eq!(
+        b.text("#record .standing .rank"),
+        format!("#{place} of {}", rows.len())
+    );
+    assert!(b.text("#record .standing").contains("last played"));
+    v.page("/leaderboard");
+    b.wait_text("#leaderboard", BOT);
+    let mine = b.execute(
+        "return [...document.querySelectorAll('#leaderboard tr.mine td.bot > a')].map(a => a.textContent);",
+    );
+    assert_eq!(
+        mine,
+        serde_json::json!([BOT]),
+        "the owner's bots are marked"
+    );
+    v.page(&format!("/bots/{BOT}"));
+    b.wait_text("main h1", BOT);
 }
 
 /// The owner's error board links to the problems, each at the turn of the bad
