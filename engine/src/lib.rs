@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod map;
 pub mod problems;
 pub mod replay;
+pub mod replay_v2;
 pub mod scripted;
 pub mod view;
 

@@ -1,0 +1,102 @@
+//! `cargo bench -p server --bench replay_size`: how big a game's replay is, gzipped, in
+//! the compact format (v2) against the 2016 classic log and the v1 replay of the same
+//! game; busy random games on every shipped map and generated maps of 2 to 8 players,
+//! and a game of two idle bots. Prints a table (the README's).
+
+use std::sync::Arc;
+
+use engine::game::{Game, Orders};
+use engine::map::Map;
+use engine::replay::{Events, Replay};
+use engine::scripted::play_random_game;
+
+fn gz(bytes: &[u8]) -> usize {
+    server::compress::gzip(bytes).len()
+}
+
+fn random_game(map: Map, seed: u64) -> Replay {
+    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("p{i}")).collect();
+    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
+    let mut replay = Replay::start(&game);
+    play_random_game(&mut game, seed, |g, ev| replay.push(Events::of(ev), g));
+    replay.finish(&game, &game.outcome());
+    replay
+}
+
+fn idle_game(map: Map) -> Replay {
+    let names = vec!["idle1".to_string(), "idle2".to_string()];
+    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
+    let mut replay = Replay::start(&game);
+    while !game.is_over() {
+        let ev = game.step(&[Orders::none(), Orders::none()]);
+        replay.push(Events::of(&ev), &game);
+    }
+    replay.finish(&game, &game.outcome());
+    replay
+}
+
+fn maps() -> Vec<(String, Map)> {
+    let mut out: Vec<(String, Map)> = server::embedded::MAPS
+        .iter()
+        .filter(|f| f.path.ends_with(".map"))
+        .map(|f| (f.stem().to_string(), Map::parse(f.text()).unwrap()))
+        .collect();
+    for players in 2..=8 {
+        let opts = engine::generate::GenerateOptions {
+            players,
+            seed: 100 + players as u64,
+            forts: None,
+        };
+        out.push((
+            format!("generated {players}p"),
+            engine::generate::generate(&opts).unwrap(),
+        ));
+    }
+    out
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("replay sizes: run with `cargo bench -p server --bench replay_size`");
+        return;
+    }
+    println!("| game | players | turns | classic log, gz | v1, gz | v2, gz | classic / v2 |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let (mut classic_all, mut v1_all, mut v2_all) = (0, 0, 0);
+    let mut worst = f64::INFINITY;
+    let mut games: Vec<(String, Replay)> = Vec::new();
+    for (name, map) in maps() {
+        for seed in [1, 2] {
+            games.push((
+                format!("{name}, seed {seed}"),
+                random_game(map.clone(), seed),
+            ));
+        }
+    }
+    let duel = maps().into_iter().find(|(n, _)| n == "duel-2p").unwrap().1;
+    games.push(("duel-2p, two idle bots".into(), idle_game(duel)));
+    for (name, replay) in &games {
+        let mut log = Vec::new();
+        replay.write_classic_log(&mut log).unwrap();
+        let classic = gz(&log);
+        let v1 = gz(replay.to_json().as_bytes());
+        let v2 = gz(serde_json::to_string(&engine::replay_v2::encode(replay))
+            .unwrap()
+            .as_bytes());
+        let ratio = classic as f64 / v2 as f64;
+        println!(
+            "| {name} | {} | {} | {classic} | {v1} | {v2} | {ratio:.1}× |",
+            replay.players.len(),
+            replay.turns.len() - 1
+        );
+        classic_all += classic;
+        v1_all += v1;
+        v2_all += v2;
+        worst = worst.min(ratio);
+    }
+    println!(
+        "| all {} games | | | {classic_all} | {v1_all} | {v2_all} | {:.1}× (least {worst:.1}×) |",
+        games.len(),
+        classic_all as f64 / v2_all as f64
+    );
+}
