@@ -12,8 +12,8 @@
 //!     { "k": { "owners": [...], "garrisons": [...], "marches": [...] },
 //!       "e": { ...the events of v1... } },
 //!     { "f": [[fort, owner, garrison]], "l": [[road, toward, i]],
-//!       "z": [[road, toward, i, size]], "s": [[road, toward, owner, size, sent?]],
-//!       "e": { ... } },
+//!       "z": [[road, toward, i, size]], "s": [way, size, way, size, ...],
+//!       "x": [[place, road, toward, size, owner, sent]], "e": { ... } },
 //!     ...
 //!   ],
 //!   "result": { ...as in v1... }
@@ -31,10 +31,10 @@
 //!   of turn `t - 1` in their order, less those that arrived (`sent + length <= t`), are
 //!   the way's marches before the changes. `l` lists those that were lost (by their
 //!   index in that list), `z` those whose size changed (index, new size); then the
-//!   marches of `s` (`[road, toward, size]`) join the end of their way's list, sent in
-//!   turn `t - 1` by the owner of the fort they leave; a fourth and fifth number give
-//!   the owner and the turn when they are not those. A march's place on its road
-//!   follows from its `sent` turn, as in v1.
+//!   marches sent join the end of their way's list, in order: `s` lists them as pairs
+//!   (`2 * road + toward`, size), sent in turn `t - 1` by the owner of the fort they
+//!   leave; `x` holds, with their place in that order, those of another owner or turn.
+//!   A march's place on its road follows from its `sent` turn, as in v1.
 //! - `e` holds the events of the turn that follows the board (battles, captures,
 //!   removals, warnings, timeouts, limits, times), as v1's `events` do, problems' texts
 //!   included.
@@ -85,10 +85,13 @@ pub struct Row {
     /// Marches whose size changed: `[road, toward, index, size]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub z: Vec<(usize, u8, usize, u64)>,
-    /// Marches sent: `[road, toward, size]`, or `[road, toward, size, owner, sent]`
-    /// when the owner is not the fort's or the turn not the one before.
+    /// Marches sent, flat: `way, size, way, size, ...` with `way = 2 * road + toward`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub s: Vec<Vec<i64>>,
+    pub s: Vec<u64>,
+    /// Marches sent whose owner is not the fort's or whose turn is not the one before:
+    /// `[place among the marches sent, road, toward, size, owner, sent]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub x: Vec<(usize, usize, u8, u64, i32, i64)>,
     /// The events of the turn that follows this board.
     #[serde(default, skip_serializing_if = "Events::is_empty")]
     pub e: Events,
@@ -234,11 +237,11 @@ impl Encoder {
                 }
                 for n in &is[k..] {
                     let from = fort_of(&self.roads, road, toward, true);
-                    let mut s = vec![road as i64, i64::from(toward), n.3 as i64];
                     if n.2 != prev.owners[from] || n.4 != t - 1 {
-                        s.extend([i64::from(n.2), n.4]);
+                        row.x.push((sent.len(), road, toward, n.3, n.2, n.4));
+                    } else {
+                        row.s.extend([2 * road as u64 + u64::from(toward), n.3]);
                     }
-                    row.s.push(s);
                     sent.push(*n);
                 }
             }
@@ -273,21 +276,40 @@ pub struct Reader<'a> {
     lengths: Vec<u32>,
 }
 
-/// A march of `s`, given the board before it (whose fort sent it) and the turn.
-fn sent_march(
-    s: &[i64],
+/// The marches sent of `row`, in order, given the board before it (whose forts sent
+/// them) and the turn.
+fn sent_marches(
+    row: &Row,
     roads: &[(usize, usize, u32)],
     prev: &Turn,
     t: usize,
-) -> Result<March, String> {
-    let (road, toward) = (s[0] as usize, s[1] as u8);
-    if road >= roads.len() || toward > 1 || s.len() < 3 {
-        return Err("a march sent on no road".into());
+) -> Result<Vec<March>, String> {
+    if row.s.len() % 2 != 0 {
+        return Err("a march sent without its size".into());
     }
-    let from = fort_of(roads, road, toward, true);
-    let owner = s.get(3).map_or(prev.owners[from], |&o| o as i32);
-    let sent = s.get(4).copied().unwrap_or(t as i64 - 1);
-    Ok((road, toward, owner, s[2] as u64, sent))
+    let mut out = Vec::with_capacity(row.s.len() / 2 + row.x.len());
+    let mut plain = row.s.chunks(2);
+    let mut extra = row.x.iter().peekable();
+    loop {
+        if let Some(&(_, road, toward, size, owner, sent)) = extra.next_if(|x| x.0 == out.len()) {
+            if road >= roads.len() || toward > 1 {
+                return Err("a march sent on no road".into());
+            }
+            out.push((road, toward, owner, size, sent));
+            continue;
+        }
+        let Some(pair) = plain.next() else { break };
+        let (road, toward) = ((pair[0] / 2) as usize, (pair[0] % 2) as u8);
+        if road >= roads.len() {
+            return Err("a march sent on no road".into());
+        }
+        let from = fort_of(roads, road, toward, true);
+        out.push((road, toward, prev.owners[from], pair[1], t as i64 - 1));
+    }
+    if extra.next().is_some() {
+        return Err("a march sent out of order".into());
+    }
+    Ok(out)
 }
 
 impl<'a> Reader<'a> {
@@ -336,11 +358,9 @@ impl<'a> Reader<'a> {
             }
             list.remove(i);
         }
-        let mut sent = Vec::with_capacity(row.s.len());
-        for s in &row.s {
-            let m = sent_march(s, roads, prev, t)?;
-            ways[m.0][m.1 as usize].push(m);
-            sent.push(m);
+        let sent = sent_marches(row, roads, prev, t)?;
+        for m in &sent {
+            ways[m.0][m.1 as usize].push(*m);
         }
         let (mut owners, mut garrisons) = derived_forts(prev, roads, &sent, &arrived);
         for &(i, o, g) in &row.f {
