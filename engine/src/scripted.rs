@@ -84,3 +84,44 @@ pub fn play_random_game(
     }
     game.turn()
 }
+
+/// The house bot `greedy`'s way, in process: every fort with 10 soldiers or more sends
+/// half to its weakest neighbour it does not own. Deterministic.
+#[derive(Clone, Debug)]
+pub struct GreedyPlayer {
+    seat: Seat,
+    neighbours: Vec<Vec<FortId>>,
+}
+
+impl GreedyPlayer {
+    pub fn new(map: &Map, seat: Seat) -> GreedyPlayer {
+        GreedyPlayer {
+            seat,
+            neighbours: neighbours(map),
+        }
+    }
+
+    /// This turn's command lines.
+    pub fn orders(&self, game: &Game) -> Orders {
+        let (map, owners, garrisons) = (game.map(), game.owners(), game.garrisons());
+        let mut lines = Vec::new();
+        for (f, (&owner, &garrison)) in owners.iter().zip(garrisons).enumerate() {
+            if owner != Owner::Seat(self.seat) || garrison < 10 {
+                continue;
+            }
+            let weakest = self.neighbours[f]
+                .iter()
+                .filter(|n| owners[n.0] != owner)
+                .min_by_key(|n| garrisons[n.0]);
+            if let Some(to) = weakest {
+                lines.push(format!(
+                    "{} {} {}",
+                    map.forts[f].name,
+                    map.forts[to.0].name,
+                    garrison / 2
+                ));
+            }
+        }
+        Orders::Commands(lines)
+    }
+}
