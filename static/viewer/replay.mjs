@@ -1,8 +1,9 @@
 /* Reading a game: our JSON replay (format `bottlebats-replay`, version 1, documented in
- * engine/src/replay.rs) or a classic log, from text, a local file or this site, gzipped
- * or not. */
+ * engine/src/replay.rs, or the compact version 2, engine/src/replay_v2.rs) or a classic
+ * log, from text, a local file or this site, gzipped or not. */
 
 import { parseClassicLog } from "./classic-log.mjs";
+import { expandCompact } from "./compact.mjs";
 
 /** Our JSON replay or a classic log, as a replay object; throws with a reason. */
 export function parse(text) {
@@ -27,14 +28,14 @@ export function checkReplay(r) {
   if (!r || r.format !== "bottlebats-replay") {
     throw new Error("This JSON is not a Bottle Bats replay (its format is not bottlebats-replay).");
   }
-  if (r.version !== 1) {
-    throw new Error("This replay is version " + r.version + "; this viewer reads version 1.");
+  if (r.version !== 1 && r.version !== 2) {
+    throw new Error("This replay is version " + r.version + "; this viewer reads versions 1 and 2.");
   }
   if (!r.map || !Array.isArray(r.map.forts) || !Array.isArray(r.map.roads) ||
       !Array.isArray(r.turns) || !r.turns.length || !Array.isArray(r.players)) {
     throw new Error("This replay is incomplete: it needs a map, players and turns.");
   }
-  return r;
+  return r.version === 2 ? expandCompact(r) : r;
 }
 
 /** Whether `bytes` start as gzip does. */

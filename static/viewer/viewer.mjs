@@ -93,7 +93,7 @@ export class BottleBatsViewer {
   constructor(container, replay, options) {
     const started = performance.now();
     if (typeof replay === "string") replay = parse(replay);
-    else checkReplay(replay);
+    else replay = checkReplay(replay);
     options = options || {};
     this.container = container;
     this.replay = replay;

@@ -121,6 +121,12 @@ fn the_viewers_modules_pass_their_node_tests() {
         "the game has marches to compare"
     );
     std::fs::write(fixtures.join("game.json"), replay.to_json()).unwrap();
+    let compact = engine::replay_v2::encode(&replay);
+    std::fs::write(
+        fixtures.join("game-v2.json"),
+        serde_json::to_string(&compact).unwrap(),
+    )
+    .unwrap();
     let mut log = Vec::new();
     replay.write_classic_log(&mut log).unwrap();
     std::fs::write(fixtures.join("game.log"), log).unwrap();

@@ -41,7 +41,8 @@ test("what is not a replay is refused with a reason", () => {
   assert.throws(() => parse("hello"), /neither a Bottle Bats JSON replay nor a classic log/);
   assert.throws(() => parse("{ nope"), /not valid JSON/);
   assert.throws(() => parse('{"format": "other"}'), /not a Bottle Bats replay/);
-  assert.throws(() => parse('{"format": "bottlebats-replay", "version": 2}'), /version 2/);
+  assert.throws(() => parse('{"format": "bottlebats-replay", "version": 7}'), /version 7/);
+  assert.throws(() => parse('{"format": "bottlebats-replay", "version": 2}'), /incomplete/);
   assert.throws(() => parse('{"format": "bottlebats-replay", "version": 1}'), /incomplete/);
   const ok = { format: "bottlebats-replay", version: 1, map: { forts: [], roads: [] },
     players: [], turns: [{}] };

@@ -61,6 +61,8 @@ fn long_game() -> Replay {
 /// classic log.
 struct Files {
     json: PathBuf,
+    /// The same game as a compact (v2) replay.
+    compact: PathBuf,
     log: PathBuf,
     json_size: u64,
     log_size: usize,
@@ -75,8 +77,15 @@ fn files_of(replay: &Replay) -> Files {
     replay.write_classic_log(&mut text).unwrap();
     std::fs::write(&log, &text).unwrap();
     let json_size = std::fs::metadata(&json).unwrap().len();
+    let compact = dir.join("game-v2.json");
+    std::fs::write(
+        &compact,
+        serde_json::to_string(&engine::replay_v2::encode(replay)).unwrap(),
+    )
+    .unwrap();
     Files {
         json,
+        compact,
         log,
         json_size,
         log_size: text.len(),
@@ -117,6 +126,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
         the_classic_log_draws_the_same_forts(v, &replay, &files, t, last);
     a_link_to_turn_123_opens_there(v, &replay, &files);
     the_keyboard_steps_at_phone_width(v);
+    the_compact_replay_draws_the_same_forts(v, &replay, &files, t);
     a_replay_it_cannot_load_says_why(v);
     the_files_are_served_with_their_types(&site);
 
@@ -358,6 +368,27 @@ fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visi
         next,
         json!([4, 4]),
         "chosen, and remembered for the next game"
+    );
+}
+
+/// The same game as a compact (v2) replay: the same forts at the same turns.
+fn the_compact_replay_draws_the_same_forts(
+    v: &mut Visit,
+    replay: &Replay,
+    files: &Files,
+    t: usize,
+) {
+    let b = v.b;
+    v.page("/viewer");
+    b.wait_text("main h1", "Replay viewer");
+    open_file(b, &files.compact);
+    for turn in [0, t, replay.turns.len() - 1] {
+        b.execute(&format!("window.bottleBatsViewer.goTo({turn});"));
+        assert_eq!(check_forts(b, replay, "the compact replay"), turn);
+    }
+    assert_eq!(
+        marches_shown(b),
+        marches_on_roads(replay, replay.turns.len() - 1)
     );
 }
 
