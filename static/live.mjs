@@ -37,19 +37,15 @@ function markMine(table) {
   }
 }
 
-function keepUpToDate(table) {
-  const url = table.getAttribute("data-live");
-  const status = document.getElementById("live-status");
+/** Every 15 s while the page is visible (and as soon as it is visible again), fetches
+ *  the server's fragment at `url` and gives its HTML to `apply`. */
+function keepFetching(url, apply) {
   const refresh = () => {
     if (document.hidden) return;
     fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {
-        const body = html && tbodyOf(html);
-        if (!body) return;
-        table.replaceChild(body, table.tBodies[0]);
-        markMine(table);
-        if (status) stamp(status);
+        if (html !== null) apply(html);
       })
       .catch(() => {});
   };
@@ -57,25 +53,27 @@ function keepUpToDate(table) {
   document.addEventListener("visibilitychange", refresh);
 }
 
+/** The leaderboard: its `<tbody>` replaced, the visitor's rows marked, the time said. */
+function keepUpToDate(table) {
+  const status = document.getElementById("live-status");
+  keepFetching(table.getAttribute("data-live"), (html) => {
+    const body = tbodyOf(html);
+    if (!body) return;
+    table.replaceChild(body, table.tBodies[0]);
+    markMine(table);
+    if (status) stamp(status);
+  });
+}
+
 /** A section drawn by the server (`data-live-section`: where to get it again), its
- *  content replaced every 15 s while the page is visible. */
+ *  content replaced. */
 function keepSectionUpToDate(section) {
-  const url = section.getAttribute("data-live-section");
-  const refresh = () => {
-    if (document.hidden) return;
-    fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
-      .then((r) => (r.ok ? r.text() : null))
-      .then((html) => {
-        if (html === null) return;
-        const t = document.createElement("template");
-        t.innerHTML = html;
-        section.replaceChildren(t.content);
-        section.setAttribute("data-updated", new Date().toISOString());
-      })
-      .catch(() => {});
-  };
-  setInterval(refresh, REFRESH_MS);
-  document.addEventListener("visibilitychange", refresh);
+  keepFetching(section.getAttribute("data-live-section"), (html) => {
+    const t = document.createElement("template");
+    t.innerHTML = html;
+    section.replaceChildren(t.content);
+    section.setAttribute("data-updated", new Date().toISOString());
+  });
 }
 
 for (const section of document.querySelectorAll("[data-live-section]")) keepSectionUpToDate(section);

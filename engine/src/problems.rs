@@ -65,7 +65,7 @@ pub struct Problem {
 pub const TIMEOUT: &str = "no reply within the turn's time limit: its commands were ignored";
 
 /// The problems of player `p` in `replay`: each distinct warning, limit and removal
-/// with its first turn and count (a warning's count is 1 until [`count_warnings`]), and the timeouts as one problem listing their turns;
+/// with its first turn and count (a warning's count is 1: see [`counted`]), and the timeouts as one problem listing their turns;
 /// by first turn, then kind.
 pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
     let mut out: Vec<Problem> = Vec::new();
@@ -112,14 +112,17 @@ pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
     out
 }
 
-/// Sets each warning's count from how often its text happened (the replay reports a
-/// warning text once, the first time: see `game::Player::warning_counts`).
-pub fn count_warnings(problems: &mut [Problem], counts: &HashMap<String, u64>) {
-    for p in problems.iter_mut().filter(|p| p.kind == Kind::Warning) {
-        if let Some(&n) = counts.get(&p.text) {
-            p.count = n as u32;
+/// The problems of player `p` as [`of_player`] reads them, each warning counted as often
+/// as its text happened (`counts`: the replay reports a warning text once, the first
+/// time; see `game::Player::warning_counts`).
+pub fn counted(replay: &Replay, p: usize, counts: &HashMap<String, u64>) -> Vec<Problem> {
+    let mut found = of_player(replay, p);
+    for x in found.iter_mut().filter(|x| x.kind == Kind::Warning) {
+        if let Some(&n) = counts.get(&x.text) {
+            x.count = n as u32;
         }
     }
+    found
 }
 
 /// The first problem of each kind, for boards that give one line per kind: its first

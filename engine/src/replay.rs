@@ -98,15 +98,6 @@ impl Events {
     pub fn is_empty(&self) -> bool {
         *self == Events::default()
     }
-
-    /// Whether player `p` ran into a problem of its own this turn: removed for another
-    /// cause than defeat, timed out, held to a limit, or warned about a command.
-    pub fn has_problem(&self, p: usize) -> bool {
-        self.removed.iter().any(|r| r.0 == p && r.1 != DEFEATED)
-            || self.timeouts.contains(&p)
-            || self.limits.iter().any(|l| l.0 == p)
-            || self.warnings.iter().any(|w| w.0 == p)
-    }
 }
 
 /// The reason of a removal that is the game's ordinary end for a player.

@@ -4,15 +4,18 @@
 //! made once, on first request.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
 use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS, SOURCE};
 
-/// The running program: its bytes and their SHA-256 (hex), read once.
+/// The running program's file, its size and SHA-256 (hex), hashed once. Its bytes are
+/// never held: a download streams them from the file.
 pub struct Program {
-    pub bytes: Arc<Vec<u8>>,
+    pub path: PathBuf,
+    pub size: u64,
     pub sha256: String,
 }
 
@@ -26,18 +29,39 @@ pub fn platform() -> String {
     format!("{os} {}", std::env::consts::ARCH)
 }
 
-/// This server's own program, read from disk once (or why it cannot be).
+/// The file of the program running: `/proc/self/exe` where there is one (it stays the
+/// running binary even when an upgrade has replaced the file at its path), else the
+/// path it was started from.
+fn program_path() -> Result<PathBuf, String> {
+    let proc = PathBuf::from("/proc/self/exe");
+    if proc.exists() {
+        return Ok(proc);
+    }
+    std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))
+}
+
+/// This server's own program, hashed once by streaming its file (or why it cannot be).
 pub fn program() -> Result<&'static Program, String> {
     static PROGRAM: OnceLock<Result<Program, String>> = OnceLock::new();
     PROGRAM
         .get_or_init(|| {
-            let path = std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))?;
-            let bytes =
-                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let sha256 = hex::encode(Sha256::digest(&bytes));
+            let path = program_path()?;
+            let read = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+            let mut file = std::fs::File::open(&path).map_err(read)?;
+            let (mut hasher, mut size) = (Sha256::new(), 0u64);
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let n = std::io::Read::read(&mut file, &mut buf).map_err(read)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                size += n as u64;
+            }
             Ok(Program {
-                bytes: Arc::new(bytes),
-                sha256,
+                sha256: hex::encode(hasher.finalize()),
+                path,
+                size,
             })
         })
         .as_ref()

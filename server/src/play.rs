@@ -270,8 +270,7 @@ fn summary(result: &MatchResult) -> String {
     out.push('\n');
     out.push_str(&table(result));
     for (seat, p) in result.players.iter().enumerate() {
-        let mut found = engine::problems::of_player(&result.replay, seat);
-        engine::problems::count_warnings(&mut found, &p.warning_counts);
+        let found = engine::problems::counted(&result.replay, seat, &p.warning_counts);
         out.push_str(&problems(p, &found));
     }
     out

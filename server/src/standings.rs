@@ -10,6 +10,7 @@ use sqlx::PgPool;
 use time::OffsetDateTime;
 
 use crate::ids::{BotId, MatchId};
+use crate::ranker::matchmaking::line_key;
 use crate::ranker::rating::conservative;
 
 /// A bot's rating and results, as its row in `bots` holds them.
@@ -76,9 +77,8 @@ pub struct Standing {
 impl Standing {
     /// Whether matchmaking would seed `self` before `other`.
     pub fn before_in_line(&self, other: &Standing) -> bool {
-        let never = OffsetDateTime::UNIX_EPOCH;
-        (self.load, self.last_game_at.unwrap_or(never))
-            < (other.load, other.last_game_at.unwrap_or(never))
+        let key = |s: &Standing| line_key(s.load, s.last_game_at.map(|t| t.unix_timestamp()));
+        key(self) < key(other)
     }
 }
 

@@ -55,21 +55,20 @@ pub struct ClaimedSeat {
 }
 
 /// The first turn where player `p` ran into a problem of its own (see
-/// `engine::replay::Events::has_problem`): where its owner should look in the replay.
+/// `engine::problems`): where its owner should look in the replay.
 pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
-    replay
-        .turns
-        .iter()
-        .position(|t| t.events.has_problem(p))
-        .map(|t| t as i32)
+    first_turn(&engine::problems::of_player(replay, p))
 }
 
-/// The first problem of each kind of seat `i`, as `match_players.problems` keeps them.
-fn problems_json(replay: &engine::Replay, i: usize, report: &runner::PlayerReport) -> String {
-    use engine::problems;
-    let mut found = problems::of_player(replay, i);
-    problems::count_warnings(&mut found, &report.warning_counts);
-    serde_json::to_string(&problems::first_of_each_kind(&found)).unwrap_or_else(|_| "[]".into())
+/// The first turn of any of `found` (sorted by first turn, as `of_player` gives them).
+fn first_turn(found: &[engine::problems::Problem]) -> Option<i32> {
+    found.first().map(|x| x.first_turn as i32)
+}
+
+/// The first problem of each kind, as `match_players.problems` keeps them.
+fn problems_json(found: &[engine::problems::Problem]) -> String {
+    serde_json::to_string(&engine::problems::first_of_each_kind(found))
+        .unwrap_or_else(|_| "[]".into())
 }
 
 /// One field of every seat, as an array to bind.
@@ -345,11 +344,12 @@ fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatRe
                 .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
                 .collect();
             let stderr = serde_json::to_string(&stderr).unwrap_or_default();
+            let found = engine::problems::counted(&r.replay, i, &p.warning_counts);
             SeatResult {
                 outcome,
                 stderr: gzip(stderr.as_bytes()),
-                problem_turn: problem_turn(&r.replay, i),
-                problems: problems_json(&r.replay, i, p),
+                problem_turn: first_turn(&found),
+                problems: problems_json(&found),
             }
         })
         .collect()

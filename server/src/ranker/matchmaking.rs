@@ -35,6 +35,13 @@ pub struct Candidate {
     pub last_game: Option<i64>,
 }
 
+/// A bot's place in the line of seeds (step 1): lower goes first. `load` is its
+/// version's games plus its queued matches, `last_game` when it last played (unix
+/// seconds). Bot pages say where a bot stands in this line.
+pub fn line_key(load: i64, last_game: Option<i64>) -> (i64, i64) {
+    (load, last_game.unwrap_or(i64::MIN))
+}
+
 /// A map that can be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapChoice {
@@ -96,7 +103,7 @@ pub fn players(
     order.shuffle(rng);
     let seed = *order
         .iter()
-        .min_by_key(|&&i| (cands[i].load, cands[i].last_game.unwrap_or(i64::MIN)))?;
+        .min_by_key(|&&i| line_key(i64::from(cands[i].load), cands[i].last_game))?;
     let owners = {
         let mut o: Vec<i64> = cands.iter().map(|c| c.owner).collect();
         o.sort_unstable();

@@ -1,9 +1,15 @@
 //! `/downloads/`: the `bottlebats` program this server runs, its SHA-256, the local kit
-//! (maps, house bots, a config) and the platform's source. The program weighs tens of MiB: each address may
-//! fetch it a few times an hour (`guard::DOWNLOADS_PER_ADDRESS`).
+//! (maps, house bots, a config) and the platform's source. The program weighs tens of
+//! MiB: it is streamed from its file, never held in memory, and each address may fetch
+//! it a few times an hour (`guard::DOWNLOADS_PER_ADDRESS`).
 
+use std::io::Read;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -22,7 +28,33 @@ pub fn router() -> Router<AppState> {
         .route("/downloads/bottlebats-source.tar.gz", get(source))
 }
 
-/// The program, read (and hashed) off the request path the first time.
+/// A download named `name`: `bytes` of `content_type`, as an attachment.
+pub fn attachment(body: Body, content_type: &'static str, name: &str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Bytes made once and shared by every download of them, not copied.
+pub fn shared(bytes: Arc<Vec<u8>>) -> Body {
+    struct Shared(Arc<Vec<u8>>);
+    impl AsRef<[u8]> for Shared {
+        fn as_ref(&self) -> &[u8] {
+            &self.0
+        }
+    }
+    Body::from(Bytes::from_owner(Shared(bytes)))
+}
+
+/// The program, hashed off the request path the first time.
 async fn read_program() -> AppResult<&'static downloads::Program> {
     let read = tokio::task::spawn_blocking(downloads::program)
         .await
@@ -34,8 +66,41 @@ async fn read_program() -> AppResult<&'static downloads::Program> {
 /// nothing when it cannot be read.
 pub async fn program_facts() -> Option<(String, String, String)> {
     let p = read_program().await.ok()?;
-    let mib = format!("{:.1}", p.bytes.len() as f64 / (1024.0 * 1024.0));
+    let mib = format!("{:.1}", p.size as f64 / (1024.0 * 1024.0));
     Some((downloads::platform(), mib, p.sha256.clone()))
+}
+
+/// The chunks of a file read on a blocking thread, as a body's stream.
+struct Chunks(tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>);
+
+impl futures_core::Stream for Chunks {
+    type Item = std::io::Result<Bytes>;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.0.poll_recv(cx)
+    }
+}
+
+/// The file at `path` streamed in 64 KiB chunks, a few ahead of the client at most.
+fn stream_file(path: std::path::PathBuf) -> std::io::Result<Body> {
+    let mut file = std::fs::File::open(path)?;
+    let (tx, rx) = tokio::sync::mpsc::channel(4);
+    tokio::task::spawn_blocking(move || loop {
+        let mut buf = vec![0u8; 64 * 1024];
+        let chunk = match file.read(&mut buf) {
+            Ok(0) => return,
+            Ok(n) => {
+                buf.truncate(n);
+                Ok(Bytes::from(buf))
+            }
+            Err(e) => Err(e),
+        };
+        let failed = chunk.is_err();
+        // A client gone away closes the channel: stop reading.
+        if tx.blocking_send(chunk).is_err() || failed {
+            return;
+        }
+    });
+    Ok(Body::from_stream(Chunks(rx)))
 }
 
 async fn program(
@@ -51,27 +116,16 @@ async fn program(
         ));
     }
     let p = read_program().await?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/octet-stream".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"bottlebats\"".to_string(),
-            ),
-            (header::CACHE_CONTROL, "no-cache".to_string()),
-        ],
-        axum::body::Bytes::from_owner(ArcBytes(p.bytes.clone())),
-    )
-        .into_response())
-}
-
-/// The program's bytes, shared with every download rather than copied.
-struct ArcBytes(std::sync::Arc<Vec<u8>>);
-
-impl AsRef<[u8]> for ArcBytes {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
+    let body = stream_file(p.path.clone())
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("the program cannot be served: {e}")))?;
+    let mut resp = attachment(body, "application/octet-stream", "bottlebats");
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_LENGTH, p.size.into());
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    Ok(resp)
 }
 
 /// `sha256sum -c` reads this.
@@ -86,7 +140,7 @@ async fn program_sha256() -> AppResult<Response> {
 
 /// An archive made once (by `make`, off the request path), as a download named `name`.
 async fn archive(
-    make: fn() -> Result<std::sync::Arc<Vec<u8>>, String>,
+    make: fn() -> Result<Arc<Vec<u8>>, String>,
     content_type: &'static str,
     name: &'static str,
 ) -> AppResult<Response> {
@@ -94,17 +148,7 @@ async fn archive(
         .await
         .map_err(|e| AppError::Internal(anyhow::anyhow!("making {name}: {e}")))?
         .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, content_type.to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}\""),
-            ),
-        ],
-        axum::body::Bytes::from_owner(ArcBytes(bytes)),
-    )
-        .into_response())
+    Ok(attachment(shared(bytes), content_type, name))
 }
 
 async fn local_kit() -> AppResult<Response> {

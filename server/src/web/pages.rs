@@ -3,7 +3,6 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -125,17 +124,12 @@ async fn starter_kit(
 ) -> AppResult<Response> {
     let lang = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
     let bytes = crate::starters::zip(lang).ok_or(AppError::NotFound)?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/zip".to_string()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"bottlebats-{lang}.zip\""),
-            ),
-        ],
-        bytes.as_ref().clone(),
-    )
-        .into_response())
+    let name = format!("bottlebats-{lang}.zip");
+    Ok(super::downloads::attachment(
+        super::downloads::shared(bytes),
+        "application/zip",
+        &name,
+    ))
 }
 
 async fn api_me(ApiUser(u): ApiUser) -> Response {

@@ -84,13 +84,12 @@ fn is_upload_form(path: &str) -> bool {
     path == "/bots/new" || (path.starts_with("/bots/") && path.ends_with("/versions"))
 }
 
+/// What a state change without the visitor's token is told.
+pub const FORGED: &str = "This form was not sent from this site, or your session changed. Go back, reload the page and try again.";
+
 /// The refusal of a state change without the visitor's token.
 pub fn forged() -> Response {
-    AppError::Forbidden(
-        "This form was not sent from this site, or your session changed. Go back, reload the page and try again."
-            .into(),
-    )
-    .into_response()
+    AppError::Forbidden(FORGED.into()).into_response()
 }
 
 fn changes_state(m: &Method) -> bool {

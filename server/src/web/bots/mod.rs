@@ -15,7 +15,7 @@ use axum::Router;
 use time::OffsetDateTime;
 
 use super::error::{AppError, AppResult};
-use super::session::UploadToken;
+use super::session::{UploadToken, FORGED};
 use super::AppState;
 use crate::ids::{BotId, UserId};
 use crate::uploads::{Refusal, Upload};
@@ -182,9 +182,6 @@ async fn read_upload(
     }
     Ok(up)
 }
-
-/// The refusal of an upload form that did not come from this site.
-const FORGED: &str = "This form was not sent from this site, or your session changed. Reload the page and try again.";
 
 /// Checks an upload through and stores it as a new version (and a new bot).
 async fn accept(
