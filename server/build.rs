@@ -47,19 +47,51 @@ fn not_source(name: &str) -> bool {
     skipped(name) || name == "tests" || name == ".git"
 }
 
-/// The files of [`SOURCE`] under `root`, relative to it; each is watched by cargo (a
-/// whole folder would be scanned with the build output in it).
+/// The files of [`SOURCE`] under `root`, relative to it. Each file is watched by cargo,
+/// and so is each folder that holds nothing left out (cargo scans a folder whole: the
+/// build output or the tests would make every change rebuild), so that a new file is
+/// seen too.
 fn source_files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for top in SOURCE {
         let path = root.join(top);
         if path.is_dir() {
             walk(&path, Path::new(top), not_source, &mut out);
+            if watch_whole_folders(&path) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
         } else if path.is_file() {
             out.push(PathBuf::from(top));
         }
     }
     out
+}
+
+/// Whether nothing under `dir` is left out of the source; if something is, watches the
+/// subfolders of `dir` that hold nothing left out.
+fn watch_whole_folders(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return true;
+    };
+    let (mut whole, mut clean) = (true, Vec::new());
+    for e in entries.filter_map(Result::ok) {
+        let path = e.path();
+        if not_source(&e.file_name().to_string_lossy()) {
+            whole = false;
+        } else if path.is_dir() {
+            if watch_whole_folders(&path) {
+                clean.push(path);
+            } else {
+                whole = false;
+            }
+        }
+    }
+    if !whole {
+        for c in clean {
+            println!("cargo:rerun-if-changed={}", c.display());
+        }
+    }
+    whole
 }
 
 /// What running a bot or a kit in place leaves behind, never embedded.

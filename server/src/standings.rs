@@ -85,15 +85,11 @@ impl Standing {
 /// Every bot that plays, best first: by [`Record::rating`], then by name.
 pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
     let rows = sqlx::query!(
-        r#"with queued as (
-               select p.bot_id, count(*) as n from matches m
-               join match_players p on p.match_id = m.id
-               where m.status in ('queued', 'running') group by p.bot_id)
-           select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
+        r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
                b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!"
            from bots b join users u on u.id = b.owner_id
            join bot_versions v on v.id = b.active_version_id
-           left join queued q on q.bot_id = b.id
+           left join bot_queue q on q.bot_id = b.id
            where not b.disabled"#
     )
     .fetch_all(db)

@@ -81,15 +81,13 @@ pub async fn set_paused(db: &PgPool, paused: bool) -> sqlx::Result<()> {
 /// The ladder's state as matchmaking sees it.
 async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
     // House bots are reference players: they may meet each other. The queued counts
-    // in one pass over the queue, not one per bot.
+    // in one pass over the queue (the view `bot_queue`), not one per bot.
     let rows = sqlx::query!(
         r#"select b.id as "bot_id: BotId", b.active_version_id as "version_id!: VersionId",
                case when u.name = 'house' then -b.id else b.owner_id end as "owner!",
                b.mu, b.sigma, b.version_games, b.last_game_at, coalesce(q.n, 0) as "queued!"
            from bots b join users u on u.id = b.owner_id
-           left join (select p.bot_id, count(*) as n from matches m
-                      join match_players p on p.match_id = m.id
-                      where m.status in ('queued', 'running') group by p.bot_id) q
+           left join bot_queue q
                on q.bot_id = b.id
            where b.active_version_id is not null and not b.disabled"#
     )

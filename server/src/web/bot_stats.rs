@@ -90,7 +90,7 @@ pub struct StandingText {
     pub rank: Option<String>,
     /// ("up" | "down" | "same", "▲ 2 since yesterday"), when it was ranked a day ago.
     pub change: Option<(&'static str, String)>,
-    /// μ's 95% interval, "21.20 to 33.40".
+    /// μ's 95% interval, "21.20 and 33.40" (the page says "μ between" it).
     pub interval: String,
     /// "4 minutes ago", or "never".
     pub last_played: String,
@@ -131,7 +131,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record) -> Standin
         rank: st.rank.map(|(p, of)| format!("#{p} of {of}")),
         change,
         interval: format!(
-            "{:.2} to {:.2}",
+            "{:.2} and {:.2}",
             record.mu - 1.96 * record.sigma,
             record.mu + 1.96 * record.sigma
         ),
