@@ -65,6 +65,37 @@ pub struct ReplayMap {
     pub roads: Vec<(usize, usize, u32)>,
 }
 
+impl ReplayMap {
+    /// The map of these forts and roads for players `seats`, its forts neutral and
+    /// empty (a replay's boards give owners and garrisons).
+    pub fn to_map(&self, seats: &[String]) -> Map {
+        Map {
+            forts: self
+                .forts
+                .iter()
+                .map(|(name, x, y)| Fort {
+                    name: name.clone(),
+                    x: *x,
+                    y: *y,
+                    owner: Owner::Neutral,
+                    garrison: 0,
+                })
+                .collect(),
+            roads: self
+                .roads
+                .iter()
+                .map(|&(a, b, length)| Road {
+                    a: crate::map::FortId(a),
+                    b: crate::map::FortId(b),
+                    length,
+                })
+                .collect(),
+            marches: Vec::new(),
+            seats: seats.to_vec(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     pub owners: Vec<i32>,
@@ -92,6 +123,11 @@ pub struct Events {
     pub limits: Vec<(usize, String)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ms: Vec<Option<u32>>,
+    /// The marches sent, as `(2 * road + toward, size)` by way in way order, those on
+    /// one way merged. Not in v1's JSON (its boards show them); the compact replay
+    /// (`crate::replay_v2`) is made of them.
+    #[serde(skip)]
+    pub sends: Vec<(usize, u64)>,
 }
 
 impl Events {
@@ -121,14 +157,14 @@ pub fn reason_text(r: &RemovalReason) -> String {
     }
 }
 
-fn owner_code(o: Owner) -> i32 {
+pub(crate) fn owner_code(o: Owner) -> i32 {
     match o {
         Owner::Neutral => -1,
         Owner::Seat(s) => s.0 as i32,
     }
 }
 
-fn owner_of(code: i32) -> Owner {
+pub(crate) fn owner_of(code: i32) -> Owner {
     if code < 0 {
         Owner::Neutral
     } else {
@@ -139,10 +175,27 @@ fn owner_of(code: i32) -> Owner {
 impl Turn {
     /// The board of `game` as it stands now, with no events yet.
     pub fn of(game: &Game) -> Turn {
+        let lengths: Vec<u32> = game.map().roads.iter().map(|r| r.length).collect();
+        Turn::of_board(
+            game.owners(),
+            game.garrisons(),
+            game.road_marches(),
+            &lengths,
+            game.turn() as i64,
+        )
+    }
+
+    /// A board at turn `now` (roads of the given lengths), with no events.
+    pub(crate) fn of_board(
+        owners: &[Owner],
+        garrisons: &[u64],
+        roads: &[RoadMarches],
+        lengths: &[u32],
+        now: i64,
+    ) -> Turn {
         let mut marches = Vec::new();
-        let now = game.turn() as i64;
-        for (i, r) in game.road_marches().iter().enumerate() {
-            let length = game.map().roads[i].length as i64;
+        for (i, r) in roads.iter().enumerate() {
+            let length = i64::from(lengths[i]);
             for (toward, list) in [(0u8, &r.toward_a), (1u8, &r.toward_b)] {
                 marches.extend(list.iter().map(|m| {
                     let sent = now - (length - m.pos as i64 / 2);
@@ -151,8 +204,8 @@ impl Turn {
             }
         }
         Turn {
-            owners: game.owners().iter().map(|&o| owner_code(o)).collect(),
-            garrisons: game.garrisons().to_vec(),
+            owners: owners.iter().map(|&o| owner_code(o)).collect(),
+            garrisons: garrisons.to_vec(),
             marches,
             events: Events::default(),
         }
@@ -191,8 +244,26 @@ impl Events {
             timeouts: Vec::new(),
             limits: Vec::new(),
             ms: Vec::new(),
+            sends: by_way(&ev.sends),
         }
     }
+}
+
+/// Sends as `(way, size)`, merged per way, in way order.
+fn by_way(sends: &[(crate::map::RoadId, bool, u64)]) -> Vec<(usize, u64)> {
+    let mut out: Vec<(usize, u64)> = sends
+        .iter()
+        .map(|&(road, b, size)| (2 * road.0 + usize::from(b), size))
+        .collect();
+    out.sort_by_key(|s| s.0);
+    out.dedup_by(|later, first| {
+        let same = later.0 == first.0;
+        if same {
+            first.1 += later.1;
+        }
+        same
+    });
+    out
 }
 
 impl Replay {
@@ -257,32 +328,7 @@ impl Replay {
 
     /// The map, rebuilt for printing (owners and garrisons come from each turn).
     fn board_map(&self) -> Map {
-        Map {
-            forts: self
-                .map
-                .forts
-                .iter()
-                .map(|(name, x, y)| Fort {
-                    name: name.clone(),
-                    x: *x,
-                    y: *y,
-                    owner: Owner::Neutral,
-                    garrison: 0,
-                })
-                .collect(),
-            roads: self
-                .map
-                .roads
-                .iter()
-                .map(|&(a, b, length)| Road {
-                    a: crate::map::FortId(a),
-                    b: crate::map::FortId(b),
-                    length,
-                })
-                .collect(),
-            marches: Vec::new(),
-            seats: self.players.clone(),
-        }
+        self.map.to_map(&self.players)
     }
 
     /// Writes the classic log: `# STEP: n`, the full board, a blank line, per turn.

@@ -1,58 +1,64 @@
 //! The compact replay (format `bottlebats-replay`, version 2): the map and the first
-//! board once, then per turn only what changed and cannot be derived, and a keyframe
-//! (the whole board) every [`KEYFRAME_EVERY`] turns so that a reader seeks in constant
-//! time.
+//! board once, then per turn the marches sent and what the rules cannot tell (who was
+//! removed, warnings, timeouts, limits, times); a reader plays the rules to rebuild
+//! every board, battle and capture. A keyframe (the whole board) every
+//! [`KEYFRAME_EVERY`] turns lets a reader seek in constant time and a live viewer start
+//! from the newest one.
 //!
 //! ```json
 //! {
 //!   "format": "bottlebats-replay", "version": 2,
 //!   "map": { "forts": [["boyard", 10, 20], ...], "roads": [[0, 1, 15], ...] },
-//!   "players": ["alice", "bob"], "max_steps": 500, "keyframe_every": 50,
+//!   "players": ["alice", "bob"], "max_steps": 500, "keyframe_every": 250,
 //!   "turns": [
-//!     { "k": { "owners": [...], "garrisons": [...], "marches": [...] },
-//!       "e": { ...the events of v1... } },
-//!     { "f": [[fort, owner, garrison]], "l": [[road, toward, i]],
-//!       "z": [[road, toward, i, size]], "s": [way, size, way, size, ...],
-//!       "x": [[place, road, toward, size, owner, sent]], "e": { ... } },
+//!     { "k": { "owners": [0, 1, -1], "garrisons": [100, 100, 0], "marches": [] } },
+//!     [3, 46, 4, 12],
+//!     { "s": [1, 45], "e": { "warnings": [[1, "unknown fort `x`"]], "ms": [3, 12] } },
 //!     ...
 //!   ],
-//!   "result": { ...as in v1... }
+//!   "result": { "winner": 0, "ranks": [1, 2], "removed": [null, 57], "turns": 58 }
 //! }
 //! ```
 //!
-//! The contract, what a reader derives to rebuild the board of turn `t` from that of
-//! turn `t - 1` (the row `t` holds what it cannot derive):
+//! Row `t` tells the turn that led from board `t - 1` to board `t` (row 0 is the first
+//! board). The contract, what a reader derives (docs/rules.md §3–§4):
 //!
-//! - Forts: each keeps its owner; its garrison loses the soldiers of the marches it sent
-//!   (`s`), gains those of the marches of its owner that reach it this turn, and one
-//!   more when a player holds it; unless `f` gives its owner and garrison (a siege, a
-//!   battle at its gate, anything else).
-//! - Marches: on each road and way (`toward` 0: to the road's first fort), the marches
-//!   of turn `t - 1` in their order, less those that arrived (`sent + length <= t`), are
-//!   the way's marches before the changes. `l` lists those that were lost (by their
-//!   index in that list), `z` those whose size changed (index, new size); then the
-//!   marches sent join the end of their way's list, in order: `s` lists them as pairs
-//!   (`2 * road + toward`, size), sent in turn `t - 1` by the owner of the fort they
-//!   leave; `x` holds, with their place in that order, those of another owner or turn.
-//!   A march's place on its road follows from its `sent` turn, as in v1.
-//! - `e` holds the events of the turn that follows the board (battles, captures,
-//!   removals, warnings, timeouts, limits, times), as v1's `events` do, problems' texts
-//!   included.
-//! - A row with `k` holds the whole board instead (the first row always does).
+//! - `s`: the marches sent, one per way (`way = 2 * road + toward`, `toward` 1 when it
+//!   heads to the road's second fort), in increasing way order, flat as pairs
+//!   `way - previous way, size` (the first way counts from 0). Each leaves the fort at
+//!   the other end of its road, owned by that fort's owner, and takes its soldiers from
+//!   that fort's garrison; it starts at `2 * length` half-steps from its destination,
+//!   merged with a march of the same owner already there.
+//! - Then the rules: every road moves two half-steps, marches of different owners that
+//!   meet fight (the battles), arrivals besiege their fort (the captures), every fort a
+//!   player owns gains one soldier. A march's place on its road follows from the turn
+//!   it was sent: `length - (t - sent)` steps left at board `t`.
+//! - `e`: the turn's events the rules do not give, as v1's `events` (`removed`,
+//!   `warnings`, `timeouts`, `limits`, `ms`).
+//! - A row that holds nothing but `s` is written as that bare array (`[]` for a turn
+//!   where nothing was sent).
+//! - A row with `k` holds board `t` whole instead of deriving it, and its `e` also
+//!   holds the turn's `battles` and `captures`. The first row always does; so does a
+//!   row every `keyframe_every` turns, and any turn the rules above would not give.
 //!
-//! [`encode`] makes one from a v1 [`Replay`] and [`decode`] gives the v1 replay back,
-//! board for board; [`Reader`] rebuilds any turn. Rows can be appended as a game is
-//! played ([`Encoder`]), and a replay cut after any row reads as the turns so far.
+//! [`encode`] makes one from a v1 [`Replay`] recorded from a game (its events carry
+//! the marches sent) and [`decode`] gives it back, board for board; [`Reader`] rebuilds
+//! any turn from the nearest keyframe. Rows can be written as a game is played
+//! ([`Encoder`]) and read as they come ([`Follower`]): a replay cut after any row reads
+//! as the turns played so far.
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{Events, Replay, ReplayMap, ReplayResult, Turn, FORMAT};
+use crate::game::{advance, put_march, RoadMarches, TurnEvents};
+use crate::map::{Map, Owner};
+use crate::replay::{owner_of, Events, Replay, ReplayMap, ReplayResult, Turn, FORMAT};
 
 /// The version this module writes.
 pub const VERSION: u32 = 2;
 
-/// A keyframe every this many turns.
-pub const KEYFRAME_EVERY: usize = 100;
+/// A keyframe every this many turns: a reader replays at most this many turns to
+/// reach any board.
+pub const KEYFRAME_EVERY: usize = 250;
 
 /// `[road, toward, owner, size, sent]`, as in v1.
 type March = (usize, u8, i32, u64, i64);
@@ -70,31 +76,65 @@ pub struct CompactReplay {
     pub result: Option<ReplayResult>,
 }
 
-/// One turn: a keyframe, or what changed since the turn before.
+/// One turn: the marches sent and the events the rules do not give, or a keyframe.
+/// A row with nothing but marches sent is written as its bare `s` array.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RowJson", into = "RowJson")]
 pub struct Row {
     /// The whole board.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<Board>,
-    /// Forts not as derived: `[fort, owner, garrison]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub f: Vec<(usize, i32, u64)>,
-    /// Marches lost: `[road, toward, index]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub l: Vec<(usize, u8, usize)>,
-    /// Marches whose size changed: `[road, toward, index, size]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub z: Vec<(usize, u8, usize, u64)>,
-    /// Marches sent, flat: `way, size, way, size, ...` with `way = 2 * road + toward`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Marches sent, flat: `way - previous way, size, ...` in increasing way order.
     pub s: Vec<u64>,
-    /// Marches sent whose owner is not the fort's or whose turn is not the one before:
-    /// `[place among the marches sent, road, toward, size, owner, sent]`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub x: Vec<(usize, usize, u8, u64, i32, i64)>,
-    /// The events of the turn that follows this board.
-    #[serde(default, skip_serializing_if = "Events::is_empty")]
+    /// The turn's events that the rules do not give (all of them with `k`).
     pub e: Events,
+}
+
+/// A row as written: its bare `s` when it holds nothing else, or an object.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum RowJson {
+    Sends(Vec<u64>),
+    Full(Box<RowObject>),
+}
+
+#[derive(Serialize, Deserialize)]
+struct RowObject {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    k: Option<Board>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    s: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Events::is_empty")]
+    e: Events,
+}
+
+impl From<RowJson> for Row {
+    fn from(r: RowJson) -> Row {
+        match r {
+            RowJson::Sends(s) => Row {
+                s,
+                ..Row::default()
+            },
+            RowJson::Full(o) => Row {
+                k: o.k,
+                s: o.s,
+                e: o.e,
+            },
+        }
+    }
+}
+
+impl From<Row> for RowJson {
+    fn from(r: Row) -> RowJson {
+        if r.k.is_none() && r.e.is_empty() {
+            RowJson::Sends(r.s)
+        } else {
+            RowJson::Full(Box::new(RowObject {
+                k: r.k,
+                s: r.s,
+                e: r.e,
+            }))
+        }
+    }
 }
 
 /// A whole board.
@@ -113,151 +153,213 @@ impl Board {
             marches: turn.marches.clone(),
         }
     }
-}
 
-/// The marches of a board by road and way, each list in the board's order.
-fn by_way(marches: &[March], roads: usize) -> Vec<[Vec<March>; 2]> {
-    let mut ways = vec![[Vec::new(), Vec::new()]; roads];
-    for &m in marches {
-        ways[m.0][m.1 as usize].push(m);
+    fn turn(&self) -> Turn {
+        Turn {
+            owners: self.owners.clone(),
+            garrisons: self.garrisons.clone(),
+            marches: self.marches.clone(),
+            events: Events::default(),
+        }
     }
-    ways
 }
 
-/// The marches of `prev` (the board of turn `t - 1`) still on their roads at turn `t`,
-/// and those that reached their fort.
-fn walking_on(prev: &[March], lengths: &[u32], t: i64) -> (Vec<[Vec<March>; 2]>, Vec<March>) {
-    let mut ways = by_way(prev, lengths.len());
-    let mut arrived = Vec::new();
-    for (road, way) in ways.iter_mut().enumerate() {
-        for list in way.iter_mut() {
-            list.retain(|m| {
-                let on = m.4 + i64::from(lengths[road]) > t;
-                if !on {
-                    arrived.push(*m);
-                }
-                on
+/// The sends `(way, size)` of a row, from its flat delta form.
+fn sends_of(s: &[u64]) -> Result<Vec<(usize, u64)>, String> {
+    if s.len() % 2 != 0 {
+        return Err("a march sent without its size".into());
+    }
+    let mut way = 0u64;
+    let mut out = Vec::with_capacity(s.len() / 2);
+    for (i, pair) in s.chunks(2).enumerate() {
+        if i > 0 && pair[0] == 0 {
+            return Err("two marches sent on one way".into());
+        }
+        way = way.checked_add(pair[0]).ok_or("a march sent on no road")?;
+        out.push((way as usize, pair[1]));
+    }
+    Ok(out)
+}
+
+/// The flat delta form of sends `(way, size)` in increasing way order.
+fn flat(sends: &[(usize, u64)]) -> Vec<u64> {
+    let mut prev = 0;
+    let mut out = Vec::with_capacity(2 * sends.len());
+    for &(way, size) in sends {
+        out.extend([(way - prev) as u64, size]);
+        prev = way;
+    }
+    out
+}
+
+/// The rules' view of a replay's map: roads and their lengths.
+struct Rules {
+    map: Map,
+    lengths: Vec<u32>,
+}
+
+impl Rules {
+    fn new(map: &ReplayMap, players: &[String]) -> Rules {
+        Rules {
+            map: map.to_map(players),
+            lengths: map.roads.iter().map(|r| r.2).collect(),
+        }
+    }
+
+    /// Board `t` and its battles and captures, from board `t - 1` and the marches sent
+    /// in between (the module's contract).
+    fn derive(&self, prev: &Turn, t: usize, sends: &[(usize, u64)]) -> Result<Turn, String> {
+        let (forts, roads) = (prev.owners.len(), self.lengths.len());
+        if prev.garrisons.len() != forts || forts != self.map.forts.len() {
+            return Err("a board with another number of forts than the map".into());
+        }
+        let mut owners: Vec<Owner> = prev.owners.iter().map(|&o| owner_of(o)).collect();
+        let mut garrisons = prev.garrisons.clone();
+        let mut ways = vec![RoadMarches::default(); roads];
+        let before = t as i64 - 1;
+        for &(road, toward, owner, size, sent) in &prev.marches {
+            let length = *self.lengths.get(road).ok_or("a march on no road")?;
+            let steps = i64::from(length) - (before - sent);
+            if !(0..=i64::from(length)).contains(&steps) || toward > 1 {
+                return Err("a march off its road".into());
+            }
+            let list = way_of(&mut ways[road], toward == 1);
+            list.push(crate::game::March {
+                owner: owner_of(owner),
+                size,
+                pos: 2 * steps as u32,
             });
         }
-    }
-    (ways, arrived)
-}
-
-/// The fort a march on `road` going `toward` leaves (`from`) or reaches.
-fn fort_of(roads: &[(usize, usize, u32)], road: usize, toward: u8, from: bool) -> usize {
-    let (a, b, _) = roads[road];
-    if (toward == 0) != from {
-        a
-    } else {
-        b
-    }
-}
-
-/// The forts as derived for turn `t` (see the module's contract): from the board of
-/// turn `t - 1`, the marches sent and those that arrived.
-fn derived_forts(
-    prev: &Turn,
-    roads: &[(usize, usize, u32)],
-    sent: &[March],
-    arrived: &[March],
-) -> (Vec<i32>, Vec<u64>) {
-    let mut garrisons: Vec<i64> = prev.garrisons.iter().map(|&g| g as i64).collect();
-    for m in sent {
-        garrisons[fort_of(roads, m.0, m.1, true)] -= m.3 as i64;
-    }
-    for m in arrived {
-        let to = fort_of(roads, m.0, m.1, false);
-        if prev.owners[to] == m.2 {
-            garrisons[to] += m.3 as i64;
+        for list in ways
+            .iter_mut()
+            .flat_map(|r| [&mut r.toward_a, &mut r.toward_b])
+        {
+            list.sort_by_key(|m| m.pos);
         }
+        for &(way, size) in sends {
+            let (road, to_b) = (way / 2, way % 2 == 1);
+            let r = self.map.roads.get(road).ok_or("a march sent on no road")?;
+            let from = if to_b { r.a } else { r.b };
+            let left = garrisons[from.0].checked_sub(size);
+            garrisons[from.0] = left.ok_or("a march bigger than its fort's garrison")?;
+            let march = crate::game::March {
+                owner: owners[from.0],
+                size,
+                pos: 2 * r.length,
+            };
+            put_march(way_of(&mut ways[road], to_b), march);
+        }
+        let mut ev = TurnEvents::default();
+        advance(&self.map, &mut owners, &mut garrisons, &mut ways, &mut ev);
+        let mut turn = Turn::of_board(&owners, &garrisons, &ways, &self.lengths, t as i64);
+        let events = Events::of(&ev);
+        (turn.events.battles, turn.events.captures) = (events.battles, events.captures);
+        Ok(turn)
     }
-    let garrisons = garrisons
-        .iter()
-        .zip(&prev.owners)
-        .map(|(&g, &o)| (g + i64::from(o >= 0)).max(0) as u64)
-        .collect();
-    (prev.owners.clone(), garrisons)
+
+    /// Board `t` of `row` and the events of the turn that led to it: from `prev` (board
+    /// `t - 1`), or from the row alone when it is a keyframe.
+    fn apply(&self, prev: Option<&Turn>, t: usize, row: &Row) -> Result<(Turn, Events), String> {
+        let sends = sends_of(&row.s)?;
+        let mut events = row.e.clone();
+        let board = match (&row.k, prev) {
+            (Some(k), _) => k.turn(),
+            (None, Some(prev)) => {
+                let mut board = self.derive(prev, t, &sends)?;
+                let derived = std::mem::take(&mut board.events);
+                (events.battles, events.captures) = (derived.battles, derived.captures);
+                board
+            }
+            (None, None) => return Err(format!("turn {t} needs the board before it")),
+        };
+        events.sends = sends;
+        Ok((board, events))
+    }
+}
+
+fn way_of(road: &mut RoadMarches, to_b: bool) -> &mut Vec<crate::game::March> {
+    if to_b {
+        &mut road.toward_b
+    } else {
+        &mut road.toward_a
+    }
 }
 
 /// Writes a replay's rows as its turns come (the same rows a live viewer follows).
 pub struct Encoder {
-    roads: Vec<(usize, usize, u32)>,
-    lengths: Vec<u32>,
+    rules: Rules,
     keyframe_every: usize,
     last: Option<Turn>,
     turn: usize,
 }
 
 impl Encoder {
-    pub fn new(map: &ReplayMap, keyframe_every: usize) -> Encoder {
+    pub fn new(map: &ReplayMap, players: &[String], keyframe_every: usize) -> Encoder {
         Encoder {
-            roads: map.roads.clone(),
-            lengths: map.roads.iter().map(|r| r.2).collect(),
+            rules: Rules::new(map, players),
             keyframe_every: keyframe_every.max(1),
             last: None,
             turn: 0,
         }
     }
 
-    /// The row of the next board, `turn` (v1's snapshot with its events).
-    pub fn row(&mut self, turn: &Turn) -> Row {
+    /// The row of the next board, `board`, given the events of the turn that led to it
+    /// (none for the first board).
+    pub fn row(&mut self, board: &Turn, events: &Events) -> Row {
         let t = self.turn;
         self.turn += 1;
         let mut row = Row {
-            e: turn.events.clone(),
-            ..Row::default()
+            k: None,
+            s: flat(&events.sends),
+            e: Events {
+                battles: Vec::new(),
+                captures: Vec::new(),
+                sends: Vec::new(),
+                ..events.clone()
+            },
         };
-        match self.last.replace(turn.clone()) {
+        let plain = Turn {
+            events: Events::default(),
+            ..board.clone()
+        };
+        let derived = match &self.last {
             Some(prev) if t % self.keyframe_every != 0 => {
-                self.diff(&prev, turn, t as i64, &mut row)
+                self.rules.derive(prev, t, &events.sends).ok()
             }
-            _ => row.k = Some(Board::of(turn)),
+            _ => None,
+        };
+        let follows = derived.is_some_and(|d| {
+            d.owners == plain.owners
+                && d.garrisons == plain.garrisons
+                && d.marches == plain.marches
+                && d.events.battles == events.battles
+                && d.events.captures == events.captures
+        });
+        if !follows {
+            row.k = Some(Board::of(&plain));
+            row.e.battles = events.battles.clone();
+            row.e.captures = events.captures.clone();
         }
+        self.last = Some(plain);
         row
-    }
-
-    fn diff(&self, prev: &Turn, cur: &Turn, t: i64, row: &mut Row) {
-        let (before, arrived) = walking_on(&prev.marches, &self.lengths, t);
-        let now = by_way(&cur.marches, self.lengths.len());
-        let mut sent = Vec::new();
-        for (road, (was, is)) in before.iter().zip(&now).enumerate() {
-            for toward in 0..2u8 {
-                let (was, is) = (&was[toward as usize], &is[toward as usize]);
-                let mut k = 0; // the next march of `is` to match
-                for (i, m) in was.iter().enumerate() {
-                    match is.get(k) {
-                        Some(n) if (n.2, n.4) == (m.2, m.4) => {
-                            if n.3 != m.3 {
-                                row.z.push((road, toward, i, n.3));
-                            }
-                            k += 1;
-                        }
-                        _ => row.l.push((road, toward, i)),
-                    }
-                }
-                for n in &is[k..] {
-                    let from = fort_of(&self.roads, road, toward, true);
-                    if n.2 != prev.owners[from] || n.4 != t - 1 {
-                        row.x.push((sent.len(), road, toward, n.3, n.2, n.4));
-                    } else {
-                        row.s.extend([2 * road as u64 + u64::from(toward), n.3]);
-                    }
-                    sent.push(*n);
-                }
-            }
-        }
-        let (owners, garrisons) = derived_forts(prev, &self.roads, &sent, &arrived);
-        for i in 0..cur.owners.len() {
-            if cur.owners[i] != owners[i] || cur.garrisons[i] != garrisons[i] {
-                row.f.push((i, cur.owners[i], cur.garrisons[i]));
-            }
-        }
     }
 }
 
-/// The compact form of a v1 replay.
+/// The compact form of a v1 replay recorded from a game. A replay read from v1's JSON
+/// has lost the marches sent: it still encodes, but as keyframes.
 pub fn encode(replay: &Replay) -> CompactReplay {
-    let mut enc = Encoder::new(&replay.map, KEYFRAME_EVERY);
+    let mut enc = Encoder::new(&replay.map, &replay.players, KEYFRAME_EVERY);
+    let none = Events::default();
+    let turns = (0..replay.turns.len())
+        .map(|t| {
+            let before = if t == 0 {
+                &none
+            } else {
+                &replay.turns[t - 1].events
+            };
+            enc.row(&replay.turns[t], before)
+        })
+        .collect();
     CompactReplay {
         format: FORMAT.to_string(),
         version: VERSION,
@@ -265,141 +367,86 @@ pub fn encode(replay: &Replay) -> CompactReplay {
         players: replay.players.clone(),
         max_steps: replay.max_steps,
         keyframe_every: KEYFRAME_EVERY,
-        turns: replay.turns.iter().map(|t| enc.row(t)).collect(),
+        turns,
         result: replay.result.clone(),
     }
 }
 
-/// Rebuilds boards from the rows, one after the other or from the nearest keyframe.
-pub struct Reader<'a> {
-    replay: &'a CompactReplay,
-    lengths: Vec<u32>,
+/// Reads rows as they come, one after the other (a live game's, or a whole replay's).
+pub struct Follower {
+    rules: Rules,
+    board: Option<Turn>,
+    turn: usize,
 }
 
-/// The marches sent of `row`, in order, given the board before it (whose forts sent
-/// them) and the turn.
-fn sent_marches(
-    row: &Row,
-    roads: &[(usize, usize, u32)],
-    prev: &Turn,
-    t: usize,
-) -> Result<Vec<March>, String> {
-    if row.s.len() % 2 != 0 {
-        return Err("a march sent without its size".into());
-    }
-    let mut out = Vec::with_capacity(row.s.len() / 2 + row.x.len());
-    let mut plain = row.s.chunks(2);
-    let mut extra = row.x.iter().peekable();
-    loop {
-        if let Some(&(_, road, toward, size, owner, sent)) = extra.next_if(|x| x.0 == out.len()) {
-            if road >= roads.len() || toward > 1 {
-                return Err("a march sent on no road".into());
-            }
-            out.push((road, toward, owner, size, sent));
-            continue;
+impl Follower {
+    pub fn new(map: &ReplayMap, players: &[String]) -> Follower {
+        Follower {
+            rules: Rules::new(map, players),
+            board: None,
+            turn: 0,
         }
-        let Some(pair) = plain.next() else { break };
-        let (road, toward) = ((pair[0] / 2) as usize, (pair[0] % 2) as u8);
-        if road >= roads.len() {
-            return Err("a march sent on no road".into());
-        }
-        let from = fort_of(roads, road, toward, true);
-        out.push((road, toward, prev.owners[from], pair[1], t as i64 - 1));
     }
-    if extra.next().is_some() {
-        return Err("a march sent out of order".into());
+
+    /// The next board (without events) and the events of the turn that led to it.
+    pub fn push(&mut self, row: &Row) -> Result<(&Turn, Events), String> {
+        let (board, events) = self.rules.apply(self.board.as_ref(), self.turn, row)?;
+        self.turn += 1;
+        Ok((self.board.insert(board), events))
     }
-    Ok(out)
+}
+
+/// Rebuilds any board from the nearest keyframe.
+pub struct Reader<'a> {
+    replay: &'a CompactReplay,
+    rules: Rules,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(replay: &'a CompactReplay) -> Reader<'a> {
         Reader {
             replay,
-            lengths: replay.map.roads.iter().map(|r| r.2).collect(),
+            rules: Rules::new(&replay.map, &replay.players),
         }
     }
 
-    /// The board of turn `t` given that of turn `t - 1` (`prev`), with its events.
-    pub fn next(&self, prev: &Turn, t: usize) -> Result<Turn, String> {
-        let row = self
-            .replay
+    fn row(&self, t: usize) -> Result<&Row, String> {
+        self.replay
             .turns
             .get(t)
-            .ok_or(format!("there is no turn {t}"))?;
-        if let Some(k) = &row.k {
-            return Ok(Turn {
-                owners: k.owners.clone(),
-                garrisons: k.garrisons.clone(),
-                marches: k.marches.clone(),
-                events: row.e.clone(),
-            });
-        }
-        let roads = &self.replay.map.roads;
-        let (mut ways, arrived) = walking_on(&prev.marches, &self.lengths, t as i64);
-        for &(road, toward, i, size) in &row.z {
-            let m = ways
-                .get_mut(road)
-                .and_then(|w| w.get_mut(toward as usize))
-                .and_then(|l| l.get_mut(i))
-                .ok_or("a size change of no march")?;
-            m.3 = size;
-        }
-        // Lost ones by index from the end, so indexes stay those of the list.
-        let mut lost: Vec<(usize, u8, usize)> = row.l.clone();
-        lost.sort_unstable_by(|a, b| b.cmp(a));
-        for (road, toward, i) in lost {
-            let list = ways
-                .get_mut(road)
-                .and_then(|w| w.get_mut(toward as usize))
-                .ok_or("a loss on no road")?;
-            if i >= list.len() {
-                return Err("a loss of no march".into());
-            }
-            list.remove(i);
-        }
-        let sent = sent_marches(row, roads, prev, t)?;
-        for m in &sent {
-            ways[m.0][m.1 as usize].push(*m);
-        }
-        let (mut owners, mut garrisons) = derived_forts(prev, roads, &sent, &arrived);
-        for &(i, o, g) in &row.f {
-            *owners.get_mut(i).ok_or("a fort out of the map")? = o;
-            garrisons[i] = g;
-        }
-        let marches = ways
-            .into_iter()
-            .flat_map(|[a, b]| a.into_iter().chain(b))
-            .collect();
-        Ok(Turn {
-            owners,
-            garrisons,
-            marches,
-            events: row.e.clone(),
-        })
+            .ok_or(format!("there is no turn {t}"))
     }
 
-    /// The board of turn `t`: from the nearest keyframe at or before it.
+    /// Board `t` with the events of the turn that follows it (none yet for the last).
     pub fn at(&self, t: usize) -> Result<Turn, String> {
+        self.row(t)?;
         let start = (0..=t)
             .rev()
-            .find(|&k| self.replay.turns.get(k).is_some_and(|r| r.k.is_some()))
+            .find(|&k| self.replay.turns[k].k.is_some())
             .ok_or("no keyframe before that turn")?;
-        let mut turn = self.next(&Turn::default(), start)?;
-        for u in start + 1..=t {
-            turn = self.next(&turn, u)?;
+        let mut board = None;
+        for u in start..=t {
+            board = Some(self.rules.apply(board.as_ref(), u, self.row(u)?)?.0);
         }
-        Ok(turn)
+        let mut board = board.ok_or("no board")?;
+        if let Ok(next) = self.row(t + 1) {
+            board.events = self.rules.apply(Some(&board), t + 1, next)?.1;
+        }
+        Ok(board)
     }
 }
 
 /// The v1 replay of a compact one, board for board.
 pub fn decode(replay: &CompactReplay) -> Result<Replay, String> {
-    let reader = Reader::new(replay);
+    let mut follower = Follower::new(&replay.map, &replay.players);
     let mut turns: Vec<Turn> = Vec::with_capacity(replay.turns.len());
-    for t in 0..replay.turns.len() {
-        let prev = turns.last().cloned().unwrap_or_default();
-        turns.push(reader.next(&prev, t)?);
+    for row in &replay.turns {
+        let (board, events) = follower.push(row)?;
+        let board = board.clone();
+        if let Some(last) = turns.last_mut() {
+            last.events = events;
+        }
+        turns.push(board);
     }
     Ok(Replay {
         format: FORMAT.to_string(),
@@ -410,4 +457,28 @@ pub fn decode(replay: &CompactReplay) -> Result<Replay, String> {
         turns,
         result: replay.result.clone(),
     })
+}
+
+/// A replay's JSON of either version, as v1 (the form the engine reads and prints).
+pub fn read_any(text: &str) -> Result<Replay, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        format: String,
+        version: u32,
+    }
+    let head: Head = serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
+    match (head.format.as_str(), head.version) {
+        (FORMAT, VERSION) => {
+            let r: CompactReplay =
+                serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
+            decode(&r)
+        }
+        _ => Replay::from_json(text),
+    }
+}
+
+impl CompactReplay {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a replay always serializes")
+    }
 }

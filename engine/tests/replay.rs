@@ -50,8 +50,12 @@ fn the_classic_log_printed_from_a_replay_matches_the_live_game() {
 
 #[test]
 fn a_replay_survives_a_json_round_trip() {
-    let (replay, _) = recorded(duel(), 3, 200);
+    let (mut replay, _) = recorded(duel(), 3, 200);
     let back = Replay::from_json(&replay.to_json()).unwrap();
+    // v1's JSON does not carry the marches sent: its boards show them.
+    for t in &mut replay.turns {
+        t.events.sends.clear();
+    }
     assert_eq!(back, replay);
     let result = back.result.unwrap();
     assert_eq!(result.turns as usize + 1, back.turns.len());

@@ -13,7 +13,7 @@ use crate::map::{FortId, Map, Owner, RoadId, Seat};
 
 mod turn;
 
-pub use turn::siege;
+pub use turn::{advance, siege};
 
 /// A march on a road, heading to one end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,21 @@ pub struct RoadMarches {
     pub toward_a: Vec<March>,
     /// Heading to the road's second fort (`b`).
     pub toward_b: Vec<March>,
+}
+
+/// Adds `m` to a way's marches (sorted by `pos`), merging it with a march of the same
+/// owner at the same place (docs/rules.md §4: commands on one road in one direction in
+/// one turn make one march).
+pub fn put_march(list: &mut Vec<March>, m: March) {
+    if let Some(n) = list
+        .iter_mut()
+        .find(|n| n.pos == m.pos && n.owner == m.owner)
+    {
+        n.size += m.size;
+        return;
+    }
+    let at = list.partition_point(|n| n.pos <= m.pos);
+    list.insert(at, m);
 }
 
 /// What a player sends for one turn.
@@ -109,6 +124,9 @@ pub struct TurnEvents {
     pub removals: Vec<(Seat, RemovalReason)>,
     /// Warnings reported this turn (only the first time each text occurs for a player).
     pub warnings: Vec<(Seat, String)>,
+    /// The marches dispatched this turn, in order: road, whether it heads to the road's
+    /// second fort, size (its owner is its origin's).
+    pub sends: Vec<(RoadId, bool, u64)>,
 }
 
 /// How a finished game ended.
@@ -307,12 +325,7 @@ impl Game {
         } else {
             &mut r.toward_b
         };
-        if let Some(m) = list.iter_mut().find(|m| m.pos == pos && m.owner == owner) {
-            m.size += size;
-            return;
-        }
-        let at = list.partition_point(|m| m.pos <= pos);
-        list.insert(at, March { owner, size, pos });
+        put_march(list, March { owner, size, pos });
     }
 
     /// The winner and ranks (docs/rules.md §6). Meaningful once [`Game::is_over`].

@@ -5,7 +5,7 @@
 //! plain function.
 
 use crate::command::{judge, Judged};
-use crate::map::{FortId, Owner, Road, RoadId, Seat};
+use crate::map::{FortId, Map, Owner, Road, RoadId, Seat};
 
 use super::{Battle, Capture, Game, March, Orders, RemovalReason, RoadMarches, TurnEvents};
 
@@ -19,9 +19,13 @@ impl Game {
     pub fn step(&mut self, orders: &[Orders]) -> TurnEvents {
         let mut events = TurnEvents::default();
         self.dispatch(orders, &mut events);
-        let arrivals = self.movement(&mut events.battles);
-        self.sieges(&arrivals, &mut events.captures);
-        self.recruit();
+        advance(
+            &self.map,
+            &mut self.owners,
+            &mut self.garrisons,
+            &mut self.roads,
+            &mut events,
+        );
         self.remove_defeated(&mut events.removals);
         // Fatal errors (at dispatch) and defeats together, in seat order.
         events.removals.sort_by_key(|r| r.0);
@@ -71,6 +75,8 @@ impl Game {
         self.garrisons[cmd.origin.0] -= cmd.size;
         let pos = 2 * self.map.roads[cmd.road.0].length;
         self.put_march(cmd.road, cmd.destination, Owner::Seat(seat), cmd.size, pos);
+        let toward_b = cmd.destination == self.map.roads[cmd.road.0].b;
+        events.sends.push((cmd.road, toward_b, cmd.size));
     }
 
     /// Counts a warning, and reports it the first time its text comes up for this
@@ -82,59 +88,6 @@ impl Game {
         *seen += 1;
         if *seen == 1 {
             events.warnings.push((seat, text));
-        }
-    }
-
-    /// Movement (docs/rules.md §3 stage 3): on every road with marches, two
-    /// [`half_step`]s with the battles they bring, then the [`arrivals`] leave it. One
-    /// pass over the roads: a second pass for the arrivals cost about a tenth more CPU
-    /// time per turn on `maps/vast-2p.map`. The arrivals are sorted by fort; at one
-    /// fort, by road in map order, those heading to the road's first fort first.
-    fn movement(&mut self, battles: &mut Vec<Battle>) -> Vec<Arrival> {
-        let mut arrived: Vec<Arrival> = Vec::new();
-        for (i, road) in self.roads.iter_mut().enumerate() {
-            if road.toward_a.is_empty() && road.toward_b.is_empty() {
-                continue;
-            }
-            let ends = &self.map.roads[i];
-            for _ in 0..2 {
-                half_step(road, RoadId(i), ends.length, battles);
-            }
-            arrivals(road, ends, &mut arrived);
-        }
-        arrived.sort_by_key(|a| a.0);
-        arrived
-    }
-
-    /// Sieges (docs/rules.md §3 stage 4, §4 "Sieges"): at every fort that marches
-    /// reached, the garrison and the arrivals form one army per owner and [`siege`]
-    /// decides who holds it. `arrivals` are sorted by fort.
-    fn sieges(&mut self, arrivals: &[Arrival], captures: &mut Vec<Capture>) {
-        let mut armies: Vec<(Owner, u64)> = Vec::new();
-        for at_fort in arrivals.chunk_by(|x, y| x.0 == y.0) {
-            let fort = at_fort[0].0;
-            let before = self.owners[fort.0];
-            muster(&mut armies, (before, self.garrisons[fort.0]), at_fort);
-            let (owner, garrison) = siege(before, &mut armies);
-            if owner != before {
-                captures.push(Capture {
-                    fort,
-                    from: before,
-                    to: owner,
-                });
-            }
-            self.owners[fort.0] = owner;
-            self.garrisons[fort.0] = garrison;
-        }
-    }
-
-    /// Recruitment (docs/rules.md §3 stage 5): every fort a player owns gains one
-    /// soldier, whether that player is still in the game or not; neutral forts never grow.
-    fn recruit(&mut self) {
-        for (o, g) in self.owners.iter().zip(self.garrisons.iter_mut()) {
-            if o.seat().is_some() {
-                *g += 1;
-            }
         }
     }
 
@@ -166,6 +119,79 @@ impl Game {
             }
         }
         on_board
+    }
+}
+
+/// What follows dispatch in a turn (docs/rules.md §3 stages 3 to 5), on any board:
+/// [`movement`], [`sieges`], then recruitment. The replay's reader derives each board
+/// from the one before with it (`crate::replay_v2`).
+pub fn advance(
+    map: &Map,
+    owners: &mut [Owner],
+    garrisons: &mut [u64],
+    roads: &mut [RoadMarches],
+    events: &mut TurnEvents,
+) {
+    let arrivals = movement(map, roads, &mut events.battles);
+    sieges(owners, garrisons, &arrivals, &mut events.captures);
+    recruit(owners, garrisons);
+}
+
+/// Movement (docs/rules.md §3 stage 3): on every road with marches, two
+/// [`half_step`]s with the battles they bring, then the [`arrivals`] leave it. One
+/// pass over the roads: a second pass for the arrivals cost about a tenth more CPU
+/// time per turn on `maps/vast-2p.map`. The arrivals are sorted by fort; at one
+/// fort, by road in map order, those heading to the road's first fort first.
+fn movement(map: &Map, roads: &mut [RoadMarches], battles: &mut Vec<Battle>) -> Vec<Arrival> {
+    let mut arrived: Vec<Arrival> = Vec::new();
+    for (i, road) in roads.iter_mut().enumerate() {
+        if road.toward_a.is_empty() && road.toward_b.is_empty() {
+            continue;
+        }
+        let ends = &map.roads[i];
+        for _ in 0..2 {
+            half_step(road, RoadId(i), ends.length, battles);
+        }
+        arrivals(road, ends, &mut arrived);
+    }
+    arrived.sort_by_key(|a| a.0);
+    arrived
+}
+
+/// Sieges (docs/rules.md §3 stage 4, §4 "Sieges"): at every fort that marches
+/// reached, the garrison and the arrivals form one army per owner and [`siege`]
+/// decides who holds it. `arrivals` are sorted by fort.
+fn sieges(
+    owners: &mut [Owner],
+    garrisons: &mut [u64],
+    arrivals: &[Arrival],
+    captures: &mut Vec<Capture>,
+) {
+    let mut armies: Vec<(Owner, u64)> = Vec::new();
+    for at_fort in arrivals.chunk_by(|x, y| x.0 == y.0) {
+        let fort = at_fort[0].0;
+        let before = owners[fort.0];
+        muster(&mut armies, (before, garrisons[fort.0]), at_fort);
+        let (owner, garrison) = siege(before, &mut armies);
+        if owner != before {
+            captures.push(Capture {
+                fort,
+                from: before,
+                to: owner,
+            });
+        }
+        owners[fort.0] = owner;
+        garrisons[fort.0] = garrison;
+    }
+}
+
+/// Recruitment (docs/rules.md §3 stage 5): every fort a player owns gains one
+/// soldier, whether that player is still in the game or not; neutral forts never grow.
+fn recruit(owners: &[Owner], garrisons: &mut [u64]) {
+    for (o, g) in owners.iter().zip(garrisons.iter_mut()) {
+        if o.seat().is_some() {
+            *g += 1;
+        }
     }
 }
 
