@@ -6,6 +6,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::{Game, Orders};
 use crate::map::{FortId, Map, Owner, Seat};
+use crate::replay::{Events, Replay};
 
 /// Neighbours of every fort, in map order of the roads.
 pub fn neighbours(map: &Map) -> Vec<Vec<FortId>> {
@@ -124,4 +125,73 @@ impl GreedyPlayer {
         }
         Orders::Commands(lines)
     }
+}
+
+/// How the players of a [`recorded`] game play.
+#[derive(Clone, Copy, Debug)]
+pub enum Style {
+    /// [`RandomPlayer`]s of this seed: the busiest games.
+    Random(u64),
+    /// [`GreedyPlayer`]s.
+    Greedy,
+    /// Nobody sends anything.
+    Idle,
+    /// Random players, but the last seat misbehaves as the runner sees bots do: bad
+    /// lines in turns 5 to 7 (warnings), no reply in turns 8 and 9 (timeouts), a
+    /// process limit in turn 12 and a fatal reply in turn 30 (removed). Everyone's reply
+    /// times are recorded, as the runner records them.
+    Troubled(u64),
+}
+
+/// A whole game on `map`, its seats named `p1`, `p2`… and played in `style`, as a
+/// replay.
+pub fn recorded(map: Map, style: Style, max_steps: u32) -> Replay {
+    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("p{i}")).collect();
+    let last = names.len() - 1;
+    let mut game = Game::new(std::sync::Arc::new(map), &names, max_steps)
+        .expect("a map's own seats can be played");
+    let seed = match style {
+        Style::Random(s) | Style::Troubled(s) => s,
+        _ => 0,
+    };
+    let mut random: Vec<RandomPlayer> = (0..names.len())
+        .map(|s| RandomPlayer::new(game.map(), Seat(s), seed))
+        .collect();
+    let greedy: Vec<GreedyPlayer> = (0..names.len())
+        .map(|s| GreedyPlayer::new(game.map(), Seat(s)))
+        .collect();
+    let mut replay = Replay::start(&game);
+    while !game.is_over() {
+        let t = game.turn();
+        let mut orders: Vec<Orders> = match style {
+            Style::Random(_) | Style::Troubled(_) => {
+                random.iter_mut().map(|p| p.orders(&game)).collect()
+            }
+            Style::Greedy => greedy.iter().map(|p| p.orders(&game)).collect(),
+            Style::Idle => vec![Orders::none(); names.len()],
+        };
+        let troubled = matches!(style, Style::Troubled(_));
+        if troubled {
+            orders[last] = match t {
+                5..=7 => Orders::Commands(vec![format!("nowhere x {t}")]),
+                8 | 9 => Orders::none(),
+                30 => Orders::Fatal("the reply's header is not `N commands:`".into()),
+                _ => orders[last].clone(),
+            };
+        }
+        let mut events = Events::of(&game.step(&orders));
+        if troubled {
+            events.ms = (0..names.len())
+                .map(|s| (t <= 30 || s != last).then_some((t * 7 + s as u32) % 23))
+                .collect();
+            match t {
+                8 | 9 => events.timeouts = vec![last],
+                12 => events.limits = vec![(last, "hit its limit of 64 processes".into())],
+                _ => {}
+            }
+        }
+        replay.push(events, &game);
+    }
+    replay.finish(&game, &game.outcome());
+    replay
 }

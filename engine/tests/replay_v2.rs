@@ -2,59 +2,10 @@
 //! map and generated ones, in games that end by elimination and by the turn limit; read
 //! turn by turn, from any keyframe, and cut after any row; and it is much smaller.
 
-use std::sync::Arc;
-
-use engine::game::{Game, Orders};
-use engine::map::{Map, Seat};
+use engine::map::Map;
 use engine::replay::{Events, Replay, Turn};
 use engine::replay_v2::{decode, encode, CompactReplay, Follower, Reader, KEYFRAME_EVERY};
-use engine::scripted::{play_random_game, GreedyPlayer, RandomPlayer};
-
-fn recorded(map: Map, seed: u64, max_steps: u32) -> Replay {
-    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("p{i}")).collect();
-    let mut game = Game::new(Arc::new(map), &names, max_steps).unwrap();
-    let mut replay = Replay::start(&game);
-    play_random_game(&mut game, seed, |g, ev| replay.push(Events::of(ev), g));
-    replay.finish(&game, &game.outcome());
-    replay
-}
-
-/// A game where the last seat's bot misbehaves as the runner sees bots do: from turn 5
-/// it writes bad lines (warnings), it times out in turns 8 and 9, and a fatal reply
-/// removes it in turn 30; everyone's reply times are recorded, as the runner does.
-fn troubled(map: Map, seed: u64) -> Replay {
-    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("p{i}")).collect();
-    let last = names.len() - 1;
-    let mut game = Game::new(Arc::new(map), &names, 200).unwrap();
-    let mut players: Vec<RandomPlayer> = (0..names.len())
-        .map(|s| RandomPlayer::new(game.map(), Seat(s), seed))
-        .collect();
-    let mut replay = Replay::start(&game);
-    while !game.is_over() {
-        let t = game.turn();
-        let mut orders: Vec<Orders> = players.iter_mut().map(|p| p.orders(&game)).collect();
-        match t {
-            5..=7 => orders[last] = Orders::Commands(vec![format!("nowhere x {t}")]),
-            8 | 9 => orders[last] = Orders::none(),
-            30 => orders[last] = Orders::Fatal("the reply's header is not `N commands:`".into()),
-            _ => {}
-        }
-        let ev = game.step(&orders);
-        let mut events = Events::of(&ev);
-        events.ms = (0..names.len())
-            .map(|s| (t <= 30 || s != last).then_some((t * 7 + s as u32) % 23))
-            .collect();
-        if t == 8 || t == 9 {
-            events.timeouts = vec![last];
-        }
-        if t == 12 {
-            events.limits = vec![(last, "hit its limit of 64 processes".into())];
-        }
-        replay.push(events, &game);
-    }
-    replay.finish(&game, &game.outcome());
-    replay
-}
+use engine::scripted::{recorded, Style};
 
 /// Every shipped map (`maps/`), and generated maps of 2 to 8 players.
 fn maps() -> Vec<(String, Map)> {
@@ -88,22 +39,6 @@ fn classic(replay: &Replay) -> Vec<u8> {
     let mut log = Vec::new();
     replay.write_classic_log(&mut log).unwrap();
     log
-}
-
-fn greedy(map: Map) -> Replay {
-    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("g{i}")).collect();
-    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
-    let players: Vec<GreedyPlayer> = (0..names.len())
-        .map(|s| GreedyPlayer::new(game.map(), Seat(s)))
-        .collect();
-    let mut replay = Replay::start(&game);
-    while !game.is_over() {
-        let orders: Vec<Orders> = players.iter().map(|p| p.orders(&game)).collect();
-        let ev = game.step(&orders);
-        replay.push(Events::of(&ev), &game);
-    }
-    replay.finish(&game, &game.outcome());
-    replay
 }
 
 /// The v2 replay of `v1`, through its JSON as it is stored and served, tells the same
@@ -152,13 +87,19 @@ fn the_compact_replay_rebuilds_every_board_of_every_game() {
     let (mut by_elimination, mut by_limit) = (0, 0);
     for (name, map) in maps() {
         let mut played = vec![
-            (format!("{name}, greedy"), greedy(map.clone())),
-            (format!("{name}, troubled"), troubled(map.clone(), 4)),
+            (
+                format!("{name}, greedy"),
+                recorded(map.clone(), Style::Greedy, 500),
+            ),
+            (
+                format!("{name}, troubled"),
+                recorded(map.clone(), Style::Troubled(4), 200),
+            ),
         ];
         for (seed, steps) in [(1, 500), (2, 120), (3, 40)] {
             played.push((
                 format!("{name}, random {seed}"),
-                recorded(map.clone(), seed, steps),
+                recorded(map.clone(), Style::Random(seed), steps),
             ));
         }
         for (game, v1) in played {
@@ -186,7 +127,7 @@ fn what_the_rules_do_not_give_is_kept_at_its_turn() {
         .into_iter()
         .find(|(n, _)| n == "triad-3p.map")
         .unwrap();
-    let v1 = troubled(map, 4);
+    let v1 = recorded(map, Style::Troubled(4), 200);
     let back = decode(&encode(&v1)).unwrap();
     let ev = |t: usize| &back.turns[t].events;
     assert_eq!(ev(5).warnings.len(), 1, "{:?}", ev(5));
@@ -207,7 +148,7 @@ fn a_replay_cut_after_any_turn_reads_as_the_turns_so_far() {
         .into_iter()
         .find(|(n, _)| n == "triad-3p.map")
         .unwrap();
-    let v1 = troubled(map, 5);
+    let v1 = recorded(map, Style::Troubled(5), 200);
     let v2 = encode(&v1);
     assert!(v2.turns.len() > 60, "{} turns", v2.turns.len());
     for cut in 1..=v2.turns.len() {

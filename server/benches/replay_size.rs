@@ -5,52 +5,12 @@
 //! of greedy players (the house bot's way); and a game of two idle bots. Prints a table
 //! (the README's).
 
-use std::sync::Arc;
-
-use engine::game::{Game, Orders};
 use engine::map::Map;
-use engine::replay::{Events, Replay};
-use engine::scripted::{play_random_game, GreedyPlayer};
+use engine::replay::Replay;
+use engine::scripted::{recorded, Style};
 
 fn gz(bytes: &[u8]) -> usize {
     server::compress::gzip(bytes).len()
-}
-
-fn random_game(map: Map, seed: u64) -> Replay {
-    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("p{i}")).collect();
-    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
-    let mut replay = Replay::start(&game);
-    play_random_game(&mut game, seed, |g, ev| replay.push(Events::of(ev), g));
-    replay.finish(&game, &game.outcome());
-    replay
-}
-
-fn greedy_game(map: Map) -> Replay {
-    let names: Vec<String> = (1..=map.seats.len()).map(|i| format!("g{i}")).collect();
-    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
-    let players: Vec<GreedyPlayer> = (0..names.len())
-        .map(|s| GreedyPlayer::new(game.map(), engine::map::Seat(s)))
-        .collect();
-    let mut replay = Replay::start(&game);
-    while !game.is_over() {
-        let orders: Vec<Orders> = players.iter().map(|p| p.orders(&game)).collect();
-        let ev = game.step(&orders);
-        replay.push(Events::of(&ev), &game);
-    }
-    replay.finish(&game, &game.outcome());
-    replay
-}
-
-fn idle_game(map: Map) -> Replay {
-    let names = vec!["idle1".to_string(), "idle2".to_string()];
-    let mut game = Game::new(Arc::new(map), &names, 500).unwrap();
-    let mut replay = Replay::start(&game);
-    while !game.is_over() {
-        let ev = game.step(&[Orders::none(), Orders::none()]);
-        replay.push(Events::of(&ev), &game);
-    }
-    replay.finish(&game, &game.outcome());
-    replay
 }
 
 fn maps() -> Vec<(String, Map)> {
@@ -107,11 +67,17 @@ fn main() {
     let mut worst = f64::INFINITY;
     let mut games: Vec<(String, Replay)> = Vec::new();
     for (name, map) in maps() {
-        games.push((format!("{name}, random"), random_game(map.clone(), 1)));
-        games.push((format!("{name}, greedy"), greedy_game(map)));
+        games.push((
+            format!("{name}, random"),
+            recorded(map.clone(), Style::Random(1), 500),
+        ));
+        games.push((format!("{name}, greedy"), recorded(map, Style::Greedy, 500)));
     }
     let duel = maps().into_iter().find(|(n, _)| n == "duel-2p").unwrap().1;
-    games.push(("duel-2p, two idle bots".into(), idle_game(duel)));
+    games.push((
+        "duel-2p, two idle bots".into(),
+        recorded(duel, Style::Idle, 500),
+    ));
     for (name, replay) in &games {
         let mut log = Vec::new();
         replay.write_classic_log(&mut log).unwrap();

@@ -106,6 +106,35 @@ fn a_game() -> Replay {
     replay
 }
 
+/// Games for the viewer's reader of the compact replay: each as `NAME.v2.json` and, as
+/// the engine's reader gives it back, `NAME.v1.json`. Every style of play, games that
+/// end by elimination and by the turn limit, a removed and timed-out bot, keyframes
+/// passed.
+fn write_compact_games(dir: &Path) {
+    use engine::scripted::{recorded, Style};
+    std::fs::create_dir_all(dir).unwrap();
+    let map = |name: &str| {
+        let file = server::embedded::MAPS
+            .iter()
+            .find(|f| f.stem() == name)
+            .unwrap();
+        engine::Map::parse(file.text()).unwrap()
+    };
+    let games = [
+        ("octo-random", recorded(map("octo-8p"), Style::Random(1), 500)),
+        ("duel-random", recorded(map("duel-2p"), Style::Random(1), 500)),
+        ("hex-greedy", recorded(map("hex-6p"), Style::Greedy, 500)),
+        ("triad-troubled", recorded(map("triad-3p"), Style::Troubled(4), 200)),
+        ("duel-idle", recorded(map("duel-2p"), Style::Idle, 300)),
+    ];
+    for (name, game) in games {
+        let compact = engine::replay_v2::encode(&game);
+        let back = engine::replay_v2::decode(&compact).unwrap();
+        std::fs::write(dir.join(format!("{name}.v2.json")), compact.to_json()).unwrap();
+        std::fs::write(dir.join(format!("{name}.v1.json")), back.to_json()).unwrap();
+    }
+}
+
 #[test]
 fn the_viewers_modules_pass_their_node_tests() {
     let Some(node) = node() else {
@@ -130,6 +159,7 @@ fn the_viewers_modules_pass_their_node_tests() {
     let mut log = Vec::new();
     replay.write_classic_log(&mut log).unwrap();
     std::fs::write(fixtures.join("game.log"), log).unwrap();
+    write_compact_games(&fixtures.join("compact"));
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js");
     let mut tests: Vec<PathBuf> = std::fs::read_dir(&dir)
