@@ -70,16 +70,24 @@ fn replay_size() {
             continue;
         }
         replay.finish(&game, &game.outcome());
-        let json = replay.to_json();
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        gz.write_all(json.as_bytes()).unwrap();
-        let gz = gz.finish().unwrap();
+        let gzip = |json: &str| {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            gz.write_all(json.as_bytes()).unwrap();
+            gz.finish().unwrap().len()
+        };
+        let (v1, v2) = (
+            replay.to_json(),
+            engine::replay_v2::encode(&replay).to_json(),
+        );
         let marches: usize = replay.turns.iter().map(|t| t.marches.len()).sum();
         println!(
             "replay of a 500-turn 2-player game on {name} (seed {seed}, {marches} march rows): \
-             {} bytes JSON, {} bytes gzipped",
-            json.len(),
-            gz.len()
+             compact (v2) {} bytes JSON, {} bytes gzipped; whole boards (v1) {} bytes JSON, \
+             {} bytes gzipped",
+            v2.len(),
+            gzip(&v2),
+            v1.len(),
+            gzip(&v1)
         );
         return;
     }

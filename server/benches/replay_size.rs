@@ -100,4 +100,40 @@ fn main() {
         games.len(),
         classic_all as f64 / v2_all as f64
     );
+    timings(&games);
+}
+
+/// The worker's cost of a replay (made and gzipped, as `record` stores it) and a
+/// reader's (every turn rebuilt), on the game with the biggest v1 replay: median of 9.
+fn timings(games: &[(String, Replay)]) {
+    let (name, replay) = games
+        .iter()
+        .max_by_key(|(_, r)| r.turns.iter().map(|t| t.marches.len()).sum::<usize>())
+        .unwrap();
+    let median = |f: &dyn Fn()| {
+        let mut ms: Vec<f64> = (0..9)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                f();
+                start.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        ms[4]
+    };
+    let v1 = median(&|| {
+        gz(replay.to_json().as_bytes());
+    });
+    let v2 = median(&|| {
+        gz(engine::replay_v2::encode(replay).to_json().as_bytes());
+    });
+    let compact = engine::replay_v2::encode(replay);
+    let read = median(&|| {
+        engine::replay_v2::decode(&compact).unwrap();
+    });
+    println!(
+        "\n{name}, {} turns: v1 made and gzipped in {v1:.1} ms; v2 encoded, made and \
+         gzipped in {v2:.1} ms; every board rebuilt from v2 in {read:.1} ms",
+        replay.turns.len() - 1
+    );
 }

@@ -221,17 +221,22 @@ fn write_outputs(
     stderr_dir: Option<&Path>,
     result: &MatchResult,
 ) -> anyhow::Result<()> {
+    // The replay as the site stores it (v2); the classic log is printed from it, as
+    // the site prints it.
+    let compact = engine::replay_v2::encode(&result.replay);
     if let Some(log) = &config.logfile {
         let path = dir.join(log);
         let file = std::fs::File::create(&path)
             .with_context(|| format!("cannot write the log {}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
-        result.replay.write_classic_log(&mut out)?;
+        engine::replay_v2::decode(&compact)
+            .map_err(|e| anyhow::anyhow!("the replay does not read back: {e}"))?
+            .write_classic_log(&mut out)?;
         out.flush()?;
     }
     if let Some(replay) = &config.replayfile {
         let path = dir.join(replay);
-        std::fs::write(&path, result.replay.to_json())
+        std::fs::write(&path, compact.to_json())
             .with_context(|| format!("cannot write the replay {}", path.display()))?;
     }
     if let Some(sdir) = stderr_dir {

@@ -354,7 +354,11 @@ impl Builder {
         Ok(Verdict {
             failure,
             log,
-            replay_gz: Some(crate::compress::gzip(result.replay.to_json().as_bytes())),
+            replay_gz: Some(crate::compress::gzip(
+                engine::replay_v2::encode(&result.replay)
+                    .to_json()
+                    .as_bytes(),
+            )),
             stderr: Some(stderr),
         })
     }

@@ -11,6 +11,7 @@ pub mod downloads;
 pub mod error;
 pub mod format;
 pub mod guard;
+pub mod gzipped;
 pub mod ladder;
 pub mod listener;
 pub mod ops;

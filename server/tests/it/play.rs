@@ -110,9 +110,12 @@ fn our_keys_write_a_replay_and_each_players_stderr() {
     let out = play(&dir, &config, &["--stderr-dir", "errs"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("Winner: None\n"));
-    let replay =
-        engine::Replay::from_json(&std::fs::read_to_string(dir.join("game.json")).unwrap())
-            .unwrap();
+    let json = std::fs::read_to_string(dir.join("game.json")).unwrap();
+    assert!(
+        json.contains(r#""version":2"#),
+        "the compact replay: {json}"
+    );
+    let replay = engine::replay_v2::read_any(&json).unwrap();
     assert_eq!(replay.turns.len(), 4);
     assert_eq!(replay.players, ["alice", "bob"]);
     let bob = std::fs::read(dir.join("errs/bob.stderr")).unwrap();

@@ -121,10 +121,19 @@ fn write_compact_games(dir: &Path) {
         engine::Map::parse(file.text()).unwrap()
     };
     let games = [
-        ("octo-random", recorded(map("octo-8p"), Style::Random(1), 500)),
-        ("duel-random", recorded(map("duel-2p"), Style::Random(1), 500)),
+        (
+            "octo-random",
+            recorded(map("octo-8p"), Style::Random(1), 500),
+        ),
+        (
+            "duel-random",
+            recorded(map("duel-2p"), Style::Random(1), 500),
+        ),
         ("hex-greedy", recorded(map("hex-6p"), Style::Greedy, 500)),
-        ("triad-troubled", recorded(map("triad-3p"), Style::Troubled(4), 200)),
+        (
+            "triad-troubled",
+            recorded(map("triad-3p"), Style::Troubled(4), 200),
+        ),
         ("duel-idle", recorded(map("duel-2p"), Style::Idle, 300)),
     ];
     for (name, game) in games {

@@ -91,6 +91,7 @@ pub async fn smoke_replay(
     State(state): State<AppState>,
     who: LoggedIn,
     Path((name, number)): Path<(String, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> AppResult<Response> {
     let id = owned_version(&state, &who.user, &name, number).await?;
     let bytes = sqlx::query_scalar!(
@@ -100,12 +101,6 @@ pub async fn smoke_replay(
     .fetch_one(&state.db)
     .await?
     .ok_or(AppError::NotFound)?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CONTENT_ENCODING, "gzip"),
-        ],
-        bytes,
-    )
-        .into_response())
+    let kept = [(header::CONTENT_TYPE, "application/json".to_string())];
+    crate::web::gzipped::respond(&headers, bytes, &kept)
 }

@@ -15,6 +15,7 @@ use crate::status::{MatchStatus, Outcome};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
 use crate::web::format::{round2, when};
+use crate::web::gzipped;
 use crate::web::session::Visitor;
 use crate::web::{AppState, Layout};
 
@@ -133,21 +134,19 @@ async fn replay_bytes(state: &AppState, id: MatchId) -> AppResult<Vec<u8>> {
         .ok_or(AppError::NotFound)
 }
 
-/// The gzipped replay, served as it is stored.
+/// The replay (v2, or v1 for matches played before it), served as it is stored:
+/// gzipped, for browsers to inflate.
 pub async fn replay_file(
     State(state): State<AppState>,
     Path(id): Path<MatchId>,
+    headers: HeaderMap,
 ) -> ApiResult<Response> {
     let bytes = replay_bytes(&state, id).await?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CONTENT_ENCODING, "gzip"),
-            (header::CACHE_CONTROL, "public, max-age=86400"),
-        ],
-        bytes,
-    )
-        .into_response())
+    let kept = [
+        (header::CONTENT_TYPE, "application/json".to_string()),
+        (header::CACHE_CONTROL, "public, max-age=86400".to_string()),
+    ];
+    Ok(gzipped::respond(&headers, bytes, &kept)?)
 }
 
 fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
@@ -158,7 +157,7 @@ fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
 /// Prints the classic log of a stored replay, gzipped.
 fn print_classic_log(replay: &[u8]) -> AppResult<Vec<u8>> {
     let json = unpacked(replay)?;
-    let replay = engine::Replay::from_json(&String::from_utf8_lossy(&json))
+    let replay = engine::replay_v2::read_any(&String::from_utf8_lossy(&json))
         .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
     let mut log = Vec::new();
     replay
@@ -199,34 +198,17 @@ pub async fn classic_log(
             gz
         }
     };
-    let gzip_ok = headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
-    let disposition = format!("attachment; filename=\"match-{id}.log\"");
-    let kind = "text/plain; charset=utf-8";
-    let response = if gzip_ok {
+    let kept = [
         (
-            [
-                (header::CONTENT_TYPE, kind.to_string()),
-                (header::CONTENT_ENCODING, "gzip".to_string()),
-                (header::CONTENT_DISPOSITION, disposition),
-            ],
-            gz.as_ref().clone(),
-        )
-            .into_response()
-    } else {
+            header::CONTENT_TYPE,
+            "text/plain; charset=utf-8".to_string(),
+        ),
         (
-            [
-                (header::CONTENT_TYPE, kind.to_string()),
-                (header::CONTENT_DISPOSITION, disposition),
-            ],
-            unpacked(&gz)?,
-        )
-            .into_response()
-    };
-    Ok(response)
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"match-{id}.log\""),
+        ),
+    ];
+    gzipped::respond(&headers, gz.as_ref().clone(), &kept)
 }
 
 /// A bot's stderr in a match, per turn: only for the bot's owner.

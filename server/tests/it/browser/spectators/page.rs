@@ -106,7 +106,7 @@ pub fn fetch_replay(b: &Session, id: i64) -> Replay {
     let text = b.execute(&format!(
         "return fetch('/api/matches/{id}/replay').then(r => r.text());"
     ));
-    Replay::from_json(text.as_str().unwrap()).unwrap()
+    engine::replay_v2::read_any(text.as_str().unwrap()).unwrap()
 }
 
 /// The HTTP status the page gets for `path`.

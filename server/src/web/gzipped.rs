@@ -1,0 +1,75 @@
+//! Files the database keeps gzipped (replays, classic logs), served as they are to
+//! clients that take gzip (browsers inflate them) and inflated for those that do not.
+
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
+
+use super::error::AppError;
+
+/// Whether the request's `Accept-Encoding` takes gzip.
+pub fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|e| {
+            let mut parts = e.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let refused = parts.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
+            (name == "gzip" || name == "*") && !refused
+        })
+}
+
+/// `gz` (a gzip stream) with `headers`, gzipped or inflated as the client takes it.
+pub fn respond(
+    request: &HeaderMap,
+    gz: Vec<u8>,
+    headers: &[(HeaderName, String)],
+) -> Result<Response, AppError> {
+    let gzip = accepts_gzip(request);
+    let body = if gzip {
+        gz
+    } else {
+        crate::compress::gunzip(&gz).map_err(|e| {
+            AppError::Internal(anyhow::anyhow!("a stored file does not unpack: {e}"))
+        })?
+    };
+    let mut response = body.into_response();
+    let out = response.headers_mut();
+    for (name, value) in headers {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            out.insert(name.clone(), v);
+        }
+    }
+    if gzip {
+        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        h
+    }
+
+    #[test]
+    fn gzip_is_taken_as_browsers_and_tools_ask() {
+        assert!(accepts_gzip(&with("gzip, deflate, br")));
+        assert!(accepts_gzip(&with("deflate, gzip;q=0.5")));
+        assert!(accepts_gzip(&with("*")));
+        assert!(!accepts_gzip(&with("identity")));
+        assert!(!accepts_gzip(&with("gzip;q=0")));
+        assert!(!accepts_gzip(&with("x-gzip-ish")));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+    }
+}
