@@ -80,8 +80,14 @@ async fn an_upload_is_built_tested_and_becomes_active() {
         page.body.contains("test game"),
         "the owner can download the test game"
     );
+    // The test game's replay: compact, inflated for a client that takes no gzip.
     let r = c.get("/bots/mybot/versions/1/smoke.json").await;
-    assert_eq!(r.headers["content-encoding"], "gzip");
+    assert!(r.headers.get("content-encoding").is_none());
+    assert_eq!(
+        engine::replay_v2::read_any(&r.body).unwrap().players.len(),
+        2
+    );
+    assert!(r.body.contains(r#""version":2"#));
     // A second good version replaces it; the first is retired; the rating keeps its
     // mu and its sigma starts over.
     sqlx::query("update bots set mu = 31.5, sigma = 2.0, version_games = 40 where name = 'mybot'")
