@@ -98,6 +98,7 @@ pub async fn register(db: &PgPool) -> anyhow::Result<()> {
             run: None,
             archive: source.as_bytes(),
             archive_name: "bot.py",
+            candidate: false,
         };
         insert_version(db, bot, &version).await?;
         tracing::info!("house bot `{name}` uploaded");

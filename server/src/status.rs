@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Where an uploaded version is: pending → building → testing → active (until a newer
-/// one is active: retired), or failed.
+/// one is active: retired), or failed; a candidate that passes is ready until its owner
+/// makes it active.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[serde(rename_all = "lowercase")]
 #[sqlx(type_name = "text", rename_all = "lowercase")]
@@ -15,6 +16,8 @@ pub enum VersionStatus {
     Active,
     Failed,
     Retired,
+    /// A candidate that passed: it waits for its owner to make it active.
+    Ready,
 }
 
 impl VersionStatus {
@@ -31,6 +34,7 @@ impl VersionStatus {
             Self::Active => "active",
             Self::Failed => "failed",
             Self::Retired => "retired",
+            Self::Ready => "ready",
         }
     }
 }

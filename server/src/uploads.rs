@@ -24,6 +24,9 @@ pub struct Upload {
     pub run: String,
     pub file_name: String,
     pub file: Vec<u8>,
+    /// Built and tested, but the active version keeps playing until its owner makes
+    /// this one active.
+    pub candidate: bool,
 }
 
 /// Why an upload is not taken, in words for its owner.
@@ -226,6 +229,7 @@ async fn store(
             run,
             archive: &up.file,
             archive_name: file_name,
+            candidate: up.candidate,
         },
     )
     .await?;
@@ -319,6 +323,7 @@ pub struct NewVersion<'a> {
     pub run: Option<&'a str>,
     pub archive: &'a [u8],
     pub archive_name: &'a str,
+    pub candidate: bool,
 }
 
 /// Stores a new version of `bot` (the next number), pending; returns its number.
@@ -329,8 +334,8 @@ pub async fn insert_version(
 ) -> sqlx::Result<i32> {
     sqlx::query_scalar!(
         r#"insert into bot_versions (bot_id, number, language, entry, compile_command,
-               run_command, archive, archive_name, archive_sha256)
-           select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8
+               run_command, archive, archive_name, archive_sha256, candidate)
+           select $1, coalesce(max(number), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9
            from bot_versions where bot_id = $1
            returning number"#,
         bot as BotId,
@@ -340,7 +345,8 @@ pub async fn insert_version(
         v.run,
         v.archive,
         v.archive_name,
-        Sha256::digest(v.archive).to_vec()
+        Sha256::digest(v.archive).to_vec(),
+        v.candidate
     )
     .fetch_one(db)
     .await

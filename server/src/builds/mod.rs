@@ -23,7 +23,7 @@ use crate::ids::VersionId;
 use crate::languages::{Languages, Recipe};
 
 mod queue;
-pub use queue::run;
+pub use queue::{activate, run};
 
 /// The map of smoke tests (their opponent is `house::SMOKE_OPPONENT`).
 pub fn smoke_map() -> &'static str {

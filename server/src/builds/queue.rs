@@ -112,13 +112,21 @@ impl Builder {
         Ok(true)
     }
 
-    /// Writes the outcome; a passing version becomes its bot's active one.
+    /// Writes the outcome; a passing version becomes its bot's active one, unless it
+    /// is a candidate and another version plays (then it is ready).
     async fn record(&self, id: VersionId, v: Verdict) -> sqlx::Result<()> {
         let mut tx = self.db.begin().await?;
-        let status = if v.failure.is_some() {
-            VersionStatus::Failed
-        } else {
-            VersionStatus::Active
+        let waits = sqlx::query_scalar!(
+            r#"select v.candidate and b.active_version_id is not null as "waits!"
+               from bot_versions v join bots b on b.id = v.bot_id where v.id = $1"#,
+            id as VersionId
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        let status = match (&v.failure, waits) {
+            (Some(_), _) => VersionStatus::Failed,
+            (None, true) => VersionStatus::Ready,
+            (None, false) => VersionStatus::Active,
         };
         let bot = sqlx::query_scalar!(
             r#"update bot_versions set status = $2, failure = $3, build_log = $4,
@@ -134,24 +142,7 @@ impl Builder {
         .fetch_one(&mut *tx)
         .await?;
         if status == VersionStatus::Active {
-            sqlx::query!(
-                "update bot_versions set status = 'retired' \
-                 where bot_id = $1 and status = 'active' and id <> $2",
-                bot as BotId,
-                id as VersionId
-            )
-            .execute(&mut *tx)
-            .await?;
-            // A new version keeps its bot's mu but is not known yet: its sigma starts
-            // over, and it is scheduled first.
-            sqlx::query!(
-                "update bots set active_version_id = $2, sigma = $3, version_games = 0 where id = $1",
-                bot as BotId,
-                id as VersionId,
-                crate::ranker::rating::SIGMA
-            )
-            .execute(&mut *tx)
-            .await?;
+            activate(&mut tx, bot, id).await?;
         }
         tx.commit().await?;
         tracing::info!(
@@ -172,6 +163,35 @@ impl Builder {
                 .set(i64::try_from(bytes).unwrap_or(i64::MAX));
         }
     }
+}
+
+/// Makes version `id` (built and tested) the one `bot` plays; the active one retires
+/// (its owner can make it active again). The bot keeps its mu, but the new version is
+/// not known yet: its sigma starts over, and it is scheduled first.
+pub async fn activate(tx: &mut sqlx::PgConnection, bot: BotId, id: VersionId) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update bot_versions set status = 'retired' \
+         where bot_id = $1 and status = 'active' and id <> $2",
+        bot as BotId,
+        id as VersionId
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "update bot_versions set status = 'active' where id = $1",
+        id as VersionId
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "update bots set active_version_id = $2, sigma = $3, version_games = 0 where id = $1",
+        bot as BotId,
+        id as VersionId,
+        crate::ranker::rating::SIGMA
+    )
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// How often the build cache is trimmed when nothing is being built.

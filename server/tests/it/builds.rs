@@ -9,9 +9,9 @@ use std::time::Duration;
 use common::Client;
 use server::builds::Builder;
 
-const PW: &str = "correct horse battery";
+pub const PW: &str = "correct horse battery";
 
-fn builder(c: &Client, test: &str) -> Builder {
+pub fn builder(c: &Client, test: &str) -> Builder {
     let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("builds-{test}"));
     let _ = std::fs::remove_dir_all(&base);
     // The default lock folder: slots are shared by every process on the machine.
@@ -25,7 +25,7 @@ fn builder(c: &Client, test: &str) -> Builder {
     )
 }
 
-async fn status(c: &Client, bot: &str, number: i32) -> (String, Option<String>) {
+pub async fn status(c: &Client, bot: &str, number: i32) -> (String, Option<String>) {
     sqlx::query_as(
         "select v.status, v.failure from bot_versions v join bots b on b.id = v.bot_id \
          where b.name = $1 and v.number = $2",
@@ -37,7 +37,7 @@ async fn status(c: &Client, bot: &str, number: i32) -> (String, Option<String>) 
     .unwrap()
 }
 
-async fn active(c: &Client, bot: &str) -> Option<i32> {
+pub async fn active(c: &Client, bot: &str) -> Option<i32> {
     sqlx::query_scalar(
         "select v.number from bots b join bot_versions v on v.id = b.active_version_id where b.name = $1",
     )
@@ -47,7 +47,7 @@ async fn active(c: &Client, bot: &str) -> Option<i32> {
     .unwrap()
 }
 
-fn greedy() -> &'static [u8] {
+pub fn greedy() -> &'static [u8] {
     server::house::bots()
         .into_iter()
         .find(|b| b.0 == "greedy")

@@ -25,6 +25,7 @@ mod backup;
 mod bots;
 mod browser;
 mod builds;
+mod candidates;
 mod downloads;
 mod ladder;
 mod play;

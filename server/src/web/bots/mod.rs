@@ -1,9 +1,11 @@
 //! Bots and their versions: the "New bot" page, a bot's page with its versions and
-//! the upload of a new one (`page.rs`), the owner's downloads (`files.rs`), and the
-//! same over the API with a token (`api.rs`: `POST /api/bots`,
-//! `POST /api/bots/{name}/versions`, `GET /api/bots/{name}`). Checking and storing an
+//! the upload of a new one (`page.rs`), the owner's downloads (`files.rs`), choosing
+//! the version that plays (`activate.rs`), and the same over the API with a token
+//! (`api.rs`: `POST /api/bots`, `POST /api/bots/{name}/versions`,
+//! `GET /api/bots/{name}`). Checking and storing an
 //! upload is [`crate::uploads`]'s.
 
+mod activate;
 mod api;
 mod files;
 mod page;
@@ -38,6 +40,14 @@ pub fn router(max_upload: u64) -> Router<AppState> {
         .route(
             "/bots/{name}/versions/{number}/smoke.json",
             get(files::smoke_replay),
+        )
+        .route(
+            "/bots/{name}/versions/{number}/activate",
+            post(activate::activate),
+        )
+        .route(
+            "/api/bots/{name}/versions/{number}/activate",
+            post(activate::api_activate),
         )
         .route("/api/bots", post(api::new_bot).layer(limit))
         .route(
@@ -174,6 +184,7 @@ async fn read_upload(
             "language" => up.language = text(),
             "compile_command" => up.compile = text(),
             "run_command" => up.run = text(),
+            "candidate" => up.candidate = matches!(text().as_str(), "on" | "true" | "1" | "yes"),
             _ => {}
         }
     }

@@ -124,6 +124,9 @@ pub struct VersionRow {
     pub has_replay: bool,
     /// Its logs start unfolded: the newest version, when it failed.
     pub open: bool,
+    /// Its owner can make it the version that plays: a candidate that passed, or a
+    /// retired version.
+    pub can_activate: bool,
 }
 
 /// How long after its upload the page of a version on its way keeps refreshing itself;
@@ -209,6 +212,8 @@ struct BotPage {
     choices: Vec<Choice>,
     max_mib: u64,
     error: Option<String>,
+    /// Why a version could not be made active.
+    versions_error: Option<String>,
     /// The newest version still on its way (pending, building or testing), if any.
     on_its_way: Option<(i32, VersionStatus)>,
     /// The turn its test game has reached, while it plays it.
@@ -258,16 +263,21 @@ fn version_rows(
                 build_log: build_log.filter(|l| !l.is_empty()),
                 stderr: stderr.filter(|s| !s.is_empty()),
                 has_replay: v.has_replay && is_owner,
+                can_activate: is_owner
+                    && matches!(v.status, VersionStatus::Ready | VersionStatus::Retired),
             }
         })
         .collect()
 }
 
-async fn render_bot(
+/// The bot page, with a refusal to show: on the upload form, or on the versions when
+/// `at_versions` (a version that could not be made active).
+pub(super) async fn render_bot(
     state: &AppState,
     visitor: &Visitor,
     name: &str,
     error: Option<(StatusCode, String)>,
+    at_versions: bool,
 ) -> AppResult<Response> {
     let (bot, rows) = bot_with_versions(state, name).await?;
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
@@ -314,7 +324,8 @@ async fn render_bot(
         test_turns: crate::builds::SMOKE_TURNS,
         refresh,
         api_url,
-        error: error.as_ref().map(|e| e.1.clone()),
+        error: error.as_ref().filter(|_| !at_versions).map(|e| e.1.clone()),
+        versions_error: error.as_ref().filter(|_| at_versions).map(|e| e.1.clone()),
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
     Ok((status, Html(page.render()?)).into_response())
@@ -325,7 +336,7 @@ pub async fn bot_page(
     visitor: Visitor,
     Path(name): Path<String>,
 ) -> AppResult<Response> {
-    render_bot(&state, &visitor, &name, None).await
+    render_bot(&state, &visitor, &name, None, false).await
 }
 
 pub async fn new_version(
@@ -348,13 +359,13 @@ pub async fn new_version(
     let up = match read_upload(&state, form, token.as_deref()).await {
         Ok(up) => up,
         Err((Refused(status, message), _)) => {
-            return render_bot(&state, &visitor, &name, Some((status, message))).await
+            return render_bot(&state, &visitor, &name, Some((status, message)), false).await
         }
     };
     match accept(&state, &who.user, Some(&bot.name), up).await {
         Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
         Err(Refused(status, message)) => {
-            render_bot(&state, &visitor, &name, Some((status, message))).await
+            render_bot(&state, &visitor, &name, Some((status, message)), false).await
         }
     }
 }

@@ -210,3 +210,87 @@ async fn an_upload_without_its_token_first_is_refused() {
         );
     }
 }
+
+/// Choosing the version a bot plays: never another's bot, never a version that did not
+/// pass, never without the form's token, and not over and over (each change starts the
+/// rating's uncertainty over).
+#[tokio::test]
+async fn the_version_a_bot_plays_is_chosen_by_its_owner_only_and_not_too_often() {
+    let mut alice = Client::new().await;
+    alice.register("alice", PW).await;
+    for _ in 0..4 {
+        alice
+            .upload(
+                "/bots/new",
+                &[("name", "flip")],
+                Some(("bot.py", b"print()")),
+            )
+            .await;
+        alice
+            .upload("/bots/flip/versions", &[], Some(("bot.py", b"print()")))
+            .await;
+    }
+    // As builds would leave them: 1 retired, 2 active, 3 ready, 4 failed, 5 pending.
+    for (n, status, failure) in [
+        (1, "retired", None),
+        (2, "active", None),
+        (3, "ready", None),
+        (4, "failed", Some("it did not build")),
+    ] {
+        sqlx::query(
+            "update bot_versions set status = $2, failure = $3 \
+             where number = $1 and bot_id = (select id from bots where name = 'flip')",
+        )
+        .bind(n)
+        .bind(status)
+        .bind(failure)
+        .execute(&alice.state.db)
+        .await
+        .unwrap();
+    }
+    let mut mallory = alice.stranger();
+    mallory.register("mallory", PW).await;
+    let token = mallory.new_token("script").await;
+    let r = crate::candidates::api_post(&mut mallory, "/api/bots/flip/versions/3/activate", &token)
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::FORBIDDEN,
+        "another's bot, with a token"
+    );
+    assert!(r.json()["error"].is_string(), "a JSON refusal");
+    let r = mallory.post("/bots/flip/versions/3/activate", &[]).await;
+    assert_eq!(
+        r.status,
+        StatusCode::FORBIDDEN,
+        "another's bot, with the page"
+    );
+    let r = alice.post_raw("/bots/flip/versions/3/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "without the form's token");
+    for (n, why) in [(4, "is failed"), (5, "is pending")] {
+        let r = alice
+            .post(&format!("/bots/flip/versions/{n}/activate"), &[])
+            .await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "version {n}");
+        assert!(r.body.contains(why), "version {n}: {}", r.body);
+    }
+    let db = alice.state.db.clone();
+    let active = || async {
+        sqlx::query_scalar::<_, i32>(
+            "select v.number from bots b join bot_versions v on v.id = b.active_version_id",
+        )
+        .fetch_one(&db)
+        .await
+        .unwrap()
+    };
+    let r = alice.post("/bots/flip/versions/3/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(active().await, 3);
+    for n in [1, 2, 1, 2] {
+        let r = alice
+            .post(&format!("/bots/flip/versions/{n}/activate"), &[])
+            .await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "flipping to {n}");
+    }
+    assert_eq!(active().await, 3, "one change a minute");
+}

@@ -1,0 +1,113 @@
+//! Candidate versions: built and tested like any other, a passing one waits (ready)
+//! while the active version keeps playing, until its owner makes it active, on the
+//! page or with the API; going back to a retired version; what is refused.
+
+use crate::builds::{active, builder, greedy, status, PW};
+use crate::common::Client;
+
+use axum::http::StatusCode;
+
+async fn sigma(c: &Client, bot: &str) -> f64 {
+    sqlx::query_scalar("select sigma from bots where name = $1")
+        .bind(bot)
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_candidate_waits_until_its_owner_makes_it_active() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "candidate");
+    c.upload("/bots/new", &[("name", "cand")], Some(("bot.py", greedy())))
+        .await;
+    b.build_next().await.unwrap();
+    assert_eq!(active(&c, "cand").await, Some(1));
+
+    // The form offers it once a version plays; version 1 keeps playing meanwhile.
+    let page = c.get("/bots/cand").await;
+    assert!(page.body.contains(r#"name="candidate""#), "the checkbox");
+    sqlx::query("update bots set sigma = 2.5 where name = 'cand'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    c.upload(
+        "/bots/cand/versions",
+        &[("candidate", "on")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    assert_eq!(status(&c, "cand", 2).await, ("ready".into(), None));
+    assert_eq!(
+        active(&c, "cand").await,
+        Some(1),
+        "the active version plays on"
+    );
+    assert_eq!(sigma(&c, "cand").await, 2.5, "its rating is untouched");
+    let page = c.get("/bots/cand").await;
+    assert!(page.body.contains("Make it active"), "{}", page.body);
+
+    // Nobody else may choose.
+    let mut mallory = c.stranger();
+    mallory.register("mallory", PW).await;
+    let r = mallory.post("/bots/cand/versions/2/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    assert_eq!(active(&c, "cand").await, Some(1));
+
+    // Its owner makes it active: version 1 retires, the rating starts over its sigma.
+    let r = c.post("/bots/cand/versions/2/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(r.location(), Some("/bots/cand#versions"));
+    assert_eq!(active(&c, "cand").await, Some(2));
+    assert_eq!(status(&c, "cand", 1).await.0, "retired");
+    assert!(sigma(&c, "cand").await > 8.0);
+
+    // Going back at once is refused, and says why; a minute later it is taken.
+    let r = c.post("/bots/cand/versions/1/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    assert!(r.body.contains("less than a minute ago"), "{}", r.body);
+    assert_eq!(active(&c, "cand").await, Some(2));
+    sqlx::query("update bots set activated_at = now() - interval '2 minutes'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let r = c.post("/bots/cand/versions/1/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    assert_eq!(active(&c, "cand").await, Some(1));
+    assert_eq!(status(&c, "cand", 2).await.0, "retired");
+
+    // With the API: a candidate upload, then making it active.
+    let token = c.new_token("script").await;
+    let r = c
+        .api_upload(
+            "/api/bots/cand/versions",
+            &token,
+            &[("candidate", "true")],
+            Some(("bot.py", greedy())),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    b.build_next().await.unwrap();
+    assert_eq!(status(&c, "cand", 3).await.0, "ready");
+    sqlx::query("update bots set activated_at = now() - interval '2 minutes'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let r = api_post(&mut c, "/api/bots/cand/versions/3/activate", &token).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["active_version"], 3);
+    assert_eq!(active(&c, "cand").await, Some(3));
+    let r = api_post(&mut c, "/api/bots/cand/versions/9/activate", &token).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.json()["error"].as_str().unwrap().contains("no version 9"));
+}
+
+pub async fn api_post(c: &mut Client, path: &str, token: &str) -> crate::common::Resp {
+    let req = axum::http::Request::post(path)
+        .header("authorization", format!("Bearer {token}"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    c.send(req).await
+}
