@@ -35,6 +35,10 @@ fn maps() -> Vec<(String, Map)> {
     out
 }
 
+fn shipped(file: &str) -> Map {
+    maps().into_iter().find(|(n, _)| n == file).unwrap().1
+}
+
 fn classic(replay: &Replay) -> Vec<u8> {
     let mut log = Vec::new();
     replay.write_classic_log(&mut log).unwrap();
@@ -123,10 +127,7 @@ fn the_compact_replay_rebuilds_every_board_of_every_game() {
 /// a removal for a bad reply, and times; they come back at their turn.
 #[test]
 fn what_the_rules_do_not_give_is_kept_at_its_turn() {
-    let (_, map) = maps()
-        .into_iter()
-        .find(|(n, _)| n == "triad-3p.map")
-        .unwrap();
+    let map = shipped("triad-3p.map");
     let v1 = recorded(map, Style::Troubled(4), 200);
     let back = decode(&encode(&v1)).unwrap();
     let ev = |t: usize| &back.turns[t].events;
@@ -144,10 +145,7 @@ fn what_the_rules_do_not_give_is_kept_at_its_turn() {
 /// every board, and the events of every turn but the newest, not played yet.
 #[test]
 fn a_replay_cut_after_any_turn_reads_as_the_turns_so_far() {
-    let (_, map) = maps()
-        .into_iter()
-        .find(|(n, _)| n == "triad-3p.map")
-        .unwrap();
+    let map = shipped("triad-3p.map");
     let v1 = recorded(map, Style::Troubled(5), 200);
     let v2 = encode(&v1);
     assert!(v2.turns.len() > 60, "{} turns", v2.turns.len());

@@ -262,7 +262,7 @@ impl Worker {
     /// if this worker still holds the match. False when it did not.
     pub async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
         // The compressing first, outside the transaction and its locks on the bots.
-        let replay = gzip(engine::replay_v2::encode(&r.replay).to_json().as_bytes());
+        let replay = crate::compress::stored_replay(&r.replay);
         let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
         let winner = r.outcome.winner.map(|s| s.0 as i32);
         let seats = seat_results(m, r, winner);

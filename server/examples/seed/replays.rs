@@ -45,7 +45,7 @@ fn play(map: &'static str, text: &str, seed: u64, max_steps: u32) -> anyhow::Res
         map,
         seats,
         whole: max_steps == MAX_STEPS,
-        gz: gzip(engine::replay_v2::encode(&replay).to_json().as_bytes()),
+        gz: server::compress::stored_replay(&replay),
         turns: game.turn(),
         holdings: game.holdings(),
     })

@@ -354,11 +354,7 @@ impl Builder {
         Ok(Verdict {
             failure,
             log,
-            replay_gz: Some(crate::compress::gzip(
-                engine::replay_v2::encode(&result.replay)
-                    .to_json()
-                    .as_bytes(),
-            )),
+            replay_gz: Some(crate::compress::stored_replay(&result.replay)),
             stderr: Some(stderr),
         })
     }

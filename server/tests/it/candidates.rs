@@ -78,7 +78,11 @@ async fn a_candidate_waits_until_its_owner_makes_it_active() {
     assert_eq!(active(&c, "cand").await, Some(1));
     assert_eq!(status(&c, "cand", 2).await.0, "retired");
 
-    // With the API: a candidate upload, then making it active.
+    with_the_api(&mut c, &b).await;
+}
+
+/// With the API: a candidate upload, then making it active; an unknown version.
+async fn with_the_api(c: &mut Client, b: &server::builds::Builder) {
     let token = c.new_token("script").await;
     let r = c
         .api_upload(
@@ -90,16 +94,16 @@ async fn a_candidate_waits_until_its_owner_makes_it_active() {
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
     b.build_next().await.unwrap();
-    assert_eq!(status(&c, "cand", 3).await.0, "ready");
+    assert_eq!(status(c, "cand", 3).await.0, "ready");
     sqlx::query("update bots set activated_at = now() - interval '2 minutes'")
         .execute(&c.state.db)
         .await
         .unwrap();
-    let r = api_post(&mut c, "/api/bots/cand/versions/3/activate", &token).await;
+    let r = api_post(c, "/api/bots/cand/versions/3/activate", &token).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.json()["active_version"], 3);
-    assert_eq!(active(&c, "cand").await, Some(3));
-    let r = api_post(&mut c, "/api/bots/cand/versions/9/activate", &token).await;
+    assert_eq!(active(c, "cand").await, Some(3));
+    let r = api_post(c, "/api/bots/cand/versions/9/activate", &token).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     assert!(r.json()["error"].as_str().unwrap().contains("no version 9"));
 }
