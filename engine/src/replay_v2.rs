@@ -196,13 +196,20 @@ fn flat(sends: &[(usize, u64)]) -> Vec<u64> {
 struct Rules {
     map: Map,
     lengths: Vec<u32>,
+    /// Every road joins two forts of the map.
+    roads_ok: bool,
 }
 
 impl Rules {
     fn new(map: &ReplayMap, players: &[String]) -> Rules {
+        let forts = map.forts.len();
         Rules {
             map: map.to_map(players),
             lengths: map.roads.iter().map(|r| r.2).collect(),
+            roads_ok: map
+                .roads
+                .iter()
+                .all(|r| r.0 < forts && r.1 < forts && r.2 > 0),
         }
     }
 
@@ -212,6 +219,9 @@ impl Rules {
         let (forts, roads) = (prev.owners.len(), self.lengths.len());
         if prev.garrisons.len() != forts || forts != self.map.forts.len() {
             return Err("a board with another number of forts than the map".into());
+        }
+        if !self.roads_ok {
+            return Err("a road to no fort".into());
         }
         let mut owners: Vec<Owner> = prev.owners.iter().map(|&o| owner_of(o)).collect();
         let mut garrisons = prev.garrisons.clone();

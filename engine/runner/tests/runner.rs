@@ -93,6 +93,14 @@ fn a_full_game_between_two_bots_is_played_and_ranked() {
     // Nobody was removed: a draw, both ranked first.
     assert_eq!(r.outcome.winner, None);
     assert_eq!([r.players[0].rank, r.players[1].rank], [1, 1]);
+    // The replay keeps the marches sent, so the compact replay derives every turn
+    // but the first from the rules, and reads back as the game.
+    assert!(r.replay.turns.iter().any(|t| !t.events.sends.is_empty()));
+    let compact = engine::replay_v2::encode(&r.replay);
+    let keyframes = compact.turns.iter().filter(|row| row.k.is_some()).count();
+    assert_eq!(keyframes, 1, "only the first board is written whole");
+    let back = engine::replay_v2::decode(&compact).unwrap();
+    assert_eq!(back.turns, r.replay.turns);
 }
 
 #[test]

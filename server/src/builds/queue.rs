@@ -116,9 +116,11 @@ impl Builder {
     /// is a candidate and another version plays (then it is ready).
     async fn record(&self, id: VersionId, v: Verdict) -> sqlx::Result<()> {
         let mut tx = self.db.begin().await?;
+        // The bot first, as a hand-made activation locks it (one order, no deadlock).
         let waits = sqlx::query_scalar!(
             r#"select v.candidate and b.active_version_id is not null as "waits!"
-               from bot_versions v join bots b on b.id = v.bot_id where v.id = $1"#,
+               from bot_versions v join bots b on b.id = v.bot_id where v.id = $1
+               for update of b"#,
             id as VersionId
         )
         .fetch_one(&mut *tx)
@@ -128,10 +130,13 @@ impl Builder {
             (None, true) => VersionStatus::Ready,
             (None, false) => VersionStatus::Active,
         };
+        // Only a version still being built: a builder whose lease ran out while another
+        // finished it must not overwrite that verdict.
         let bot = sqlx::query_scalar!(
             r#"update bot_versions set status = $2, failure = $3, build_log = $4,
                    smoke_replay = $5, smoke_stderr = $6, lease_until = null, finished_at = now()
-               where id = $1 returning bot_id as "bot_id: BotId""#,
+               where id = $1 and status in ('building', 'testing')
+               returning bot_id as "bot_id: BotId""#,
             id as VersionId,
             status as VersionStatus,
             v.failure,
@@ -139,8 +144,12 @@ impl Builder {
             v.replay_gz,
             v.stderr
         )
-        .fetch_one(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
+        let Some(bot) = bot else {
+            tracing::warn!(version = %id, "built, but another builder had already recorded it");
+            return Ok(());
+        };
         if status == VersionStatus::Active {
             activate(&mut tx, bot, id).await?;
         }

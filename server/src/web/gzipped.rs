@@ -6,19 +6,34 @@ use axum::response::{IntoResponse, Response};
 
 use super::error::AppError;
 
-/// Whether the request's `Accept-Encoding` takes gzip.
+/// Whether the request's `Accept-Encoding` takes gzip: named (`gzip` or `x-gzip`, any
+/// case) with a weight above 0, or else `*` with a weight above 0.
 pub fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
+    let (mut named, mut any) = (None, None);
+    for entry in headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|e| {
-            let mut parts = e.split(';');
-            let name = parts.next().unwrap_or("").trim();
-            let refused = parts.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"));
-            (name == "gzip" || name == "*") && !refused
-        })
+    {
+        let mut parts = entry.split(';');
+        let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let weight = parts
+            .filter_map(|p| {
+                let (k, v) = p.split_once('=')?;
+                k.trim()
+                    .eq_ignore_ascii_case("q")
+                    .then(|| v.trim().parse::<f32>().ok())?
+            })
+            .next()
+            .unwrap_or(1.0);
+        match name.as_str() {
+            "gzip" | "x-gzip" => named = Some(weight > 0.0),
+            "*" => any = Some(weight > 0.0),
+            _ => {}
+        }
+    }
+    named.or(any).unwrap_or(false)
 }
 
 /// `gz` (a gzip stream) with `headers`, gzipped or inflated as the client takes it.
@@ -69,6 +84,9 @@ mod tests {
         assert!(accepts_gzip(&with("*")));
         assert!(!accepts_gzip(&with("identity")));
         assert!(!accepts_gzip(&with("gzip;q=0")));
+        assert!(!accepts_gzip(&with("gzip;q=0., *")), "named before any");
+        assert!(accepts_gzip(&with("GZIP;Q=1")));
+        assert!(accepts_gzip(&with("x-gzip")));
         assert!(!accepts_gzip(&with("x-gzip-ish")));
         assert!(!accepts_gzip(&HeaderMap::new()));
     }

@@ -214,11 +214,13 @@ fn play_turn(
         }
     }
     let played = game.step(&orders);
-    let game_events = Events::of(&played);
-    events.battles = game_events.battles;
-    events.captures = game_events.captures;
-    events.removed = game_events.removed;
-    events.warnings = game_events.warnings;
+    // The game's events, and the runner's own (timeouts, limits, times).
+    let events = Events {
+        timeouts: std::mem::take(&mut events.timeouts),
+        limits: std::mem::take(&mut events.limits),
+        ms: std::mem::take(&mut events.ms),
+        ..Events::of(&played)
+    };
     for (seat, reason) in &played.removals {
         let bot = &mut bots[seat.0];
         if let RemovalReason::Fatal(why) = reason {

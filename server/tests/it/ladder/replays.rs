@@ -21,6 +21,14 @@ pub async fn the_replay_and_its_classic_log_are_served(anon: &mut Client, id: i6
     let plain = anon.get(&format!("/api/matches/{id}/replay")).await;
     assert!(plain.headers.get("content-encoding").is_none());
     assert!(plain.body.contains(r#""version":2"#), "the compact replay");
+    // Played by real bots through the runner, every turn but the first is derived.
+    let compact: engine::replay_v2::CompactReplay = serde_json::from_str(&plain.body).unwrap();
+    let keyframes = compact.turns.iter().filter(|r| r.k.is_some()).count();
+    assert_eq!(
+        keyframes,
+        compact.turns.len().div_ceil(250),
+        "keyframes only when due"
+    );
     let replay = engine::replay_v2::read_any(&plain.body).unwrap();
     let mut classic = Vec::new();
     replay.write_classic_log(&mut classic).unwrap();
