@@ -179,15 +179,9 @@ impl Builder {
 /// not known yet: its sigma starts over, and it is scheduled first.
 pub async fn activate(tx: &mut sqlx::PgConnection, bot: BotId, id: VersionId) -> sqlx::Result<()> {
     sqlx::query!(
-        "update bot_versions set status = 'retired' \
-         where bot_id = $1 and status = 'active' and id <> $2",
+        "update bot_versions set status = case when id = $2 then 'active' else 'retired' end \
+         where bot_id = $1 and (id = $2 or status = 'active')",
         bot as BotId,
-        id as VersionId
-    )
-    .execute(&mut *tx)
-    .await?;
-    sqlx::query!(
-        "update bot_versions set status = 'active' where id = $1",
         id as VersionId
     )
     .execute(&mut *tx)
