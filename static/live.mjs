@@ -37,19 +37,24 @@ function markMine(table) {
   }
 }
 
-/** Every 15 s while the page is visible (and as soon as it is visible again), fetches
- *  the server's fragment at `url` and gives its HTML to `apply`. */
-function keepFetching(url, apply) {
+/** Every `every` ms (15 s unless said) while the page is visible (and as soon as it is
+ *  visible again), fetches the server's fragment at `url` and gives its HTML to
+ *  `apply`; `apply` returning true stops it. */
+function keepFetching(url, apply, every = REFRESH_MS) {
+  let timer = null;
   const refresh = () => {
     if (document.hidden) return;
     fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {
-        if (html !== null) apply(html);
+        if (html !== null && apply(html) === true) {
+          clearInterval(timer);
+          document.removeEventListener("visibilitychange", refresh);
+        }
       })
       .catch(() => {});
   };
-  setInterval(refresh, REFRESH_MS);
+  timer = setInterval(refresh, every);
   document.addEventListener("visibilitychange", refresh);
 }
 
@@ -65,18 +70,23 @@ function keepUpToDate(table) {
   });
 }
 
-/** A section drawn by the server (`data-live-section`: where to get it again), its
- *  content replaced. */
+/** A section drawn by the server (`data-live-section`: where to get it again, every
+ *  `data-live-every` ms if given), its content replaced; once it holds an element
+ *  marked `data-live-done` (a challenge whose games are all played) it stays. */
 function keepSectionUpToDate(section) {
+  const every = Number(section.getAttribute("data-live-every")) || REFRESH_MS;
   keepFetching(section.getAttribute("data-live-section"), (html) => {
     const t = document.createElement("template");
     t.innerHTML = html;
     section.replaceChildren(t.content);
     section.setAttribute("data-updated", new Date().toISOString());
-  });
+    return section.querySelector("[data-live-done]") !== null;
+  }, every);
 }
 
-for (const section of document.querySelectorAll("[data-live-section]")) keepSectionUpToDate(section);
+for (const section of document.querySelectorAll("[data-live-section]")) {
+  if (!section.querySelector("[data-live-done]")) keepSectionUpToDate(section);
+}
 
 const table = document.querySelector("table[data-live]");
 if (table) {

@@ -32,6 +32,8 @@ log = "info"
 max_upload_mib = 10
 registrations_per_hour = 20
 pending_builds = 3
+challenge_games_per_hour = 100
+challenges_at_once = 2
 build_size_mib = 256
 build_cache_gib = 10
 header_timeout = 10
@@ -119,6 +121,12 @@ pub struct Settings {
     /// Versions one user may have waiting to be built at once
     #[arg(long, global = true, env = "BOTTLEBATS_PENDING_BUILDS")]
     pub pending_builds: Option<u32>,
+    /// Games of challenges and A/B tests one user may ask for per hour
+    #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGE_GAMES_PER_HOUR")]
+    pub challenge_games_per_hour: Option<u32>,
+    /// Challenges and A/B tests one user may have playing at once
+    #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGES_AT_ONCE")]
+    pub challenges_at_once: Option<u32>,
     /// Most a build may write, and what is kept of a built version, in MiB
     #[arg(long, global = true, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
     pub build_size_mib: Option<u64>,
@@ -165,6 +173,10 @@ impl Settings {
             trusted_proxy: self.trusted_proxy.or(other.trusted_proxy),
             registrations_per_hour: self.registrations_per_hour.or(other.registrations_per_hour),
             pending_builds: self.pending_builds.or(other.pending_builds),
+            challenge_games_per_hour: self
+                .challenge_games_per_hour
+                .or(other.challenge_games_per_hour),
+            challenges_at_once: self.challenges_at_once.or(other.challenges_at_once),
             build_size_mib: self.build_size_mib.or(other.build_size_mib),
             build_cache_gib: self.build_cache_gib.or(other.build_cache_gib),
             metrics_token: self.metrics_token.or(other.metrics_token),
@@ -196,6 +208,7 @@ pub struct Config {
     pub trusted_proxy: Option<IpAddr>,
     pub registrations_per_hour: u32,
     pub pending_builds: u32,
+    pub challenge_limits: crate::challenges::Limits,
     pub build_size_bytes: u64,
     pub build_cache_bytes: u64,
     pub metrics_token: Option<String>,
@@ -234,6 +247,11 @@ impl Config {
                 s.registrations_per_hour.map(u64::from),
             ),
             ("pending_builds", s.pending_builds.map(u64::from)),
+            (
+                "challenge_games_per_hour",
+                s.challenge_games_per_hour.map(u64::from),
+            ),
+            ("challenges_at_once", s.challenges_at_once.map(u64::from)),
             ("build_size_mib", s.build_size_mib),
             ("build_cache_gib", s.build_cache_gib),
             ("header_timeout", s.header_timeout),
@@ -269,6 +287,10 @@ impl Config {
             trusted_proxy: s.trusted_proxy,
             registrations_per_hour: s.registrations_per_hour.expect(HAS_DEFAULT),
             pending_builds: s.pending_builds.expect(HAS_DEFAULT),
+            challenge_limits: crate::challenges::Limits {
+                games_per_hour: s.challenge_games_per_hour.expect(HAS_DEFAULT),
+                at_once: s.challenges_at_once.expect(HAS_DEFAULT),
+            },
             build_size_bytes: s.build_size_mib.expect(HAS_DEFAULT) * 1024 * 1024,
             build_cache_bytes: s.build_cache_gib.expect(HAS_DEFAULT) * 1024 * 1024 * 1024,
             metrics_token: s.metrics_token.filter(|t| !t.is_empty()),

@@ -49,3 +49,7 @@ id!(
     /// A map of the ladder (`maps.id`).
     MapId
 );
+id!(
+    /// A challenge or an A/B test (`challenges.id`).
+    ChallengeId
+);

@@ -17,6 +17,7 @@ pub mod accounts;
 pub mod archive;
 pub mod build_cache;
 pub mod builds;
+pub mod challenges;
 pub mod cli;
 pub mod compress;
 pub mod config;

@@ -22,6 +22,12 @@ use crate::ids::{BotId, MatchId, VersionId};
 use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
 use crate::status::Outcome;
 
+/// Most of the workers' time challenges get while ranked matches wait: ranked
+/// matches keep at least three quarters of it, with a margin.
+pub const CHALLENGE_SHARE: f64 = 0.2;
+/// The latest matches started over which that share is measured, by time played.
+pub const SHARE_WINDOW: i64 = 20;
+
 /// One worker of this process.
 #[derive(Clone)]
 pub struct Worker {
@@ -39,6 +45,8 @@ pub struct Worker {
 #[derive(Debug)]
 pub struct Claimed {
     pub id: MatchId,
+    /// False for a challenge's match: it changes no rating or record.
+    pub ranked: bool,
     pub attempts: i32,
     pub map_text: String,
     /// Its players, by seat.
@@ -97,23 +105,47 @@ impl Worker {
         Ok(())
     }
 
-    /// Takes the next match of the queue (or one whose lease ran out).
+    /// Takes the next match of the queue (or one whose lease ran out). Ranked matches
+    /// come first, but a challenge's when challenges had less than
+    /// [`CHALLENGE_SHARE`] of the workers' time over the last [`SHARE_WINDOW`] matches
+    /// started; with no ranked match waiting, a challenge's in any case. Challenges
+    /// turned off wait in the queue.
     pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
-        if ranker::is_paused(&mut *tx).await? {
+        let gate = sqlx::query!(
+            r#"select paused as "paused!", challenges as "challenges!",
+                   (select coalesce(sum(t) filter (where c) / nullif(sum(t), 0), 0)
+                    from (select challenge_id is not null as c,
+                              extract(epoch from coalesce(finished_at, now()) - started_at)
+                                  as t
+                          from matches
+                          where started_at is not null and status in ('running', 'finished')
+                          order by started_at desc limit $1) r)::float8 as "share!"
+               from ranker"#,
+            SHARE_WINDOW
+        )
+        .fetch_one(&mut *tx)
+        .await?;
+        if gate.paused {
             return Ok(None);
         }
+        let challenges_first = gate.share < CHALLENGE_SHARE;
         let claimed = sqlx::query!(
             r#"update matches m set status = 'running', lease_owner = $1,
                    lease_until = now() + make_interval(secs => $2),
                    attempts = m.attempts + 1, started_at = now()
                from maps where maps.id = m.map_id and m.id = (
                    select id from matches
-                   where status = 'queued' or (status = 'running' and lease_until < now())
-                   order by id for update skip locked limit 1)
-               returning m.id as "id: MatchId", m.attempts, maps.text"#,
+                   where (status = 'queued' or (status = 'running' and lease_until < now()))
+                     and (challenge_id is null or $3)
+                   order by (challenge_id is not null) = $4 desc, id
+                   for update skip locked limit 1)
+               returning m.id as "id: MatchId", m.attempts, maps.text,
+                   m.challenge_id is null as "ranked!""#,
             self.name,
-            LEASE.as_secs_f64()
+            LEASE.as_secs_f64(),
+            gate.challenges,
+            challenges_first
         )
         .fetch_optional(&mut *tx)
         .await?;
@@ -132,6 +164,7 @@ impl Worker {
         tx.commit().await?;
         Ok(Some(Claimed {
             id: claimed.id,
+            ranked: claimed.ranked,
             attempts: claimed.attempts,
             map_text: claimed.text,
             players,
@@ -283,7 +316,11 @@ impl Worker {
         if n != 1 {
             return Ok(false);
         }
-        let before = ratings_before(&mut tx, m).await?;
+        let before = if m.ranked {
+            ratings_before(&mut tx, m).await?
+        } else {
+            vec![(rating::MU, rating::SIGMA); m.players.len()]
+        };
         let ranks: Vec<u32> = r.players.iter().map(|p| p.rank).collect();
         let after = rating::rate(&before, &ranks);
         record_seats(&mut tx, m, r, &seats, &before, &after).await?;
@@ -383,7 +420,8 @@ async fn ratings_before(
 }
 
 /// Every seat's result, its bot's rating and record, and the rating history, in one
-/// statement over arrays: one round trip however many seats.
+/// statement over arrays: one round trip however many seats. An unranked match (a
+/// challenge's) writes the seats' results alone.
 async fn record_seats(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     m: &Claimed,
@@ -405,8 +443,10 @@ async fn record_seats(
            players as (update match_players p set rank = s.rank, outcome = s.outcome,
                    forts = s.forts, soldiers = s.soldiers, warnings = s.warnings,
                    timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
-                   stderr = s.stderr, mu_before = s.mu_before, sigma_before = s.sigma_before,
-                   mu_after = s.mu_after, sigma_after = s.sigma_after,
+                   stderr = s.stderr, mu_before = case when $19 then s.mu_before end,
+                   sigma_before = case when $19 then s.sigma_before end,
+                   mu_after = case when $19 then s.mu_after end,
+                   sigma_after = case when $19 then s.sigma_after end,
                    problem_turn = s.problem_turn, problems = s.problems::jsonb,
                    finished_at = now()
                from s where p.match_id = $1 and p.seat = s.seat),
@@ -415,9 +455,9 @@ async fn record_seats(
                    wins = wins + (s.outcome = 'win')::int,
                    losses = losses + (s.outcome = 'loss')::int,
                    draws = draws + (s.outcome = 'draw')::int, last_game_at = now()
-               from s where b.id = s.bot_id)
+               from s where b.id = s.bot_id and $19)
            insert into rating_history (bot_id, match_id, mu, sigma)
-           select bot_id, $1, mu_after, sigma_after from s"#,
+           select bot_id, $1, mu_after, sigma_after from s where $19"#,
         m.id as MatchId,
         &column(&m.players, |s| s.seat),
         &column(&m.players, |s| s.bot.0),
@@ -435,7 +475,8 @@ async fn record_seats(
         &column(after, |a| a.0),
         &column(after, |a| a.1),
         &column(seats, |s| s.problem_turn) as &[Option<i32>],
-        &column(seats, |s| s.problems.clone())
+        &column(seats, |s| s.problems.clone()),
+        m.ranked
     )
     .execute(&mut **tx)
     .await?;

@@ -154,6 +154,8 @@ const SITE_SETTINGS: &[&str] = &[
     "trusted_proxy",
     "registrations_per_hour",
     "pending_builds",
+    "challenge_games_per_hour",
+    "challenges_at_once",
     "metrics_token",
     "header_timeout",
     "request_timeout",

@@ -18,7 +18,7 @@ use sqlx::{PgConnection, PgPool};
 
 use matchmaking::{Candidate, MapChoice, Settings};
 
-use crate::ids::{BotId, MapId, MatchId, VersionId};
+use crate::ids::{BotId, ChallengeId, MapId, MatchId, VersionId};
 use crate::status::MatchStatus;
 
 /// How long a claimed match is held without renewal.
@@ -78,6 +78,21 @@ pub async fn set_paused(db: &PgPool, paused: bool) -> sqlx::Result<()> {
     Ok(())
 }
 
+/// Whether owners may ask for challenges and A/B tests, and their matches are played.
+pub async fn challenges_on(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<bool> {
+    sqlx::query_scalar!("select challenges from ranker")
+        .fetch_one(db)
+        .await
+}
+
+/// Turns challenges on or off: off, new ones are refused and the queued ones wait.
+pub async fn set_challenges(db: &PgPool, on: bool) -> sqlx::Result<()> {
+    sqlx::query!("update ranker set challenges = $1", on)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
 /// The ladder's state as matchmaking sees it.
 async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
     // House bots are reference players: they may meet each other. The queued counts
@@ -119,7 +134,8 @@ async fn recent_maps(
            cross join lateral (select bot_id, match_id from match_players p
                                where p.bot_id = b.id order by p.match_id desc limit $2) p
            join matches m on m.id = p.match_id
-           where m.status <> 'void' group by p.bot_id, m.map_id"#,
+           where m.status <> 'void' and m.challenge_id is null
+           group by p.bot_id, m.map_id"#,
         ids,
         RECENT_MATCHES
     )
@@ -131,29 +147,58 @@ async fn recent_maps(
         .collect())
 }
 
-/// Queues a planned match and its seats in one statement: one round trip however
-/// many seats.
+/// Which challenge a queued match belongs to (see `crate::challenges`).
+#[derive(Clone, Copy, Debug)]
+pub struct ChallengeGame {
+    pub id: ChallengeId,
+    /// An A/B test's scenario, and which version plays it (`a` or `b`).
+    pub scenario: Option<(i32, &'static str)>,
+}
+
+/// Queues a match and its seats (each seat's bot and version) in one statement: one
+/// round trip however many seats. A match of a challenge is unranked.
+pub async fn insert_match(
+    conn: &mut PgConnection,
+    map: MapId,
+    seats: &[(BotId, VersionId)],
+    challenge: Option<ChallengeGame>,
+) -> sqlx::Result<MatchId> {
+    let numbers: Vec<i32> = (0..seats.len() as i32).collect();
+    let bots: Vec<i64> = seats.iter().map(|s| s.0 .0).collect();
+    let versions: Vec<i64> = seats.iter().map(|s| s.1 .0).collect();
+    let scenario = challenge.and_then(|c| c.scenario);
+    sqlx::query_scalar!(
+        r#"with m as (insert into matches (map_id, challenge_id, scenario, arm)
+               values ($1, $5, $6, $7) returning id),
+           p as (insert into match_players (match_id, seat, bot_id, version_id)
+               select m.id, s.seat, s.bot, s.version
+               from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version)
+               order by s.seat)
+           select id as "id: MatchId" from m"#,
+        map as MapId,
+        &numbers,
+        &bots,
+        &versions,
+        challenge.map(|c| c.id) as Option<ChallengeId>,
+        scenario.map(|s| s.0),
+        scenario.map(|s| s.1)
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Queues a planned ranked match.
 async fn queue_match(
     conn: &mut PgConnection,
     p: &matchmaking::Plan,
     cands: &[Candidate],
 ) -> sqlx::Result<()> {
-    let seats: Vec<i32> = (0..p.seats.len() as i32).collect();
-    let bots: Vec<i64> = p.seats.iter().map(|&i| cands[i].bot_id.0).collect();
-    let versions: Vec<i64> = p.seats.iter().map(|&i| cands[i].version_id.0).collect();
-    sqlx::query!(
-        "with m as (insert into matches (map_id) values ($1) returning id) \
-         insert into match_players (match_id, seat, bot_id, version_id) \
-         select m.id, s.seat, s.bot, s.version \
-         from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version) \
-         order by s.seat",
-        p.map_id as MapId,
-        &seats,
-        &bots,
-        &versions
-    )
-    .execute(conn)
-    .await?;
+    let seats: Vec<(BotId, VersionId)> = p
+        .seats
+        .iter()
+        .map(|&i| (cands[i].bot_id, cands[i].version_id))
+        .collect();
+    insert_match(conn, p.map_id, &seats, None).await?;
     Ok(())
 }
 
@@ -172,10 +217,12 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
     }
     // Counted once the lock is held, so it sees what the previous holder queued (a
     // statement sees the matches committed before it began).
-    let queued =
-        sqlx::query_scalar!(r#"select count(*) as "n!" from matches where status = 'queued'"#)
-            .fetch_one(&mut *tx)
-            .await?;
+    let queued = sqlx::query_scalar!(
+        r#"select count(*) as "n!" from matches
+               where status = 'queued' and challenge_id is null"#
+    )
+    .fetch_one(&mut *tx)
+    .await?;
     if queued >= buffer {
         return Ok(0);
     }

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod bot_stats;
 pub mod bots;
 pub mod byte_cache;
+pub mod challenges;
 pub mod downloads;
 pub mod error;
 pub mod format;
@@ -213,6 +214,7 @@ pub fn app(state: AppState) -> Router {
         .merge(admin::router())
         .merge(ladder::router())
         .merge(bots::router(state.config.max_upload_bytes))
+        .merge(challenges::router())
         .route("/static/{*path}", get(asset))
         .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))

@@ -1,0 +1,467 @@
+//! Asking for a challenge or an A/B test: the request checked, its opponents and maps
+//! chosen, its games laid out (`plan.rs`) and queued, in one transaction.
+
+use rand::seq::SliceRandom;
+use serde::Deserialize;
+use sqlx::PgConnection;
+
+use super::{
+    own_bot, plan, within_limits, Kind, Limits, Outcome, Refusal, AB_POOL, MAX_AB_GAMES, MAX_GAMES,
+    MAX_OPPONENTS, MAX_PLAYERS,
+};
+use crate::ids::{BotId, ChallengeId, MapId, UserId, VersionId};
+use crate::ranker::{insert_match, ChallengeGame};
+use crate::status::VersionStatus;
+
+/// Whom a challenge plays against.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Opponents {
+    /// Bots by name.
+    Named(Vec<String>),
+    /// The first K of the leaderboard (`{"top": K}`).
+    Top { top: u32 },
+    /// The K bots nearest in rating (`{"near": K}`).
+    Near { near: u32 },
+}
+
+impl Opponents {
+    fn words(&self) -> String {
+        match self {
+            Opponents::Named(names) => names.join(", "),
+            Opponents::Top { top } => format!("the top {top}"),
+            Opponents::Near { near } => format!("the {near} nearest in rating"),
+        }
+    }
+}
+
+/// A challenge as asked for (the API's JSON; the form makes the same).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    pub bot: String,
+    /// A built version to play; the active one if not given.
+    pub version: Option<i32>,
+    pub opponents: Opponents,
+    /// Maps by name; random ones of the right size if none.
+    #[serde(default)]
+    pub maps: Vec<String>,
+    pub games: u32,
+    /// Players a game; the bot and every opponent (at most [`MAX_PLAYERS`]) if not
+    /// given.
+    pub players: Option<u32>,
+}
+
+/// An A/B test as asked for.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AbAsk {
+    pub bot: String,
+    /// The candidate's version number (B).
+    pub candidate: i32,
+    pub games: u32,
+}
+
+/// A bot that plays, as a possible opponent.
+struct Rival {
+    id: BotId,
+    version: VersionId,
+    name: String,
+    rating: f64,
+}
+
+/// Every bot that plays but `me`, best rated first.
+async fn rivals(conn: &mut PgConnection, me: BotId) -> sqlx::Result<Vec<Rival>> {
+    let rows = sqlx::query!(
+        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
+           from bots where active_version_id is not null and not disabled and id <> $1"#,
+        me as BotId
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut all: Vec<Rival> = rows
+        .into_iter()
+        .map(|r| Rival {
+            id: r.id,
+            version: r.version,
+            name: r.name,
+            rating: crate::ranker::rating::conservative(r.mu, r.sigma),
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+    });
+    Ok(all)
+}
+
+/// The `k` rivals nearest to `rating`.
+fn nearest(mut all: Vec<Rival>, rating: f64, k: usize) -> Vec<Rival> {
+    all.sort_by(|a, b| {
+        (a.rating - rating)
+            .abs()
+            .total_cmp(&(b.rating - rating).abs())
+    });
+    all.truncate(k);
+    all
+}
+
+/// The opponents asked for, each with the version it plays now.
+async fn opponents(
+    conn: &mut PgConnection,
+    me: &super::OwnBot,
+    asked: &Opponents,
+) -> anyhow::Result<Result<Vec<Rival>, Refusal>> {
+    let all = rivals(conn, me.id).await?;
+    let max = (MAX_PLAYERS - 1) as usize;
+    let chosen = match asked {
+        Opponents::Top { top: k } | Opponents::Near { near: k } if *k == 0 || *k as usize > max => {
+            return Ok(Err(Refusal::Invalid(format!(
+                "Ask for 1 to {max} opponents at the top or near your rating."
+            ))))
+        }
+        Opponents::Top { top } => all.into_iter().take(*top as usize).collect(),
+        Opponents::Near { near } => nearest(all, me.rating, *near as usize),
+        Opponents::Named(names) => match named(all, me, names) {
+            Ok(found) => found,
+            Err(refusal) => return Ok(Err(refusal)),
+        },
+    };
+    if chosen.is_empty() {
+        return Ok(Err(Refusal::Conflict(
+            "No other bot plays yet: there is nobody to challenge.".into(),
+        )));
+    }
+    Ok(Ok(chosen))
+}
+
+/// The bots of `names` among those that play (`all`), in the order given.
+fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Rival>, Refusal> {
+    let mut wanted: Vec<String> = Vec::new();
+    for n in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if !wanted.iter().any(|w| w.eq_ignore_ascii_case(n)) {
+            wanted.push(n.to_string());
+        }
+    }
+    if wanted.is_empty() || wanted.len() > MAX_OPPONENTS {
+        return Err(Refusal::Invalid(format!(
+            "Name 1 to {MAX_OPPONENTS} opponents."
+        )));
+    }
+    if wanted.iter().any(|w| w.eq_ignore_ascii_case(&me.name)) {
+        return Err(Refusal::Invalid(format!(
+            "`{}` cannot play against itself: an A/B test compares two of its versions.",
+            me.name
+        )));
+    }
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    let mut all = all;
+    for w in &wanted {
+        match all.iter().position(|r| r.name.eq_ignore_ascii_case(w)) {
+            Some(i) => found.push(all.swap_remove(i)),
+            None => missing.push(format!("`{w}`")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Refusal::Invalid(format!(
+            "No bot plays under the name {}.",
+            missing.join(", ")
+        )));
+    }
+    Ok(found)
+}
+
+/// The version `number` of `bot` if it was built and passed its test game; the active
+/// one if `None`.
+async fn playable_version(
+    conn: &mut PgConnection,
+    me: &super::OwnBot,
+    number: Option<i32>,
+) -> anyhow::Result<Result<VersionId, Refusal>> {
+    let Some(number) = number else {
+        return Ok(me.active.ok_or_else(|| {
+            Refusal::Conflict(format!("`{}` has no version that plays yet.", me.name))
+        }));
+    };
+    let v = sqlx::query!(
+        r#"select id as "id: VersionId", status as "status: VersionStatus"
+           from bot_versions where bot_id = $1 and number = $2"#,
+        me.id as BotId,
+        number
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    Ok(match v {
+        None => Err(Refusal::Invalid(format!(
+            "`{}` has no version {number}.",
+            me.name
+        ))),
+        Some(v)
+            if matches!(
+                v.status,
+                VersionStatus::Active | VersionStatus::Ready | VersionStatus::Retired
+            ) =>
+        {
+            Ok(v.id)
+        }
+        Some(v) => Err(Refusal::Conflict(format!(
+            "Version {number} is {}: only a version that passed its build and test game can play.",
+            v.status
+        ))),
+    })
+}
+
+/// A map that can be played.
+struct MapRow {
+    id: MapId,
+    name: String,
+    seats: usize,
+}
+
+async fn enabled_maps(conn: &mut PgConnection) -> sqlx::Result<Vec<MapRow>> {
+    let rows = sqlx::query!(
+        r#"select id as "id: MapId", name, seats from maps where enabled order by name"#
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|m| MapRow {
+            id: m.id,
+            name: m.name,
+            seats: m.seats as usize,
+        })
+        .collect())
+}
+
+/// The maps named, each for `players`; all such maps, shuffled, if none is named.
+fn maps_for(all: Vec<MapRow>, names: &[String], players: usize) -> Result<Vec<MapRow>, Refusal> {
+    let names: Vec<&str> = names
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.len() > 50 {
+        return Err(Refusal::Invalid("Name at most 50 maps.".into()));
+    }
+    if names.is_empty() {
+        let mut fit: Vec<MapRow> = all.into_iter().filter(|m| m.seats == players).collect();
+        if fit.is_empty() {
+            return Err(Refusal::Conflict(format!(
+                "The ladder has no map for {players} players."
+            )));
+        }
+        fit.shuffle(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_entropy());
+        return Ok(fit);
+    }
+    let mut chosen = Vec::new();
+    let mut all = all;
+    for n in names {
+        match all.iter().position(|m| m.name == n) {
+            Some(i) if all[i].seats != players => {
+                return Err(Refusal::Invalid(format!(
+                    "Map `{n}` is for {} players, not {players}.",
+                    all[i].seats
+                )))
+            }
+            Some(i) => chosen.push(all.swap_remove(i)),
+            None if chosen.iter().any(|m: &MapRow| m.name == n) => {}
+            None => return Err(Refusal::Invalid(format!("There is no map `{n}` in play."))),
+        }
+    }
+    Ok(chosen)
+}
+
+/// Queues a challenge for `user`; its id, or why not.
+pub async fn create_challenge(
+    db: &sqlx::PgPool,
+    limits: Limits,
+    user: UserId,
+    ask: &Ask,
+) -> Outcome<ChallengeId> {
+    let mut tx = db.begin().await?;
+    if !crate::ranker::challenges_on(&mut *tx).await? {
+        return Ok(Err(Refusal::Off));
+    }
+    if ask.games == 0 || ask.games > MAX_GAMES {
+        return Ok(Err(Refusal::Invalid(format!(
+            "Ask for 1 to {MAX_GAMES} games."
+        ))));
+    }
+    let me = match own_bot(&mut tx, user, &ask.bot).await? {
+        Ok(me) => me,
+        Err(r) => return Ok(Err(r)),
+    };
+    let version = match playable_version(&mut tx, &me, ask.version).await? {
+        Ok(v) => v,
+        Err(r) => return Ok(Err(r)),
+    };
+    let rivals = match opponents(&mut tx, &me, &ask.opponents).await? {
+        Ok(r) => r,
+        Err(r) => return Ok(Err(r)),
+    };
+    let most = (rivals.len() + 1).min(MAX_PLAYERS as usize);
+    let players = ask.players.map_or(most, |p| p as usize);
+    if players < 2 || players > most {
+        return Ok(Err(Refusal::Invalid(format!(
+            "A game of this challenge can have 2 to {most} players."
+        ))));
+    }
+    let maps = match maps_for(enabled_maps(&mut tx).await?, &ask.maps, players) {
+        Ok(m) => m,
+        Err(r) => return Ok(Err(r)),
+    };
+    if let Err(r) = within_limits(&mut tx, limits, user, ask.games).await? {
+        return Ok(Err(r));
+    }
+    let id = insert(
+        &mut tx,
+        Kind::Challenge,
+        user,
+        &me,
+        version,
+        None,
+        ask.games,
+        &ask.opponents.words(),
+    )
+    .await?;
+    let everyone: Vec<(BotId, VersionId)> = std::iter::once((me.id, version))
+        .chain(rivals.iter().map(|r| (r.id, r.version)))
+        .collect();
+    let game = ChallengeGame { id, scenario: None };
+    for p in plan::challenge(rivals.len(), players, maps.len(), ask.games as usize) {
+        let seats: Vec<_> = p.seats.iter().map(|&i| everyone[i]).collect();
+        insert_match(&mut tx, maps[p.map].id, &seats, Some(game)).await?;
+    }
+    tx.commit().await?;
+    tracing::info!(challenge = %id, bot = %me.name, games = ask.games, "challenge queued");
+    Ok(Ok(id))
+}
+
+/// Writes the challenge's own row.
+#[allow(clippy::too_many_arguments)]
+async fn insert(
+    conn: &mut PgConnection,
+    kind: Kind,
+    user: UserId,
+    me: &super::OwnBot,
+    version: VersionId,
+    candidate: Option<VersionId>,
+    games: u32,
+    asked: &str,
+) -> sqlx::Result<ChallengeId> {
+    let asked: String = asked.chars().take(400).collect();
+    sqlx::query_scalar!(
+        r#"insert into challenges (kind, owner_id, bot_id, version_id, candidate_id, games, asked)
+           values ($1, $2, $3, $4, $5, $6, $7) returning id as "id: ChallengeId""#,
+        kind as Kind,
+        user as UserId,
+        me.id as BotId,
+        version as VersionId,
+        candidate as Option<VersionId>,
+        games as i32,
+        asked
+    )
+    .fetch_one(conn)
+    .await
+}
+
+/// Queues an A/B test of version `candidate` (B) against the active version (A).
+pub async fn create_abtest(
+    db: &sqlx::PgPool,
+    limits: Limits,
+    user: UserId,
+    ask: &AbAsk,
+) -> Outcome<ChallengeId> {
+    let mut tx = db.begin().await?;
+    if !crate::ranker::challenges_on(&mut *tx).await? {
+        return Ok(Err(Refusal::Off));
+    }
+    if ask.games < 2 || ask.games > MAX_AB_GAMES || ask.games % 2 == 1 {
+        return Ok(Err(Refusal::Invalid(format!(
+            "Ask for an even number of games from 2 to {MAX_AB_GAMES}: each scenario is played once by each version."
+        ))));
+    }
+    let me = match own_bot(&mut tx, user, &ask.bot).await? {
+        Ok(me) => me,
+        Err(r) => return Ok(Err(r)),
+    };
+    let Some(a) = me.active else {
+        return Ok(Err(Refusal::Conflict(format!(
+            "`{}` has no active version to compare with.",
+            me.name
+        ))));
+    };
+    let b = match playable_version(&mut tx, &me, Some(ask.candidate)).await? {
+        Ok(b) if b == a => {
+            return Ok(Err(Refusal::Conflict(format!(
+                "Version {} is the active one: upload a candidate to compare with it.",
+                ask.candidate
+            ))))
+        }
+        Ok(b) => b,
+        Err(r) => return Ok(Err(r)),
+    };
+    let pool = nearest(rivals(&mut tx, me.id).await?, me.rating, AB_POOL);
+    if pool.is_empty() {
+        return Ok(Err(Refusal::Conflict(
+            "No other bot plays yet: there is nobody to test against.".into(),
+        )));
+    }
+    let mut maps: Vec<MapRow> = enabled_maps(&mut tx)
+        .await?
+        .into_iter()
+        .filter(|m| m.seats <= pool.len() + 1)
+        .collect();
+    if maps.is_empty() {
+        return Ok(Err(Refusal::Conflict(
+            "The ladder has no map for so few bots.".into(),
+        )));
+    }
+    maps.shuffle(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_entropy());
+    if let Err(r) = within_limits(&mut tx, limits, user, ask.games).await? {
+        return Ok(Err(r));
+    }
+    let asked = format!(
+        "candidate version {} against the active version, near {}'s rating",
+        ask.candidate, me.name
+    );
+    let id = insert(
+        &mut tx,
+        Kind::Abtest,
+        user,
+        &me,
+        a,
+        Some(b),
+        ask.games,
+        &asked,
+    )
+    .await?;
+    let seats_of: Vec<usize> = maps.iter().map(|m| m.seats).collect();
+    let scenarios = plan::abtest(pool.len(), &seats_of, (ask.games / 2) as usize);
+    for (s, p) in scenarios.iter().enumerate() {
+        for (arm, version) in [("a", a), ("b", b)] {
+            let seats: Vec<(BotId, VersionId)> = p
+                .seats
+                .iter()
+                .map(|&i| {
+                    if i == 0 {
+                        (me.id, version)
+                    } else {
+                        (pool[i - 1].id, pool[i - 1].version)
+                    }
+                })
+                .collect();
+            let game = ChallengeGame {
+                id,
+                scenario: Some((s as i32, arm)),
+            };
+            insert_match(&mut tx, maps[p.map].id, &seats, Some(game)).await?;
+        }
+    }
+    tx.commit().await?;
+    tracing::info!(abtest = %id, bot = %me.name, games = ask.games, "A/B test queued");
+    Ok(Ok(id))
+}

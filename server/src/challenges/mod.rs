@@ -1,0 +1,181 @@
+//! Challenges and A/B tests: unranked matches a bot's owner asks for.
+//!
+//! A challenge plays up to [`MAX_GAMES`] games of the owner's bot (its active version
+//! or another built one) against chosen opponents (by name, the top K, or the K
+//! nearest in rating) on chosen or random maps, seats rotating (`plan.rs`). An A/B
+//! test plays a candidate (B) and the active version (A) in pairs of games that differ
+//! only in the version, and compares them (`stats.rs`).
+//!
+//! Their matches go through the ladder's queue and workers with `challenge_id` set:
+//! the workers give them at most [`crate::worker::CHALLENGE_SHARE`] of their time while
+//! ranked matches wait, and record them without touching ratings or records. Owners
+//! are held to [`Limits`]; organizers can turn challenges off
+//! ([`crate::ranker::set_challenges`]).
+
+mod create;
+pub mod plan;
+mod read;
+pub mod stats;
+
+pub use create::{create_abtest, create_challenge, AbAsk, Ask, Opponents};
+pub use read::{load, Challenge, Game, Side, Status, Summary, Tally};
+
+use sqlx::PgConnection;
+
+use crate::ids::{BotId, UserId, VersionId};
+
+/// Most games of one challenge.
+pub const MAX_GAMES: u32 = 20;
+/// Most games of one A/B test (two a scenario).
+pub const MAX_AB_GAMES: u32 = 100;
+/// Most opponents named in a challenge, and most players of a game.
+pub const MAX_OPPONENTS: usize = 15;
+pub const MAX_PLAYERS: u32 = 8;
+/// The opponents an A/B test draws from: the bots nearest in rating.
+pub const AB_POOL: usize = 6;
+
+/// What kind of request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, sqlx::Type, serde::Serialize)]
+#[sqlx(type_name = "text", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Challenge,
+    Abtest,
+}
+
+/// An owner's allowance, from the configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Games asked for in the last hour, challenges and A/B tests together.
+    pub games_per_hour: u32,
+    /// Challenges and A/B tests with games still to play.
+    pub at_once: u32,
+}
+
+/// Why a request was refused, in words for its owner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The request itself is wrong: fix it.
+    Invalid(String),
+    /// Another's bot.
+    NotYours(String),
+    /// It cannot be done now (no such version built, no opponent, no map).
+    Conflict(String),
+    /// Past the owner's limits.
+    TooMany(String),
+    /// Turned off by the organizers.
+    Off,
+}
+
+impl Refusal {
+    pub fn message(&self) -> String {
+        match self {
+            Refusal::Invalid(m)
+            | Refusal::NotYours(m)
+            | Refusal::Conflict(m)
+            | Refusal::TooMany(m) => m.clone(),
+            Refusal::Off => {
+                "Challenges and A/B tests are turned off by the organizers for now.".into()
+            }
+        }
+    }
+}
+
+/// The result of an operation that may be refused.
+pub type Outcome<T> = anyhow::Result<Result<T, Refusal>>;
+
+/// The owner's bot a request is for, with the versions it may play.
+pub(crate) struct OwnBot {
+    pub id: BotId,
+    pub name: String,
+    pub active: Option<VersionId>,
+    /// Its rating as the leaderboard sorts it.
+    pub rating: f64,
+}
+
+/// Finds `name`, which must be `user`'s and in the ladder.
+pub(crate) async fn own_bot(
+    conn: &mut PgConnection,
+    user: UserId,
+    name: &str,
+) -> anyhow::Result<Result<OwnBot, Refusal>> {
+    let Some(b) = sqlx::query!(
+        r#"select id as "id: BotId", name, owner_id as "owner: UserId",
+               active_version_id as "active: VersionId", disabled, mu, sigma
+           from bots where lower(name) = lower($1)"#,
+        name.trim()
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(Err(Refusal::Invalid(format!(
+            "There is no bot called `{}`.",
+            name.trim()
+        ))));
+    };
+    if b.owner != user {
+        return Ok(Err(Refusal::NotYours(format!(
+            "`{}` is not yours: only its owner can ask for its games.",
+            b.name
+        ))));
+    }
+    if b.disabled {
+        return Ok(Err(Refusal::Conflict(format!(
+            "`{}` was taken out of the ladder by an organizer.",
+            b.name
+        ))));
+    }
+    Ok(Ok(OwnBot {
+        id: b.id,
+        name: b.name,
+        active: b.active,
+        rating: crate::ranker::rating::conservative(b.mu, b.sigma),
+    }))
+}
+
+/// Holds `user` to `limits` for `games` more games, within the transaction that
+/// queues them: the user's row is locked, so two requests at once are counted one
+/// after the other.
+pub(crate) async fn within_limits(
+    conn: &mut PgConnection,
+    limits: Limits,
+    user: UserId,
+    games: u32,
+) -> anyhow::Result<Result<(), Refusal>> {
+    sqlx::query!(
+        "select id from users where id = $1 for update",
+        user as UserId
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let used = sqlx::query!(
+        r#"select
+               (select coalesce(sum(games), 0) from challenges
+                where owner_id = $1 and created_at > now() - interval '1 hour')::bigint
+                   as "games!",
+               (select count(*) from challenges c where c.owner_id = $1 and exists
+                   (select 1 from matches m where m.challenge_id = c.id
+                    and m.status in ('queued', 'running'))) as "open!",
+               (select extract(epoch from min(created_at) + interval '1 hour' - now())
+                from challenges where owner_id = $1
+                and created_at > now() - interval '1 hour')::float8 as wait"#,
+        user as UserId
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if used.open >= i64::from(limits.at_once) {
+        return Ok(Err(Refusal::TooMany(format!(
+            "You have {} challenges or A/B tests still playing, the most at once: wait for one to finish.",
+            used.open
+        ))));
+    }
+    if used.games + i64::from(games) > i64::from(limits.games_per_hour) {
+        let left = (i64::from(limits.games_per_hour) - used.games).max(0);
+        let minutes = (used.wait.unwrap_or(0.0) / 60.0).ceil().max(1.0);
+        return Ok(Err(Refusal::TooMany(format!(
+            "You may ask for {} games an hour and have {left} left: ask for fewer, or in {minutes} minutes.",
+            limits.games_per_hour
+        ))));
+    }
+    Ok(Ok(()))
+}

@@ -1,0 +1,289 @@
+//! Challenges and A/B tests on the site and the API: the "Challenge" form
+//! (`/challenges/new`), asking for them (`POST /challenges`, `POST /abtests`, and the
+//! same under `/api` with JSON), and their pages (`page.rs`). What they are and how
+//! they are played is [`crate::challenges`]'s.
+
+mod page;
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::api::{ApiError, ApiResult};
+use super::error::{AppError, AppResult};
+use super::session::{ApiUser, LoggedIn};
+use super::{AppState, Layout};
+use crate::challenges::{self, AbAsk, Ask, Kind, Opponents, Refusal};
+use crate::ids::{ChallengeId, UserId};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/challenges/new", get(new_page))
+        .route("/challenges", post(create_from_form))
+        .route("/abtests", post(create_abtest_from_form))
+        .route("/challenges/{id}", get(page::challenge_page))
+        .route("/challenges/{id}/live", get(page::challenge_live))
+        .route("/abtests/{id}", get(page::abtest_page))
+        .route("/abtests/{id}/live", get(page::abtest_live))
+        .route("/api/challenges", post(api_create))
+        .route("/api/challenges/{id}", get(page::api_challenge))
+        .route("/api/abtests", post(api_create_abtest))
+        .route("/api/abtests/{id}", get(page::api_abtest))
+}
+
+/// The address of a challenge's or an A/B test's page.
+pub fn url_of(kind: Kind, id: ChallengeId) -> String {
+    match kind {
+        Kind::Challenge => format!("/challenges/{id}"),
+        Kind::Abtest => format!("/abtests/{id}"),
+    }
+}
+
+fn status_of(r: &Refusal) -> StatusCode {
+    match r {
+        Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
+        Refusal::NotYours(_) => StatusCode::FORBIDDEN,
+        Refusal::Conflict(_) => StatusCode::CONFLICT,
+        Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+        Refusal::Off => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+fn api_refusal(r: Refusal) -> ApiError {
+    ApiError::new(status_of(&r), r.message())
+}
+
+/// The form as typed, to draw it again.
+#[derive(Clone, Debug, Default)]
+struct Typed {
+    bot: String,
+    version: String,
+    mode: String,
+    names: String,
+    k: String,
+    players: String,
+    maps: Vec<String>,
+    games: String,
+}
+
+impl Typed {
+    fn from_pairs(pairs: &[(String, String)]) -> Typed {
+        let mut t = Typed::default();
+        for (k, v) in pairs {
+            let v = v.chars().take(1000).collect::<String>();
+            match k.as_str() {
+                "bot" => t.bot = v,
+                "version" => t.version = v,
+                "mode" => t.mode = v,
+                "names" => t.names = v,
+                "k" => t.k = v,
+                "players" => t.players = v,
+                "map" if t.maps.len() < 100 => t.maps.push(v),
+                "games" => t.games = v,
+                _ => {}
+            }
+        }
+        t
+    }
+
+    /// The request the form makes, or what is wrong with it.
+    fn ask(&self) -> Result<Ask, Refusal> {
+        let number = |what: &str, s: &str| -> Result<Option<u32>, Refusal> {
+            let s = s.trim();
+            if s.is_empty() {
+                return Ok(None);
+            }
+            s.parse()
+                .map(Some)
+                .map_err(|_| Refusal::Invalid(format!("The {what} must be a whole number.")))
+        };
+        let k = number("number of opponents", &self.k)?.unwrap_or(0);
+        let opponents = match self.mode.as_str() {
+            "top" => Opponents::Top { top: k },
+            "near" => Opponents::Near { near: k },
+            _ => Opponents::Named(
+                self.names
+                    .split([',', ' ', '\n', '\t'])
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ),
+        };
+        Ok(Ask {
+            bot: self.bot.clone(),
+            version: number("version", &self.version)?.map(|v| v as i32),
+            opponents,
+            maps: self.maps.clone(),
+            games: number("number of games", &self.games)?
+                .ok_or_else(|| Refusal::Invalid("Say how many games to play.".into()))?,
+            players: number("number of players", &self.players)?,
+        })
+    }
+}
+
+#[derive(Template)]
+#[template(path = "challenges/new.html")]
+struct NewPage {
+    layout: Layout,
+    /// The visitor's bots that play, by name.
+    bots: Vec<String>,
+    /// The maps in play: (name, seats), fewest seats first.
+    maps: Vec<(String, i32)>,
+    typed: Typed,
+    error: Option<String>,
+    max_games: u32,
+}
+
+async fn render_new(
+    state: &AppState,
+    who: &LoggedIn,
+    typed: Typed,
+    error: Option<(StatusCode, String)>,
+) -> AppResult<Response> {
+    let bots = sqlx::query_scalar!(
+        "select name from bots where owner_id = $1 and active_version_id is not null \
+         and not disabled order by lower(name)",
+        who.user.id as UserId
+    )
+    .fetch_all(&state.db)
+    .await?;
+    let maps = sqlx::query!("select name, seats from maps where enabled order by seats, name")
+        .fetch_all(&state.db)
+        .await?
+        .into_iter()
+        .map(|m| (m.name, m.seats))
+        .collect();
+    let (status, error) = match error {
+        Some((s, e)) => (s, Some(e)),
+        None => (StatusCode::OK, None),
+    };
+    let page = NewPage {
+        layout: who.layout(),
+        bots,
+        maps,
+        typed,
+        error,
+        max_games: challenges::MAX_GAMES,
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+#[derive(Deserialize)]
+struct NewQuery {
+    bot: Option<String>,
+    opponent: Option<String>,
+}
+
+/// `GET /challenges/new?bot=MINE&opponent=THEIRS`: the form, filled in from a bot page.
+async fn new_page(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Query(q): Query<NewQuery>,
+) -> AppResult<Response> {
+    let typed = Typed {
+        bot: q.bot.unwrap_or_default(),
+        mode: if q.opponent.is_some() {
+            "named"
+        } else {
+            "near"
+        }
+        .into(),
+        names: q.opponent.unwrap_or_default(),
+        k: "3".into(),
+        games: "10".into(),
+        ..Typed::default()
+    };
+    render_new(&state, &who, typed, None).await
+}
+
+/// `POST /challenges` from the form: to the challenge's page, or the form again with
+/// what is wrong.
+async fn create_from_form(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(pairs): Form<Vec<(String, String)>>,
+) -> AppResult<Response> {
+    let typed = Typed::from_pairs(&pairs);
+    let made = match typed.ask() {
+        Ok(ask) => {
+            challenges::create_challenge(
+                &state.db,
+                state.config.challenge_limits,
+                who.user.id,
+                &ask,
+            )
+            .await?
+        }
+        Err(r) => Err(r),
+    };
+    match made {
+        Ok(id) => Ok(Redirect::to(&url_of(Kind::Challenge, id)).into_response()),
+        Err(r) => render_new(&state, &who, typed, Some((status_of(&r), r.message()))).await,
+    }
+}
+
+#[derive(Deserialize)]
+struct AbForm {
+    bot: String,
+    candidate: i32,
+    games: u32,
+}
+
+/// `POST /abtests` from a version's "A/B test" button on the bot page.
+async fn create_abtest_from_form(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<AbForm>,
+) -> AppResult<Response> {
+    let ask = AbAsk {
+        bot: f.bot,
+        candidate: f.candidate,
+        games: f.games,
+    };
+    match challenges::create_abtest(&state.db, state.config.challenge_limits, who.user.id, &ask)
+        .await?
+    {
+        Ok(id) => Ok(Redirect::to(&url_of(Kind::Abtest, id)).into_response()),
+        Err(r) => Err(AppError::Status(status_of(&r), r.message())),
+    }
+}
+
+/// The API's answer to a request made.
+fn created(kind: Kind, id: ChallengeId) -> Response {
+    let url = url_of(kind, id);
+    (
+        StatusCode::CREATED,
+        [(axum::http::header::LOCATION, url.clone())],
+        Json(json!({ "id": id, "url": url })),
+    )
+        .into_response()
+}
+
+/// `POST /api/challenges` with an [`Ask`] as JSON.
+async fn api_create(
+    State(state): State<AppState>,
+    ApiUser(user): ApiUser,
+    Json(ask): Json<Ask>,
+) -> ApiResult<Response> {
+    challenges::create_challenge(&state.db, state.config.challenge_limits, user.id, &ask)
+        .await?
+        .map(|id| created(Kind::Challenge, id))
+        .map_err(api_refusal)
+}
+
+/// `POST /api/abtests` with an [`AbAsk`] as JSON.
+async fn api_create_abtest(
+    State(state): State<AppState>,
+    ApiUser(user): ApiUser,
+    Json(ask): Json<AbAsk>,
+) -> ApiResult<Response> {
+    challenges::create_abtest(&state.db, state.config.challenge_limits, user.id, &ask)
+        .await?
+        .map(|id| created(Kind::Abtest, id))
+        .map_err(api_refusal)
+}
