@@ -226,7 +226,20 @@ pub struct MatchFilter {
     pub bot: Option<String>,
     pub user: Option<String>,
     pub map: Option<String>,
+    /// `ranked` or `unranked` (challenges' games); both if not given.
+    pub kind: Option<String>,
     pub cursor: Option<MatchId>,
+}
+
+impl MatchFilter {
+    /// `Some(true)` for ranked matches only, `Some(false)` for unranked ones only.
+    pub fn ranked(&self) -> Option<bool> {
+        match self.kind.as_deref().map(str::trim) {
+            Some("ranked") => Some(true),
+            Some("unranked") => Some(false),
+            _ => None,
+        }
+    }
 }
 
 /// A finished match in a list.
@@ -240,6 +253,8 @@ pub struct MatchRow {
     /// Its players' ranks and bots, best first.
     pub ranks: Vec<i32>,
     pub bots: Vec<String>,
+    /// The challenge it was played for: an unranked match.
+    pub challenge_id: Option<i64>,
 }
 
 impl MatchRow {
@@ -291,11 +306,11 @@ pub async fn latest_matches(
     limit: i64,
 ) -> sqlx::Result<Vec<MatchRow>> {
     let (bot, user, map) = (given(&f.bot), given(&f.user), given(&f.map));
-    let page = page_ids(f.cursor.is_some(), &bot, &user, &map, limit);
+    let page = page_ids(f.cursor.is_some(), &bot, &user, &map, f.ranked(), limit);
     let sql = format!(
         "select m.id, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
-             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots \
              from (select p.rank, b.name from match_players p join bots b on b.id = p.bot_id \
@@ -318,6 +333,7 @@ fn page_ids(
     bot: &Option<String>,
     user: &Option<String>,
     map: &Option<String>,
+    ranked: Option<bool>,
     limit: i64,
 ) -> String {
     let mut n = 0;
@@ -350,10 +366,14 @@ fn page_ids(
         .unwrap_or_default()
     };
     let on_map = |id: &str| {
-        m.map(|m| {
+        let map = m.map(|m| {
             format!(" and exists (select 1 from matches x join maps xm on xm.id = x.map_id where x.id = {id} and xm.name = ${m})")
-        })
-        .unwrap_or_default()
+        });
+        let kind = ranked.map(|r| {
+            let not = if r { "" } else { "not " };
+            format!(" and exists (select 1 from matches k where k.id = {id} and k.challenge_id is {not}null)")
+        });
+        format!("{}{}", map.unwrap_or_default(), kind.unwrap_or_default())
     };
     match (b, u) {
         (Some(b), _) => format!(
@@ -381,7 +401,12 @@ fn page_ids(
              order by m.finished_at desc, m.id desc limit {limit}",
             cursor("m.finished_at, m.id"),
             m.map(|m| format!(" and m.map_id = (select id from maps where name = ${m})"))
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                + match ranked {
+                    Some(true) => " and m.challenge_id is null",
+                    Some(false) => " and m.challenge_id is not null",
+                    None => "",
+                },
         ),
     }
 }

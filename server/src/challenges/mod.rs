@@ -18,7 +18,7 @@ mod read;
 pub mod stats;
 
 pub use create::{create_abtest, create_challenge, AbAsk, Ask, Opponents};
-pub use read::{load, Challenge, Game, Side, Status, Summary, Tally};
+pub use read::{load, recent, Challenge, Game, Listed, Side, Status, Summary, Tally};
 
 use sqlx::PgConnection;
 

@@ -285,3 +285,31 @@ pub async fn load(db: &PgPool, id: ChallengeId) -> sqlx::Result<Option<Challenge
             .collect(),
     }))
 }
+
+/// A challenge in a list: what was asked, and how far it is.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub id: ChallengeId,
+    pub kind: Kind,
+    pub asked: String,
+    pub games: i64,
+    pub done: i64,
+    pub created_at: OffsetDateTime,
+}
+
+/// The `limit` latest challenges and A/B tests of a bot.
+pub async fn recent(db: &PgPool, bot: crate::ids::BotId, limit: i64) -> sqlx::Result<Vec<Listed>> {
+    sqlx::query_as!(
+        Listed,
+        r#"select c.id as "id: ChallengeId", c.kind as "kind: Kind", c.asked,
+               count(m.id) as "games!",
+               count(m.id) filter (where m.status in ('finished', 'void')) as "done!",
+               c.created_at
+           from challenges c left join matches m on m.challenge_id = c.id
+           where c.bot_id = $1 group by c.id order by c.id desc limit $2"#,
+        bot as crate::ids::BotId,
+        limit
+    )
+    .fetch_all(db)
+    .await
+}

@@ -79,6 +79,8 @@ pub enum LadderCmd {
     Status,
     /// true: pause; false: resume.
     Pause(bool),
+    /// Challenges and A/B tests on or off.
+    Challenges(bool),
     Requeue(crate::ids::MatchId),
     Void(crate::ids::MatchId, String),
     /// (bot, disabled)
@@ -108,6 +110,17 @@ async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
                     "the ranker is paused"
                 } else {
                     "the ranker runs"
+                }
+            );
+        }
+        LadderCmd::Challenges(on) => {
+            ranker::set_challenges(db, on).await?;
+            println!(
+                "{}",
+                if on {
+                    "challenges and A/B tests are on"
+                } else {
+                    "challenges and A/B tests are off: new ones are refused, queued games wait"
                 }
             );
         }
@@ -171,6 +184,11 @@ fn print_status(s: &crate::ranker::Status) {
         s.queued,
         s.finished,
         s.voided
+    );
+    println!(
+        "challenges: {}; {} of their games queued or running",
+        if s.challenges { "on" } else { "OFF" },
+        s.challenge_matches
     );
     println!("\nworkers:");
     if s.workers.is_empty() {

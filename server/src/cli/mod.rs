@@ -97,6 +97,11 @@ enum AdminCmd {
     Pause,
     /// Schedule and play ranked matches again.
     Resume,
+    /// Turn challenges and A/B tests on or off (off: new ones are refused, queued games wait).
+    Challenges {
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+    },
     /// Put a match back in the queue (also a voided one that never counted).
     Requeue { match_id: crate::ids::MatchId },
     /// Void a match that has not finished: it will never count.
@@ -248,6 +253,9 @@ pub fn main() -> ExitCode {
                     AdminCmd::Status => admin::ladder(c, L::Status).await,
                     AdminCmd::Pause => admin::ladder(c, L::Pause(true)).await,
                     AdminCmd::Resume => admin::ladder(c, L::Pause(false)).await,
+                    AdminCmd::Challenges { state } => {
+                        admin::ladder(c, L::Challenges(state == "on")).await
+                    }
                     AdminCmd::Requeue { match_id } => admin::ladder(c, L::Requeue(match_id)).await,
                     AdminCmd::Void { match_id, reason } => {
                         admin::ladder(c, L::Void(match_id, reason)).await

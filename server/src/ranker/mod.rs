@@ -385,6 +385,10 @@ pub struct MapRow {
 #[derive(Debug)]
 pub struct Status {
     pub paused: bool,
+    /// Whether challenges and A/B tests are taken and played.
+    pub challenges: bool,
+    /// Challenges' matches queued or running.
+    pub challenge_matches: i64,
     pub queued: i64,
     pub finished: i64,
     pub voided: i64,
@@ -428,6 +432,8 @@ async fn queue(db: &PgPool) -> sqlx::Result<Vec<QueuedMatch>> {
 pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
     let counts = sqlx::query!(
         r#"select count(*) filter (where status = 'queued') as "queued!",
+                  count(*) filter (where status in ('queued', 'running')
+                                   and challenge_id is not null) as "challenge_matches!",
                   count(*) filter (where status = 'finished') as "finished!",
                   count(*) filter (where status = 'void') as "voided!"
            from matches"#
@@ -456,6 +462,8 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
         .await?;
     Ok(Status {
         paused: is_paused(db).await?,
+        challenges: challenges_on(db).await?,
+        challenge_matches: counts.challenge_matches,
         queued: counts.queued,
         finished: counts.finished,
         voided: counts.voided,

@@ -148,6 +148,16 @@ async fn ranker_control(
     let paused = match f.action.as_str() {
         "pause" => true,
         "resume" => false,
+        "challenges-on" | "challenges-off" => {
+            let on = f.action == "challenges-on";
+            ranker::set_challenges(&state.db, on).await?;
+            let n = if on {
+                "Challenges and A/B tests are on: contestants may ask for them, and their games play."
+            } else {
+                "Challenges and A/B tests are off: new ones are refused, and queued games wait."
+            };
+            return done(&state, &who, Ok(n.into())).await;
+        }
         _ => return Ok(Redirect::to("/admin").into_response()),
     };
     ranker::set_paused(&state.db, paused).await?;

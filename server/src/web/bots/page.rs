@@ -127,6 +127,8 @@ pub struct VersionRow {
     /// Its owner can make it the version that plays: a candidate that passed, or a
     /// retired version.
     pub can_activate: bool,
+    /// Its owner may compare it with the active version in an A/B test.
+    pub can_abtest: bool,
 }
 
 /// How long after its upload the page of a version on its way keeps refreshing itself;
@@ -227,6 +229,10 @@ struct BotPage {
     api_url: String,
     /// Rating, results, chart, recent matches; the error board for the owner.
     stats: crate::web::bot_stats::Stats,
+    /// A logged-in visitor may challenge it, or challenge others with it (its owner).
+    can_challenge: bool,
+    /// Its latest challenges and A/B tests, for its owner.
+    challenges: Vec<crate::challenges::Listed>,
 }
 
 /// The versions as the page lists them, with the owner's inline logs.
@@ -265,6 +271,8 @@ fn version_rows(
                 has_replay: v.has_replay && is_owner,
                 can_activate: is_owner
                     && matches!(v.status, VersionStatus::Ready | VersionStatus::Retired),
+                can_abtest: is_owner
+                    && matches!(v.status, VersionStatus::Ready | VersionStatus::Retired),
             }
         })
         .collect()
@@ -299,11 +307,16 @@ pub(super) async fn render_bot(
     );
     let stats =
         crate::web::bot_stats::stats(state, bot.id, &bot.name, is_owner, bot.record).await?;
-    let logs = if is_owner {
-        inline_logs(state, bot.id).await?
+    let (logs, challenges) = if is_owner {
+        (
+            inline_logs(state, bot.id).await?,
+            crate::challenges::recent(&state.db, bot.id, 8).await?,
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
+    let can_challenge =
+        visitor.user.is_some() && bot.active.is_some() && bot.disabled.is_none();
     let page = BotPage {
         stats,
         layout: visitor.layout(),
@@ -326,6 +339,8 @@ pub(super) async fn render_bot(
         api_url,
         error: error.as_ref().filter(|_| !at_versions).map(|e| e.1.clone()),
         versions_error: error.as_ref().filter(|_| at_versions).map(|e| e.1.clone()),
+        can_challenge,
+        challenges,
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
     Ok((status, Html(page.render()?)).into_response())

@@ -24,6 +24,8 @@ struct MatchesPage {
     bot: String,
     user: String,
     map: String,
+    /// "ranked", "unranked" or "" (both).
+    kind: String,
     maps: Vec<String>,
     /// The query of the next page, if there is one.
     next: Option<String>,
@@ -32,7 +34,12 @@ struct MatchesPage {
 
 fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in [("bot", &f.bot), ("user", &f.user), ("map", &f.map)] {
+    for (k, v) in [
+        ("bot", &f.bot),
+        ("user", &f.user),
+        ("map", &f.map),
+        ("kind", &f.kind),
+    ] {
         if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
             q.append_pair(k, v);
         }
@@ -64,6 +71,12 @@ pub async fn page(
         bot: f.bot.clone().unwrap_or_default(),
         user: f.user.clone().unwrap_or_default(),
         map: f.map.clone().unwrap_or_default(),
+        kind: match f.ranked() {
+            Some(true) => "ranked",
+            Some(false) => "unranked",
+            None => "",
+        }
+        .into(),
         maps,
         next,
         first_page: f.cursor.is_none(),
@@ -79,6 +92,8 @@ fn match_json(m: &MatchRow) -> serde_json::Value {
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
         "finished": m.finished_at.map(|t| t.unix_timestamp()),
+        "ranked": m.challenge_id.is_none(),
+        "challenge": m.challenge_id,
         "players": m.ranked().iter().map(|(rank, bot)| json!({"bot": bot, "rank": rank})).collect::<Vec<_>>(),
     })
 }

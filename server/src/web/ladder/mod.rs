@@ -43,6 +43,8 @@ pub struct ListedMatch {
     pub duration: String,
     pub when: String,
     pub players: Vec<(u32, String)>,
+    /// A challenge's game: unranked.
+    pub unranked: bool,
 }
 
 impl From<&MatchRow> for ListedMatch {
@@ -54,6 +56,7 @@ impl From<&MatchRow> for ListedMatch {
             duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
             when: m.finished_at.map_or_else(String::new, when),
             players: m.ranked(),
+            unranked: m.challenge_id.is_some(),
         }
     }
 }

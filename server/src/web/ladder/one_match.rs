@@ -10,7 +10,8 @@ use serde_json::json;
 use time::OffsetDateTime;
 
 use crate::compress::{gunzip, gzip};
-use crate::ids::{MatchId, UserId};
+use crate::challenges::Kind;
+use crate::ids::{ChallengeId, MatchId, UserId};
 use crate::status::{MatchStatus, Outcome};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
@@ -28,6 +29,9 @@ struct MatchInfo {
     seconds: Option<f64>,
     finished_at: Option<OffsetDateTime>,
     created_at: OffsetDateTime,
+    /// The challenge or A/B test it was played for: unranked.
+    challenge: Option<ChallengeId>,
+    kind: Option<Kind>,
 }
 
 /// A seat of a match, as its page shows it.
@@ -61,8 +65,10 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
         r#"select m.id as "id: MatchId", m.status as "status: MatchStatus", m.void_reason,
                maps.name as map, m.turns,
                extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
-               m.finished_at, m.created_at
-           from matches m join maps on maps.id = m.map_id where m.id = $1"#,
+               m.finished_at, m.created_at, m.challenge_id as "challenge: ChallengeId",
+               c.kind as "kind?: Kind"
+           from matches m join maps on maps.id = m.map_id
+           left join challenges c on c.id = m.challenge_id where m.id = $1"#,
         id as MatchId
     )
     .fetch_optional(&state.db)
@@ -95,6 +101,8 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
+    /// The page of the challenge it was played for, when unranked.
+    unranked: Option<String>,
     /// Seats whose stderr the visitor may read.
     own_seats: Vec<(i32, String)>,
 }
@@ -121,6 +129,10 @@ pub async fn page(
         when: when(m.finished_at.unwrap_or(m.created_at)),
         status: m.status,
         seats,
+        unranked: m
+            .challenge
+            .zip(m.kind)
+            .map(|(id, kind)| crate::web::challenges::url_of(kind, id)),
         own_seats,
     };
     Ok(Html(page.render()?))
@@ -260,6 +272,8 @@ pub async fn api(
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
         "finished": m.finished_at.map(|t| t.unix_timestamp()),
+        "ranked": m.challenge.is_none(),
+        "challenge": m.challenge,
         "replay": (m.status == MatchStatus::Finished).then(|| format!("/api/matches/{id}/replay")),
         "players": seats.iter().map(|s| json!({
             "seat": s.seat,
