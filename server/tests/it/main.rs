@@ -26,6 +26,7 @@ mod bots;
 mod browser;
 mod builds;
 mod candidates;
+mod challenges;
 mod downloads;
 mod ladder;
 mod play;

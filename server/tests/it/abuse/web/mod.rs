@@ -1,8 +1,9 @@
 //! Forms and endpoints hammered, a module per thing attacked: logins, registrations,
 //! redirects, tokens and sessions (`accounts`); the API, the health check and the
-//! metrics (`endpoints`); uploads (`uploads`); costly pages (`pages`).
+//! metrics (`endpoints`); uploads (`uploads`); challenges (`challenges`); costly pages (`pages`).
 
 mod accounts;
+mod challenges;
 mod endpoints;
 mod pages;
 mod uploads;

@@ -1,0 +1,115 @@
+//! Challenges hammered: a burst of requests at once gets no more than the owner's
+//! allowance, oversized and malformed requests are refused before any work, and what a
+//! hostile name says comes back escaped.
+
+use serde_json::json;
+
+use crate::challenges::{api_json, site};
+
+#[tokio::test]
+async fn a_burst_of_challenges_gets_the_allowance_and_no_more() {
+    let (c, _b, token) = site("abuse", crate::common::test_config()).await;
+    // 20 at once, from one owner: the default allows 2 playing at once.
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let mut c = c.stranger();
+        let token = token.clone();
+        tasks.push(tokio::spawn(async move {
+            let body = json!({"bot": "mine", "opponents": {"near": 1}, "games": 1});
+            api_json(&mut c, "/api/challenges", &token, &body)
+                .await
+                .status
+                .as_u16()
+        }));
+    }
+    let mut statuses = Vec::new();
+    for t in tasks {
+        statuses.push(t.await.unwrap());
+    }
+    statuses.sort();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        2,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 201 || *s == 429),
+        "{statuses:?}"
+    );
+    let queued: i64 =
+        sqlx::query_scalar("select count(*) from matches where challenge_id is not null")
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
+    assert_eq!(queued, 2);
+
+    let mut c = c.stranger();
+    // Oversized: refused before it is read.
+    let names: Vec<String> = (0..20_000).map(|i| format!("bot{i}")).collect();
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        &token,
+        &json!({"bot": "mine", "opponents": names, "games": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 413, "{}", r.body);
+    // Too many names, within the size limit.
+    let names: Vec<String> = (0..500).map(|i| format!("b{i}")).collect();
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        &token,
+        &json!({"bot": "mine", "opponents": names, "games": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("1 to 15 opponents"));
+    // Numbers out of range or of the wrong kind.
+    for games in [
+        json!(-1),
+        json!(4_294_967_296u64),
+        json!("many"),
+        json!(2.5),
+    ] {
+        let r = api_json(
+            &mut c,
+            "/api/challenges",
+            &token,
+            &json!({"bot": "mine", "opponents": ["idle"], "games": games}),
+        )
+        .await;
+        assert_eq!(r.status, 422, "games {games}: {}", r.body);
+    }
+    // A hostile name is named back, as text.
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        &token,
+        &json!({"bot": "mine", "opponents": ["<script>x</script>"], "games": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 400);
+    let mut browser = c.stranger();
+    browser.login("alice", crate::builds::PW).await;
+    let r = browser
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("mode", "named"),
+                ("names", "<script>x</script>"),
+                ("games", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(!r.body.contains("<script>x"), "unescaped: {}", r.body);
+    // Addresses that name nothing.
+    assert_eq!(c.get("/api/challenges/99999999").await.status, 404);
+    assert_eq!(c.get("/api/abtests/-1").await.status, 404);
+    assert_eq!(c.get("/challenges/x").await.status, 400);
+}

@@ -1,0 +1,250 @@
+//! What challenges and A/B tests refuse, each with its reason: bad requests, another's
+//! bot, the owner's limits, and challenges turned off.
+
+use serde_json::json;
+
+use super::{api_json, site};
+use crate::builds::PW;
+use crate::common::{self, Client};
+
+fn config(games_per_hour: u32, at_once: u32) -> server::config::Config {
+    let settings = server::config::Settings {
+        pending_builds: Some(100),
+        challenge_games_per_hour: Some(games_per_hour),
+        challenges_at_once: Some(at_once),
+        ..Default::default()
+    };
+    server::config::Config::load(settings, None).unwrap()
+}
+
+async fn refused(
+    c: &mut Client,
+    token: &str,
+    path: &str,
+    body: serde_json::Value,
+) -> (u16, String) {
+    let r = api_json(c, path, token, &body).await;
+    assert!(
+        r.status.is_client_error() || r.status == 503,
+        "{path} {body}: {} {}",
+        r.status,
+        r.body
+    );
+    (
+        r.status.as_u16(),
+        r.json()["error"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_their_reason() {
+    let (mut c, _b, token) = site("refusals", config(100, 2)).await;
+    let ch = "/api/challenges";
+    let cases = [
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 0}),
+            400,
+            "1 to 20 games",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 21}),
+            400,
+            "1 to 20 games",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["nobody"], "games": 2}),
+            400,
+            "`nobody`",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["mine"], "games": 2}),
+            400,
+            "against itself",
+        ),
+        (
+            json!({"bot": "mine", "opponents": {"top": 9}, "games": 2}),
+            400,
+            "1 to 7 opponents",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "maps": ["triad-3p"]}),
+            400,
+            "for 3 players, not 2",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "players": 3}),
+            400,
+            "2 to 2 players",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "version": 7}),
+            400,
+            "no version 7",
+        ),
+        (
+            json!({"bot": "idle", "opponents": ["random"], "games": 2}),
+            403,
+            "not yours",
+        ),
+        (
+            json!({"bot": "ghost", "opponents": ["idle"], "games": 2}),
+            400,
+            "no bot called",
+        ),
+        (
+            json!({"bot": "mine", "opponents": {"near": 3}, "games": 2, "players": 4}),
+            409,
+            "no map for 4 players",
+        ),
+        (
+            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "extra": 1}),
+            422,
+            "extra",
+        ),
+    ];
+    for (body, status, says) in cases {
+        let (got, message) = refused(&mut c, &token, ch, body.clone()).await;
+        assert_eq!(got, status, "{body}: {message}");
+        assert!(
+            message.contains(says),
+            "{body}: {message:?} should say {says:?}"
+        );
+    }
+    let ab = "/api/abtests";
+    for (body, status, says) in [
+        (
+            json!({"bot": "mine", "candidate": 1, "games": 4}),
+            409,
+            "is the active one",
+        ),
+        (
+            json!({"bot": "mine", "candidate": 1, "games": 5}),
+            400,
+            "even number",
+        ),
+        (
+            json!({"bot": "mine", "candidate": 9, "games": 4}),
+            400,
+            "no version 9",
+        ),
+        (
+            json!({"bot": "greedy", "candidate": 1, "games": 4}),
+            403,
+            "not yours",
+        ),
+    ] {
+        let (got, message) = refused(&mut c, &token, ab, body.clone()).await;
+        assert_eq!(got, status, "{body}: {message}");
+        assert!(
+            message.contains(says),
+            "{body}: {message:?} should say {says:?}"
+        );
+    }
+    // Without a token, nothing; the form without its CSRF token, nothing.
+    let r = c
+        .stranger()
+        .send(
+            axum::http::Request::post(ch)
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from(
+                    json!({"bot": "mine", "opponents": ["idle"], "games": 1}).to_string(),
+                ))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, 401);
+    let r = c
+        .post_raw(
+            "/challenges",
+            &[("bot", "mine"), ("names", "idle"), ("games", "1")],
+        )
+        .await;
+    assert_eq!(r.status, 403);
+    let queued: i64 = sqlx::query_scalar("select count(*) from challenges")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(queued, 0, "nothing refused was queued");
+    // The form says what is wrong, with what was typed.
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("mode", "named"),
+                ("names", "idle nobody"),
+                ("games", "3"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(
+        r.body.contains("<code>nobody</code>") && r.body.contains("value=\"idle nobody\""),
+        "{}",
+        r.body
+    );
+}
+
+#[tokio::test]
+async fn owners_are_held_to_their_limits_and_organizers_can_turn_challenges_off() {
+    let (mut c, b, token) = site("limits", config(10, 1)).await;
+    let ask = |games: u32| json!({"bot": "mine", "opponents": {"near": 1}, "games": games});
+    let r = api_json(&mut c, "/api/challenges", &token, &ask(6)).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    // One at once: the second waits for the first to finish.
+    let (status, message) = refused(&mut c, &token, "/api/challenges", ask(2)).await;
+    assert_eq!(status, 429);
+    assert!(message.contains("still playing"), "{message}");
+    sqlx::query(
+        "update matches set status = 'void', void_reason = 'test' where challenge_id is not null",
+    )
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    // Ten games an hour: 6 asked, 4 left.
+    let (status, message) = refused(&mut c, &token, "/api/challenges", ask(5)).await;
+    assert_eq!(status, 429);
+    assert!(
+        message.contains("10 games an hour and have 4 left"),
+        "{message}"
+    );
+    let r = api_json(&mut c, "/api/challenges", &token, &ask(4)).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+
+    // Another user has their own allowance, and cannot see a way into alice's bot.
+    let mut bob = c.stranger();
+    bob.register("bob", PW).await;
+    let bob_token = bob.new_token("b").await;
+    let (status, _) = refused(&mut bob, &bob_token, "/api/challenges", ask(1)).await;
+    assert_eq!(status, 403);
+
+    // Off: refused with the reason, and the queued games are not played.
+    sqlx::query("update users set is_admin = true where name = 'alice'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let r = c
+        .post("/admin/ranker", &[("action", "challenges-off")])
+        .await;
+    assert_eq!(r.status, 303);
+    let (status, message) = refused(&mut c, &token, "/api/challenges", ask(1)).await;
+    assert_eq!(status, 503);
+    assert!(
+        message.contains("turned off by the organizers"),
+        "{message}"
+    );
+    assert!(c
+        .get("/admin")
+        .await
+        .body
+        .contains("Challenges and A/B tests are <strong>off</strong>"));
+    let w = common::worker(&b, "off", 40);
+    assert!(
+        w.claim().await.unwrap().is_none(),
+        "a challenge's game was played while off"
+    );
+    c.post("/admin/ranker", &[("action", "challenges-on")])
+        .await;
+    let claimed = w.claim().await.unwrap().expect("played again once on");
+    assert!(!claimed.ranked);
+}

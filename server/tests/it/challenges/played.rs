@@ -1,0 +1,240 @@
+//! Challenges and A/B tests played by real bots: what the API and the pages say, and
+//! that no rating or record moves.
+
+use serde_json::json;
+
+use super::{api_json, ladder_state, site};
+
+/// An A/B test's match: scenario, arm, map, bots and versions by seat.
+type PairRow = (i32, String, i64, Vec<i64>, Vec<i64>);
+use crate::builds::{greedy, status};
+use crate::common;
+
+#[tokio::test]
+async fn a_challenge_plays_unranked_games_with_rotating_seats() {
+    let (mut c, b, token) = site("played", common::test_config()).await;
+    let before = ladder_state(&c).await;
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        &token,
+        &json!({"bot": "mine", "opponents": ["idle", "strong"], "games": 4, "players": 2,
+                "maps": ["ring-2p"]}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    assert_eq!(r.json()["url"], format!("/challenges/{id}"));
+    let queued = c
+        .api_get(&format!("/api/challenges/{id}"), &token)
+        .await
+        .json();
+    assert_eq!(queued["status"], "queued");
+    assert_eq!(queued["total"], 4);
+
+    // The page says so to anyone, with its games waiting.
+    let page = c.stranger().get(&format!("/challenges/{id}")).await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("0 of 4 games"), "{}", page.body);
+    assert!(page.body.contains("unranked"));
+
+    let w = common::worker(&b, "challenger", 40);
+    while w.run_one().await.unwrap() {}
+
+    let v = c
+        .api_get(&format!("/api/challenges/{id}"), &token)
+        .await
+        .json();
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(v["done"], 4);
+    let games = v["games"].as_array().unwrap();
+    // Duels against idle and strong in turn, mine at each seat twice.
+    let rivals: Vec<&str> = games
+        .iter()
+        .map(|g| {
+            let p = g["players"].as_array().unwrap();
+            p.iter()
+                .map(|x| x.as_str().unwrap())
+                .find(|n| *n != "mine")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(rivals, ["idle", "strong", "idle", "strong"]);
+    let seats: Vec<usize> = games
+        .iter()
+        .map(|g| {
+            g["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|x| x == "mine")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seats, [0, 1, 0, 1]);
+    for g in games {
+        assert_eq!(g["map"], "ring-2p");
+        assert!(
+            g["ranks"].as_array().unwrap().iter().all(|r| r.is_i64()),
+            "{g}"
+        );
+    }
+    // The summary adds up, against each opponent and on each map.
+    let s = &v["summary"];
+    let sum = |x: &serde_json::Value| {
+        x["wins"].as_i64().unwrap() + x["draws"].as_i64().unwrap() + x["losses"].as_i64().unwrap()
+    };
+    assert_eq!(sum(s), 4);
+    assert_eq!(s["opponents"].as_array().unwrap().len(), 2);
+    assert!(
+        s["opponents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| sum(o) == 2),
+        "{s}"
+    );
+    assert_eq!(s["maps"][0]["map"], "ring-2p");
+    assert_eq!(sum(&s["maps"][0]), 4);
+
+    // No rating, record or rating history moved.
+    assert_eq!(
+        ladder_state(&c).await,
+        before,
+        "unranked games changed the ladder"
+    );
+
+    // Marked unranked in the lists, the match's JSON and its page; the filter finds them.
+    let all = c.get("/api/matches?kind=unranked").await.json();
+    assert_eq!(all["matches"].as_array().unwrap().len(), 4);
+    assert!(all["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["ranked"] == false));
+    let ranked = c.get("/api/matches?kind=ranked").await.json();
+    assert!(ranked["matches"].as_array().unwrap().is_empty());
+    let first = games[0]["match"].as_i64().unwrap();
+    let m = c.get(&format!("/api/matches/{first}")).await.json();
+    assert_eq!(
+        (m["ranked"].clone(), m["challenge"].clone()),
+        (json!(false), json!(id))
+    );
+    let page = c.get(&format!("/matches/{first}")).await;
+    assert!(
+        page.body.contains(&format!("href=\"/challenges/{id}\"")),
+        "{}",
+        page.body
+    );
+    let list = c.get("/matches?kind=unranked").await;
+    assert_eq!(list.body.matches("tag unranked").count(), 4);
+    // The opponents' owner sees them among its bots' matches.
+    let house = c.get("/api/matches?user=house").await.json();
+    assert_eq!(house["matches"].as_array().unwrap().len(), 4);
+
+    // The page, finished, stops following.
+    let page = c.get(&format!("/challenges/{id}")).await;
+    assert!(page.body.contains("Done: 4 of 4 games"), "{}", page.body);
+    assert!(page.body.contains("data-live-done"));
+}
+
+#[tokio::test]
+async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
+    let (mut c, b, token) = site("abtest", common::test_config()).await;
+    c.upload(
+        "/bots/mine/versions",
+        &[("candidate", "on")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    while b.build_next().await.unwrap() {}
+    assert_eq!(status(&c, "mine", 2).await.0, "ready");
+    let page = c.get("/bots/mine").await;
+    assert!(page.body.contains("Start the A/B test"), "the button");
+    let before = ladder_state(&c).await;
+
+    let r = api_json(
+        &mut c,
+        "/api/abtests",
+        &token,
+        &json!({"bot": "mine", "candidate": 2, "games": 6}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    assert_eq!(r.json()["url"], format!("/abtests/{id}"));
+    // Its matches come in pairs that differ only in the version.
+    let pairs: Vec<PairRow> = sqlx::query_as(
+        "select m.scenario, m.arm, m.map_id, \
+             array(select bot_id from match_players p where p.match_id = m.id order by seat), \
+             array(select version_id from match_players p where p.match_id = m.id order by seat) \
+         from matches m where challenge_id = $1 order by m.id",
+    )
+    .bind(id)
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(pairs.len(), 6);
+    for p in pairs.chunks(2) {
+        let (a, b) = (&p[0], &p[1]);
+        assert_eq!((a.0, a.1.as_str(), b.0, b.1.as_str()), (b.0, "a", a.0, "b"));
+        assert_eq!((a.2, &a.3), (b.2, &b.3), "same map and seats");
+        let differ = a.4.iter().zip(&b.4).filter(|(x, y)| x != y).count();
+        assert_eq!(differ, 1, "only the bot's version differs: {a:?} {b:?}");
+    }
+
+    let w = common::worker(&b, "abtester", 40);
+    while w.run_one().await.unwrap() {}
+    let v = c
+        .api_get(&format!("/api/abtests/{id}"), &token)
+        .await
+        .json();
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(
+        (v["a"]["version"].clone(), v["b"]["version"].clone()),
+        (json!(1), json!(2))
+    );
+    let n = |s: &serde_json::Value| {
+        s["wins"].as_i64().unwrap() + s["draws"].as_i64().unwrap() + s["losses"].as_i64().unwrap()
+    };
+    assert_eq!((n(&v["a"]), n(&v["b"])), (3, 3), "{v}");
+    assert_eq!(v["pairs"], 3);
+    let (lo, hi) = (
+        v["ci95"][0].as_f64().unwrap(),
+        v["ci95"][1].as_f64().unwrap(),
+    );
+    let d = v["difference"].as_f64().unwrap();
+    assert!(lo <= d && d <= hi, "{v}");
+    // Three scenarios are too few for a verdict: it says how many more would tell.
+    let verdict = v["verdict"].as_str().unwrap();
+    assert!(
+        verdict.starts_with("no difference found yet — "),
+        "{verdict}"
+    );
+    assert!(verdict.ends_with(" more games would tell"), "{verdict}");
+    assert_eq!(
+        ladder_state(&c).await,
+        before,
+        "unranked games changed the ladder"
+    );
+
+    // The page shows both sides, the verdict and the owner's "Make B active".
+    let page = c.get(&format!("/abtests/{id}")).await;
+    assert!(
+        page.body.contains("B: version 2") && page.body.contains(verdict),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("Make B active"));
+    assert!(!c
+        .stranger()
+        .get(&format!("/abtests/{id}"))
+        .await
+        .body
+        .contains("Make B active"));
+    let r = c.post("/bots/mine/versions/2/activate", &[]).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(crate::builds::active(&c, "mine").await, Some(2));
+    // A challenge's id is not an A/B test's.
+    assert_eq!(c.get(&format!("/challenges/{id}")).await.status, 404);
+}
