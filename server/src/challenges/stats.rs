@@ -55,7 +55,7 @@ impl Verdict {
             Verdict::Better => "B is better".into(),
             Verdict::Worse => "B is worse".into(),
             Verdict::NotYet { more_games } => {
-                format!("no difference found yet — {more_games} more games would tell")
+                format!("No difference found yet — {more_games} more games would tell")
             }
         }
     }

@@ -315,8 +315,7 @@ pub(super) async fn render_bot(
     } else {
         (Vec::new(), Vec::new())
     };
-    let can_challenge =
-        visitor.user.is_some() && bot.active.is_some() && bot.disabled.is_none();
+    let can_challenge = visitor.user.is_some() && bot.active.is_some() && bot.disabled.is_none();
     let page = BotPage {
         stats,
         layout: visitor.layout(),

@@ -9,8 +9,8 @@ use axum::Json;
 use serde_json::json;
 use time::OffsetDateTime;
 
-use crate::compress::{gunzip, gzip};
 use crate::challenges::Kind;
+use crate::compress::{gunzip, gzip};
 use crate::ids::{ChallengeId, MatchId, UserId};
 use crate::status::{MatchStatus, Outcome};
 use crate::web::api::{ApiError, ApiResult};

@@ -7,6 +7,7 @@
 //! chromium-driver`).
 
 mod api;
+mod challenges;
 mod harness;
 mod site;
 mod spectators;

@@ -208,7 +208,7 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
     // Three scenarios are too few for a verdict: it says how many more would tell.
     let verdict = v["verdict"].as_str().unwrap();
     assert!(
-        verdict.starts_with("no difference found yet — "),
+        verdict.starts_with("No difference found yet — "),
         "{verdict}"
     );
     assert!(verdict.ends_with(" more games would tell"), "{verdict}");
