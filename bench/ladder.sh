@@ -8,8 +8,14 @@
 # psql on the embedded cluster and prints matches per minute, their average turns and
 # duration, by the number of players.
 #
+# With CHALLENGES=1, a contestant's bot (the greedy house bot's code) is uploaded and
+# 1,000 challenge games are queued before the clock starts, so that challenges wait
+# throughout: the ranked matches per minute then show what the ladder keeps (compare
+# with a run without), and the challenges' share of the workers' time is printed.
+#
 # Usage: bench/ladder.sh          (from anywhere; needs curl, psql, python3, bubblewrap)
 # Knobs (environment): DURATION (default 60 seconds), WORKERS (the server's default),
+# CHALLENGES=1 (see above),
 # PORT (a free one), NO_BUILD=1 to use the binary already built, BIN=path to another
 # build of bottlebats, SANDBOX=best-effort where the sandbox is incomplete.
 #
@@ -29,6 +35,7 @@ unset DATABASE_URL # the embedded PostgreSQL, read with psql below
 ARGS=()
 [[ -n "${WORKERS:-}" ]] && ARGS+=(--workers "$WORKERS")
 [[ -n "${SANDBOX:-}" ]] && ARGS+=(--sandbox "$SANDBOX")
+[[ -n "${CHALLENGES:-}" ]] && ARGS+=(--challenge-games-per-hour 100000 --challenges-at-once 1000)
 serve "${ARGS[@]}"
 
 # psql on the embedded cluster: its socket folder, and the port on line 4 of its
@@ -44,6 +51,23 @@ for i in $(seq 3000); do
     [[ $i -lt 3000 ]] || { echo "the house bots were not built within 300 s" >&2; exit 1; }
     sleep 0.1
 done
+if [[ -n "${CHALLENGES:-}" ]]; then
+    echo "== a contestant's bot, and 1,000 challenge games queued"
+    "$BIN" admin --data-dir "$DATA" create-user challenger --password "a long enough secret" >/dev/null
+    TOKEN=$("$BIN" admin --data-dir "$DATA" create-token challenger | tail -n1)
+    curl -sf -H "Authorization: Bearer $TOKEN" -F name=challenger \
+        -F "file=@$(dirname "${BASH_SOURCE[0]}")/../bots/house/greedy/bot.py" "$URL/api/bots" >/dev/null
+    for i in $(seq 600); do
+        [[ $(sql "select count(*) from bots where name = 'challenger' and active_version_id is not null") == 1 ]] && break
+        [[ $i -lt 600 ]] || { echo "the challenger was not built within 60 s" >&2; exit 1; }
+        sleep 0.1
+    done
+    for i in $(seq 50); do
+        curl -sf -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
+            -d '{"bot": "challenger", "opponents": {"near": 3}, "games": 20}' \
+            "$URL/api/challenges" >/dev/null
+    done
+fi
 START=$(sql "select now()")
 # Each worker says it is alive before its first match.
 sleep 1
@@ -81,5 +105,15 @@ sql "select b.name, count(*), count(*) filter (where p.rank = 1), round(avg(p.cp
     while IFS='|' read -r name games firsts cpu; do
         echo "   $name: $games games, first in $firsts, $cpu ms of CPU a game"
     done
+if [[ -n "${CHALLENGES:-}" ]]; then
+    read -r ranked unranked share <<<"$(sql "select count(*) filter (where challenge_id is null), \
+        count(*) filter (where challenge_id is not null), \
+        round(100 * sum(extract(epoch from finished_at - started_at)) filter (where challenge_id is not null) \
+            / nullif(sum(extract(epoch from finished_at - started_at)), 0), 1) \
+        from matches m where $window" | tr '|' ' ')"
+    left=$(sql "select count(*) from matches where challenge_id is not null and status = 'queued'")
+    awk -v r="$ranked" -v u="$unranked" -v m="$minutes" -v s="$share" -v l="$left" \
+        'BEGIN { printf "ranked: %.1f matches/min; challenges: %.1f games/min, %s%% of the time played; %d challenge games still queued\n", r / m, u / m, s, l }'
+fi
 [[ "$void" == 0 ]] || echo "warning: $void matches were voided (see the server log)" >&2
 [[ "$n" -gt 0 ]] || { echo "no match finished in ${DURATION} s" >&2; exit 1; }

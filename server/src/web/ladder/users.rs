@@ -65,12 +65,15 @@ pub async fn page(
 #[template(path = "ladder/api.html")]
 struct ApiPage {
     layout: Layout,
+    /// The owners' allowance of challenges, as this site sets it.
+    limits: crate::challenges::Limits,
 }
 
-pub async fn api_page(visitor: Visitor) -> AppResult<Html<String>> {
+pub async fn api_page(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
     Ok(Html(
         ApiPage {
             layout: visitor.layout(),
+            limits: state.config.challenge_limits,
         }
         .render()?,
     ))
