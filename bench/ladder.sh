@@ -8,14 +8,15 @@
 # psql on the embedded cluster and prints matches per minute, their average turns and
 # duration, by the number of players.
 #
-# With CHALLENGES=1, a contestant's bot (the greedy house bot's code) is uploaded and
-# 1,000 challenge games are queued before the clock starts, so that challenges wait
-# throughout: the ranked matches per minute then show what the ladder keeps (compare
-# with a run without), and the challenges' share of the workers' time is printed.
+# With CHALLENGES=N, a contestant's bot (the greedy house bot's code) is uploaded and N
+# challenge games (in challenges of 20) are queued before the clock starts, so that
+# challenges wait throughout: the ranked matches per minute then show what the ladder
+# keeps, against a run with CHALLENGES=0 (the same five bots, no challenge), and the
+# challenges' share of the workers' time is printed.
 #
 # Usage: bench/ladder.sh          (from anywhere; needs curl, psql, python3, bubblewrap)
 # Knobs (environment): DURATION (default 60 seconds), WORKERS (the server's default),
-# CHALLENGES=1 (see above),
+# CHALLENGES=N (see above),
 # PORT (a free one), NO_BUILD=1 to use the binary already built, BIN=path to another
 # build of bottlebats, SANDBOX=best-effort where the sandbox is incomplete.
 #
@@ -52,7 +53,7 @@ for i in $(seq 3000); do
     sleep 0.1
 done
 if [[ -n "${CHALLENGES:-}" ]]; then
-    echo "== a contestant's bot, and 1,000 challenge games queued"
+    echo "== a contestant's bot, and ${CHALLENGES} challenge games queued"
     "$BIN" admin --data-dir "$DATA" create-user challenger --password "a long enough secret" >/dev/null
     TOKEN=$("$BIN" admin --data-dir "$DATA" create-token challenger | tail -n1)
     curl -sf -H "Authorization: Bearer $TOKEN" -F name=challenger \
@@ -62,7 +63,7 @@ if [[ -n "${CHALLENGES:-}" ]]; then
         [[ $i -lt 600 ]] || { echo "the challenger was not built within 60 s" >&2; exit 1; }
         sleep 0.1
     done
-    for i in $(seq 50); do
+    for i in $(seq $((CHALLENGES / 20))); do
         curl -sf -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \
             -d '{"bot": "challenger", "opponents": {"near": 3}, "games": 20}' \
             "$URL/api/challenges" >/dev/null

@@ -1,5 +1,5 @@
 //! The workers' share: ranked matches first, but a challenge's game whenever
-//! challenges had less than a fifth of the workers' time over the latest matches; and
+//! challenges had less than 15% of the workers' time over the latest matches; and
 //! a challenge's game at once when no ranked match waits.
 
 use serde_json::json;
@@ -27,7 +27,7 @@ async fn history(db: &sqlx::PgPool, n: i32, minutes_ago: i32, challenge: Option<
 }
 
 #[tokio::test]
-async fn challenges_get_a_fifth_of_the_workers_while_ranked_matches_wait() {
+async fn challenges_get_a_share_of_the_workers_while_ranked_matches_wait() {
     let (mut c, b, token) = site("share", common::test_config()).await;
     let db = c.state.db.clone();
     assert_eq!(
@@ -69,8 +69,8 @@ async fn challenges_get_a_fifth_of_the_workers_while_ranked_matches_wait() {
     history(&db, 5, 10, Some(id)).await;
     assert!(w.claim().await.unwrap().unwrap().ranked);
     put_back().await;
-    // Three in twenty (15%): challenges are owed time.
-    sqlx::query("delete from matches where id in (select id from matches where challenge_id is not null and status = 'finished' order by id limit 2)")
+    // Two in twenty (10%): challenges are owed time.
+    sqlx::query("delete from matches where id in (select id from matches where challenge_id is not null and status = 'finished' order by id limit 3)")
         .execute(&db)
         .await
         .unwrap();
