@@ -327,6 +327,16 @@ pub async fn latest_matches(
     query.fetch_all(db).await
 }
 
+/// The condition that the match `id` is ranked (`Some(true)`) or unranked.
+fn kind_of(ranked: Option<bool>, id: &str) -> String {
+    ranked
+        .map(|r| {
+            let not = if r { "" } else { "not " };
+            format!(" and exists (select 1 from matches k where k.id = {id} and k.challenge_id is {not}null)")
+        })
+        .unwrap_or_default()
+}
+
 /// The statement that finds a page's match ids (see [`latest_matches`]).
 fn page_ids(
     has_cursor: bool,
@@ -369,11 +379,7 @@ fn page_ids(
         let map = m.map(|m| {
             format!(" and exists (select 1 from matches x join maps xm on xm.id = x.map_id where x.id = {id} and xm.name = ${m})")
         });
-        let kind = ranked.map(|r| {
-            let not = if r { "" } else { "not " };
-            format!(" and exists (select 1 from matches k where k.id = {id} and k.challenge_id is {not}null)")
-        });
-        format!("{}{}", map.unwrap_or_default(), kind.unwrap_or_default())
+        map.unwrap_or_default() + &kind_of(ranked, id)
     };
     match (b, u) {
         (Some(b), _) => format!(
@@ -402,11 +408,7 @@ fn page_ids(
             cursor("m.finished_at, m.id"),
             m.map(|m| format!(" and m.map_id = (select id from maps where name = ${m})"))
                 .unwrap_or_default()
-                + match ranked {
-                    Some(true) => " and m.challenge_id is null",
-                    Some(false) => " and m.challenge_id is not null",
-                    None => "",
-                },
+                + &kind_of(ranked, "m.id"),
         ),
     }
 }

@@ -439,29 +439,42 @@ pub async fn create_abtest(
         &asked,
     )
     .await?;
+    queue_scenarios(&mut tx, id, &me, (a, b), &pool, &maps, ask.games / 2).await?;
+    tx.commit().await?;
+    tracing::info!(abtest = %id, bot = %me.name, games = ask.games, "A/B test queued");
+    Ok(Ok(id))
+}
+
+/// Queues an A/B test's `scenarios`, each played once by each of `versions` (A, B).
+async fn queue_scenarios(
+    tx: &mut PgConnection,
+    id: ChallengeId,
+    me: &super::OwnBot,
+    (a, b): (VersionId, VersionId),
+    pool: &[Rival],
+    maps: &[MapRow],
+    scenarios: u32,
+) -> sqlx::Result<()> {
     let seats_of: Vec<usize> = maps.iter().map(|m| m.seats).collect();
-    let scenarios = plan::abtest(pool.len(), &seats_of, (ask.games / 2) as usize);
-    for (s, p) in scenarios.iter().enumerate() {
+    for (s, p) in plan::abtest(pool.len(), &seats_of, scenarios as usize)
+        .iter()
+        .enumerate()
+    {
         for (arm, version) in [("a", a), ("b", b)] {
             let seats: Vec<(BotId, VersionId)> = p
                 .seats
                 .iter()
-                .map(|&i| {
-                    if i == 0 {
-                        (me.id, version)
-                    } else {
-                        (pool[i - 1].id, pool[i - 1].version)
-                    }
+                .map(|&i| match i {
+                    0 => (me.id, version),
+                    i => (pool[i - 1].id, pool[i - 1].version),
                 })
                 .collect();
             let game = ChallengeGame {
                 id,
                 scenario: Some((s as i32, arm)),
             };
-            insert_match(&mut tx, maps[p.map].id, &seats, Some(game)).await?;
+            insert_match(tx, maps[p.map].id, &seats, Some(game)).await?;
         }
     }
-    tx.commit().await?;
-    tracing::info!(abtest = %id, bot = %me.name, games = ask.games, "A/B test queued");
-    Ok(Ok(id))
+    Ok(())
 }

@@ -99,7 +99,31 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     v.b.click("main button[type=submit]");
     wait_for_path(v.b, "/profile");
 
-    // From idle's page to the form, filled in for idle.
+    challenge_idle_from_its_page(v, &token);
+    ab_test_a_candidate_from_the_bot_page(v, &token);
+    eprintln!(
+        "challenges browser test: {} screenshots, {:.1} s",
+        v.cam.taken.len(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The id at the end of the address, once the browser is on `prefix`ID.
+fn wait_for_id(b: &Session, prefix: &str) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let url = b.url();
+        if let Some(id) = url.rsplit_once(prefix).and_then(|(_, id)| id.parse().ok()) {
+            return id;
+        }
+        assert!(Instant::now() < deadline, "not on {prefix}ID: {url}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// From idle's page to the form, filled in for idle; its page follows the games
+/// without a reload, to the end, and sums them up as the API does.
+fn challenge_idle_from_its_page(v: &mut Visit, token: &str) {
     v.page("/bots/idle");
     v.b.click(".challenge-link a");
     wait_for_path(v.b, "/challenges/new?opponent=idle");
@@ -111,16 +135,7 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     v.b.click("input[name=map][value=ring-2p]");
     v.cam.both("challenge-form");
     v.b.click(".challenge-form button[type=submit]");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !v.b.url().contains("/challenges/") || v.b.url().ends_with("/new") {
-        assert!(
-            Instant::now() < deadline,
-            "not on the challenge's page: {}",
-            v.b.url()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let id: i64 = v.b.url().rsplit('/').next().unwrap().parse().unwrap();
+    let id = wait_for_id(v.b, "/challenges/");
     v.b.wait_text(".challenge-head h1", "mine");
     // It follows the games without a reload, to the end.
     wait_long(
@@ -129,7 +144,7 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
         "Done: 2 of 2 games",
         PLAY_DEADLINE,
     );
-    let api = json_of(&site, &format!("/api/challenges/{id}"), &token);
+    let api = json_of(v.site, &format!("/api/challenges/{id}"), token);
     assert_eq!(api["status"], "finished");
     let row = v.b.text("table.against tbody tr");
     let s = &api["summary"]["opponents"][0];
@@ -141,11 +156,13 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     assert!(v.b.text("table.on-map tbody").starts_with("ring-2p"));
     assert_eq!(v.b.find_all("table.games tbody tr").len(), 2);
     v.cam.both("challenge-page");
+}
 
-    // A candidate, its A/B test from the bot page, to the verdict.
+/// A candidate, its A/B test from the bot page, to the verdict and "Make B active".
+fn ab_test_a_candidate_from_the_bot_page(v: &mut Visit, token: &str) {
     upload(
-        &site,
-        &token,
+        v.site,
+        token,
         "/api/bots/mine/versions",
         &[("candidate", "true")],
         "ready",
@@ -154,23 +171,14 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     v.b.fill("form.abtest input[name=games]", "4");
     v.cam.both("bot-page-abtest");
     v.b.click("form.abtest button[type=submit]");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !v.b.url().contains("/abtests/") {
-        assert!(
-            Instant::now() < deadline,
-            "not on the A/B test's page: {}",
-            v.b.url()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let ab: i64 = v.b.url().rsplit('/').next().unwrap().parse().unwrap();
+    let ab = wait_for_id(v.b, "/abtests/");
     wait_long(
         v.b,
         ".challenge-progress h2",
         "Done: 4 of 4 games",
         PLAY_DEADLINE,
     );
-    let api = json_of(&site, &format!("/api/abtests/{ab}"), &token);
+    let api = json_of(v.site, &format!("/api/abtests/{ab}"), token);
     let verdict = api["verdict"].as_str().unwrap();
     v.b.wait_text(".verdict", verdict);
     assert!(v.b.text(".difference").contains("95% interval"));
@@ -179,9 +187,4 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     v.b.click("form.make-b button");
     wait_for_path(v.b, "/bots/mine#versions");
     v.b.wait_text(".bot-summary .plays", "version 2 plays");
-    eprintln!(
-        "challenges browser test: {} screenshots, {:.1} s",
-        v.cam.taken.len(),
-        started.elapsed().as_secs_f64()
-    );
 }

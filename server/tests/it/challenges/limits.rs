@@ -36,123 +36,93 @@ async fn refused(
     )
 }
 
+/// `base` with the fields of `change` (JSON text) put over it.
+fn over(base: &serde_json::Value, change: &str) -> serde_json::Value {
+    let mut v = base.clone();
+    let change: serde_json::Value = serde_json::from_str(change).unwrap();
+    for (k, x) in change.as_object().unwrap() {
+        v[k] = x.clone();
+    }
+    v
+}
+
+/// Each request of `cases` (changes to `base`) is refused with its status, saying so.
+async fn each_refused(
+    c: &mut Client,
+    token: &str,
+    path: &str,
+    base: serde_json::Value,
+    cases: &[(&str, u16, &str)],
+) {
+    for (change, status, says) in cases {
+        let body = over(&base, change);
+        let (got, message) = refused(c, token, path, body.clone()).await;
+        assert_eq!(got, *status, "{body}: {message}");
+        assert!(
+            message.contains(says),
+            "{body}: {message:?} should say {says:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn bad_requests_are_refused_with_their_reason() {
     let (mut c, _b, token) = site("refusals", config(100, 2)).await;
-    let ch = "/api/challenges";
-    let cases = [
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 0}),
-            400,
-            "1 to 20 games",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 21}),
-            400,
-            "1 to 20 games",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["nobody"], "games": 2}),
-            400,
-            "`nobody`",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["mine"], "games": 2}),
-            400,
-            "against itself",
-        ),
-        (
-            json!({"bot": "mine", "opponents": {"top": 9}, "games": 2}),
-            400,
-            "1 to 7 opponents",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "maps": ["triad-3p"]}),
-            400,
-            "for 3 players, not 2",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "players": 3}),
-            400,
-            "2 to 2 players",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "version": 7}),
-            400,
-            "no version 7",
-        ),
-        (
-            json!({"bot": "idle", "opponents": ["random"], "games": 2}),
-            403,
-            "not yours",
-        ),
-        (
-            json!({"bot": "ghost", "opponents": ["idle"], "games": 2}),
-            400,
-            "no bot called",
-        ),
-        (
-            json!({"bot": "mine", "opponents": {"near": 3}, "games": 2, "players": 4}),
-            409,
-            "no map for 4 players",
-        ),
-        (
-            json!({"bot": "mine", "opponents": ["idle"], "games": 2, "extra": 1}),
-            422,
-            "extra",
-        ),
-    ];
-    for (body, status, says) in cases {
-        let (got, message) = refused(&mut c, &token, ch, body.clone()).await;
-        assert_eq!(got, status, "{body}: {message}");
-        assert!(
-            message.contains(says),
-            "{body}: {message:?} should say {says:?}"
-        );
-    }
-    let ab = "/api/abtests";
-    for (body, status, says) in [
-        (
-            json!({"bot": "mine", "candidate": 1, "games": 4}),
-            409,
-            "is the active one",
-        ),
-        (
-            json!({"bot": "mine", "candidate": 1, "games": 5}),
-            400,
-            "even number",
-        ),
-        (
-            json!({"bot": "mine", "candidate": 9, "games": 4}),
-            400,
-            "no version 9",
-        ),
-        (
-            json!({"bot": "greedy", "candidate": 1, "games": 4}),
-            403,
-            "not yours",
-        ),
-    ] {
-        let (got, message) = refused(&mut c, &token, ab, body.clone()).await;
-        assert_eq!(got, status, "{body}: {message}");
-        assert!(
-            message.contains(says),
-            "{body}: {message:?} should say {says:?}"
-        );
-    }
-    // Without a token, nothing; the form without its CSRF token, nothing.
-    let r = c
-        .stranger()
-        .send(
-            axum::http::Request::post(ch)
-                .header("content-type", "application/json")
-                .body(axum::body::Body::from(
-                    json!({"bot": "mine", "opponents": ["idle"], "games": 1}).to_string(),
-                ))
-                .unwrap(),
-        )
-        .await;
-    assert_eq!(r.status, 401);
+    let base = json!({"bot": "mine", "opponents": ["idle"], "games": 2});
+    each_refused(
+        &mut c,
+        &token,
+        "/api/challenges",
+        base,
+        &[
+            (r#"{"games": 0}"#, 400, "1 to 20 games"),
+            (r#"{"games": 21}"#, 400, "1 to 20 games"),
+            (r#"{"opponents": ["nobody"]}"#, 400, "`nobody`"),
+            (r#"{"opponents": ["mine"]}"#, 400, "against itself"),
+            (r#"{"opponents": {"top": 9}}"#, 400, "1 to 7 opponents"),
+            (r#"{"maps": ["triad-3p"]}"#, 400, "for 3 players, not 2"),
+            (r#"{"players": 3}"#, 400, "2 to 2 players"),
+            (r#"{"version": 7}"#, 400, "no version 7"),
+            (
+                r#"{"bot": "idle", "opponents": ["random"]}"#,
+                403,
+                "not yours",
+            ),
+            (r#"{"bot": "ghost"}"#, 400, "no bot called"),
+            (
+                r#"{"opponents": {"near": 3}, "players": 4}"#,
+                409,
+                "no map for 4 players",
+            ),
+            (r#"{"extra": 1}"#, 422, "extra"),
+        ],
+    )
+    .await;
+    let base = json!({"bot": "mine", "candidate": 1, "games": 4});
+    each_refused(
+        &mut c,
+        &token,
+        "/api/abtests",
+        base,
+        &[
+            ("{}", 409, "is the active one"),
+            (r#"{"games": 5}"#, 400, "even number"),
+            (r#"{"candidate": 9}"#, 400, "no version 9"),
+            (r#"{"bot": "greedy"}"#, 403, "not yours"),
+        ],
+    )
+    .await;
+    without_a_token_or_form_token_nothing_is_queued(&mut c).await;
+}
+
+/// No token, no form token: nothing queued; the form says what is wrong.
+async fn without_a_token_or_form_token_nothing_is_queued(c: &mut Client) {
+    let body = json!({"bot": "mine", "opponents": ["idle"], "games": 1}).to_string();
+    let req = axum::http::Request::post("/api/challenges")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    assert_eq!(c.stranger().send(req).await.status, 401);
     let r = c
         .post_raw(
             "/challenges",

@@ -47,6 +47,26 @@ async fn a_challenge_plays_unranked_games_with_rotating_seats() {
         .json();
     assert_eq!(v["status"], "finished", "{v}");
     assert_eq!(v["done"], 4);
+    the_games_rotate_and_add_up(&v);
+    // No rating, record or rating history moved.
+    assert_eq!(
+        ladder_state(&c).await,
+        before,
+        "unranked games changed the ladder"
+    );
+
+    let first = v["games"][0]["match"].as_i64().unwrap();
+    they_are_marked_unranked(&mut c, id, first).await;
+
+    // The page, finished, stops following.
+    let page = c.get(&format!("/challenges/{id}")).await;
+    assert!(page.body.contains("Done: 4 of 4 games"), "{}", page.body);
+    assert!(page.body.contains("data-live-done"));
+}
+
+/// Duels against idle and strong in turn, mine at each seat twice, on ring-2p; the
+/// summary adds up, against each opponent and on each map.
+fn the_games_rotate_and_add_up(v: &serde_json::Value) {
     let games = v["games"].as_array().unwrap();
     // Duels against idle and strong in turn, mine at each seat twice.
     let rivals: Vec<&str> = games
@@ -96,14 +116,11 @@ async fn a_challenge_plays_unranked_games_with_rotating_seats() {
     );
     assert_eq!(s["maps"][0]["map"], "ring-2p");
     assert_eq!(sum(&s["maps"][0]), 4);
+}
 
-    // No rating, record or rating history moved.
-    assert_eq!(
-        ladder_state(&c).await,
-        before,
-        "unranked games changed the ladder"
-    );
-
+/// Marked unranked in the lists, the match's JSON and its page; the filter finds them;
+/// the opponents' owner sees them.
+async fn they_are_marked_unranked(c: &mut crate::common::Client, id: i64, first: i64) {
     // Marked unranked in the lists, the match's JSON and its page; the filter finds them.
     let all = c.get("/api/matches?kind=unranked").await.json();
     assert_eq!(all["matches"].as_array().unwrap().len(), 4);
@@ -114,7 +131,6 @@ async fn a_challenge_plays_unranked_games_with_rotating_seats() {
         .all(|m| m["ranked"] == false));
     let ranked = c.get("/api/matches?kind=ranked").await.json();
     assert!(ranked["matches"].as_array().unwrap().is_empty());
-    let first = games[0]["match"].as_i64().unwrap();
     let m = c.get(&format!("/api/matches/{first}")).await.json();
     assert_eq!(
         (m["ranked"].clone(), m["challenge"].clone()),
@@ -131,16 +147,32 @@ async fn a_challenge_plays_unranked_games_with_rotating_seats() {
     // The opponents' owner sees them among its bots' matches.
     let house = c.get("/api/matches?user=house").await.json();
     assert_eq!(house["matches"].as_array().unwrap().len(), 4);
-
-    // The page, finished, stops following.
-    let page = c.get(&format!("/challenges/{id}")).await;
-    assert!(page.body.contains("Done: 4 of 4 games"), "{}", page.body);
-    assert!(page.body.contains("data-live-done"));
 }
 
-#[tokio::test]
-async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
-    let (mut c, b, token) = site("abtest", common::test_config()).await;
+/// The A/B test's `games` matches come in pairs that differ only in the version.
+async fn its_games_come_in_pairs(c: &crate::common::Client, id: i64, games: usize) {
+    let pairs: Vec<PairRow> = sqlx::query_as(
+        "select m.scenario, m.arm, m.map_id, \
+             array(select bot_id from match_players p where p.match_id = m.id order by seat), \
+             array(select version_id from match_players p where p.match_id = m.id order by seat) \
+         from matches m where challenge_id = $1 order by m.id",
+    )
+    .bind(id)
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(pairs.len(), games);
+    for p in pairs.chunks(2) {
+        let (a, b) = (&p[0], &p[1]);
+        assert_eq!((a.0, a.1.as_str(), b.0, b.1.as_str()), (b.0, "a", a.0, "b"));
+        assert_eq!((a.2, &a.3), (b.2, &b.3), "same map and seats");
+        let differ = a.4.iter().zip(&b.4).filter(|(x, y)| x != y).count();
+        assert_eq!(differ, 1, "only the bot's version differs: {a:?} {b:?}");
+    }
+}
+
+/// Version 2 of `mine`, a candidate, built and ready, with its button on the bot page.
+async fn a_ready_candidate(c: &mut crate::common::Client, b: &server::builds::Builder) {
     c.upload(
         "/bots/mine/versions",
         &[("candidate", "on")],
@@ -148,9 +180,15 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
     )
     .await;
     while b.build_next().await.unwrap() {}
-    assert_eq!(status(&c, "mine", 2).await.0, "ready");
+    assert_eq!(status(c, "mine", 2).await.0, "ready");
     let page = c.get("/bots/mine").await;
     assert!(page.body.contains("Start the A/B test"), "the button");
+}
+
+#[tokio::test]
+async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
+    let (mut c, b, token) = site("abtest", common::test_config()).await;
+    a_ready_candidate(&mut c, &b).await;
     let before = ladder_state(&c).await;
 
     let r = api_json(
@@ -163,25 +201,7 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.json()["id"].as_i64().unwrap();
     assert_eq!(r.json()["url"], format!("/abtests/{id}"));
-    // Its matches come in pairs that differ only in the version.
-    let pairs: Vec<PairRow> = sqlx::query_as(
-        "select m.scenario, m.arm, m.map_id, \
-             array(select bot_id from match_players p where p.match_id = m.id order by seat), \
-             array(select version_id from match_players p where p.match_id = m.id order by seat) \
-         from matches m where challenge_id = $1 order by m.id",
-    )
-    .bind(id)
-    .fetch_all(&c.state.db)
-    .await
-    .unwrap();
-    assert_eq!(pairs.len(), 6);
-    for p in pairs.chunks(2) {
-        let (a, b) = (&p[0], &p[1]);
-        assert_eq!((a.0, a.1.as_str(), b.0, b.1.as_str()), (b.0, "a", a.0, "b"));
-        assert_eq!((a.2, &a.3), (b.2, &b.3), "same map and seats");
-        let differ = a.4.iter().zip(&b.4).filter(|(x, y)| x != y).count();
-        assert_eq!(differ, 1, "only the bot's version differs: {a:?} {b:?}");
-    }
+    its_games_come_in_pairs(&c, id, 6).await;
 
     let w = common::worker(&b, "abtester", 40);
     while w.run_one().await.unwrap() {}

@@ -43,13 +43,18 @@ async fn a_burst_of_challenges_gets_the_allowance_and_no_more() {
             .unwrap();
     assert_eq!(queued, 2);
 
+    malformed_requests_are_refused(&c, &token).await;
+}
+
+/// Oversized and malformed requests, and hostile names, refused with their reason.
+async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) {
     let mut c = c.stranger();
     // Oversized: refused before it is read.
     let names: Vec<String> = (0..20_000).map(|i| format!("bot{i}")).collect();
     let r = api_json(
         &mut c,
         "/api/challenges",
-        &token,
+        token,
         &json!({"bot": "mine", "opponents": names, "games": 1}),
     )
     .await;
@@ -59,7 +64,7 @@ async fn a_burst_of_challenges_gets_the_allowance_and_no_more() {
     let r = api_json(
         &mut c,
         "/api/challenges",
-        &token,
+        token,
         &json!({"bot": "mine", "opponents": names, "games": 1}),
     )
     .await;
@@ -78,7 +83,7 @@ async fn a_burst_of_challenges_gets_the_allowance_and_no_more() {
         let r = api_json(
             &mut c,
             "/api/challenges",
-            &token,
+            token,
             &json!({"bot": "mine", "opponents": ["idle"], "games": games}),
         )
         .await;
@@ -88,7 +93,7 @@ async fn a_burst_of_challenges_gets_the_allowance_and_no_more() {
     let r = api_json(
         &mut c,
         "/api/challenges",
-        &token,
+        token,
         &json!({"bot": "mine", "opponents": ["<script>x</script>"], "games": 1}),
     )
     .await;
