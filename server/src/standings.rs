@@ -105,13 +105,15 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
             load: r.load,
         })
         .collect();
-    all.sort_by(|a, b| {
-        b.record
-            .rating()
-            .total_cmp(&a.record.rating())
-            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
-    });
+    all.sort_by(|a, b| best_first((a.record.rating(), &a.name), (b.record.rating(), &b.name)));
     Ok(all)
+}
+
+/// The leaderboard's order of two bots given as (rating, name): the better rated
+/// first, then by name whatever the case.
+pub fn best_first(a: (f64, &str), b: (f64, &str)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0)
+        .then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase()))
 }
 
 /// Where a bot stands and when it plays: its place on the leaderboard now and a day ago,

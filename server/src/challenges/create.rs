@@ -88,11 +88,7 @@ async fn rivals(conn: &mut PgConnection, me: BotId) -> sqlx::Result<Vec<Rival>> 
             rating: crate::ranker::rating::conservative(r.mu, r.sigma),
         })
         .collect();
-    all.sort_by(|a, b| {
-        b.rating
-            .total_cmp(&a.rating)
-            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
-    });
+    all.sort_by(|a, b| crate::standings::best_first((a.rating, &a.name), (b.rating, &b.name)));
     Ok(all)
 }
 
