@@ -47,7 +47,7 @@ const SCENARIOS: [usize; 4] = [10, 20, 50, 100];
 const POWER_DIFF: f64 = 0.10;
 const POWER_SCENARIOS: [usize; 9] = [25, 50, 100, 150, 200, 250, 300, 350, 400];
 /// Scenarios after which the "N more games would tell" estimate is read.
-const PREDICT_AT: [usize; 4] = [stats::MIN_PAIRS, 10, 20, 50];
+const PREDICT_AT: [usize; 4] = [5, 10, 20, 50];
 /// Chance of a draw in a duel.
 const DRAW: f64 = 0.05;
 /// Float slack when asking whether an interval's end is at the true difference.
@@ -208,6 +208,7 @@ impl Tally {
         match c.verdict {
             Verdict::Better => self.better += 1,
             Verdict::Worse => self.worse += 1,
+            Verdict::Within => {}
             Verdict::NotYet { more_games } => self
                 .predicted
                 .push((2 * c.pairs) as f64 + f64::from(more_games)),

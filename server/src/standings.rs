@@ -180,7 +180,8 @@ impl DayAgoRanks {
 pub async fn finished_lately(db: &PgPool) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from matches
-           where status = 'finished' and finished_at > now() - interval '10 minutes'"#
+           where status = 'finished' and finished_at > now() - interval '10 minutes'
+             and challenge_id is null"#
     )
     .fetch_one(db)
     .await

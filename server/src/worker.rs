@@ -110,7 +110,8 @@ impl Worker {
     /// Takes the next match of the queue (or one whose lease ran out). Ranked matches
     /// come first, but a challenge's when challenges had less than
     /// [`CHALLENGE_SHARE`] of the workers' time over the last [`SHARE_WINDOW`] matches
-    /// started; with no ranked match waiting, a challenge's in any case. Challenges
+    /// started and fewer than that share of the live workers play one; with no ranked
+    /// match waiting, a challenge's in any case. Challenges
     /// turned off wait in the queue.
     pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
@@ -122,7 +123,11 @@ impl Worker {
                                   as t
                           from matches
                           where started_at is not null and status in ('running', 'finished')
-                          order by started_at desc limit $1) r)::float8 as "share!"
+                          order by started_at desc limit $1) r)::float8 as "share!",
+                   (select count(*) from matches
+                    where status = 'running' and challenge_id is not null) as "running!",
+                   (select count(*) from workers
+                    where heartbeat_at > now() - interval '2 minutes') as "workers!"
                from ranker"#,
             SHARE_WINDOW
         )
@@ -131,7 +136,10 @@ impl Worker {
         if gate.paused {
             return Ok(None);
         }
-        let challenges_first = gate.share < CHALLENGE_SHARE;
+        // Matches just started weigh nothing in the share yet: with many workers freed
+        // at once each would take a challenge's game, so their number is capped too.
+        let most_running = (CHALLENGE_SHARE * gate.workers as f64).ceil().max(1.0) as i64;
+        let challenges_first = gate.share < CHALLENGE_SHARE && gate.running < most_running;
         let claimed = sqlx::query!(
             r#"update matches m set status = 'running', lease_owner = $1,
                    lease_until = now() + make_interval(secs => $2),

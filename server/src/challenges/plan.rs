@@ -9,13 +9,13 @@ pub struct Planned {
     pub seats: Vec<usize>,
 }
 
-/// The challenger and `players - 1` opponents taken in turn from `opponents`, seated
-/// by rotating the group one seat a game.
-fn game(g: usize, opponents: usize, players: usize, map: usize) -> Planned {
+/// The challenger and `players - 1` opponents taken in turn from `opponents` (the
+/// `g`th group), seated by rotating the group `turn` seats.
+fn game(g: usize, turn: usize, opponents: usize, players: usize, map: usize) -> Planned {
     let group: Vec<usize> = std::iter::once(0)
         .chain((0..players - 1).map(|j| (g * (players - 1) + j) % opponents + 1))
         .collect();
-    let seats = (0..players).map(|s| group[(s + g) % players]).collect();
+    let seats = (0..players).map(|s| group[(s + turn) % players]).collect();
     Planned { map, seats }
 }
 
@@ -26,19 +26,21 @@ fn game(g: usize, opponents: usize, players: usize, map: usize) -> Planned {
 pub fn challenge(opponents: usize, players: usize, maps: usize, games: usize) -> Vec<Planned> {
     assert!(opponents >= players - 1 && players >= 2 && maps >= 1);
     (0..games)
-        .map(|g| game(g, opponents, players, (g / players) % maps))
+        .map(|g| game(g, g, opponents, players, (g / players) % maps))
         .collect()
 }
 
 /// An A/B test's `scenarios`: scenario `s` is on map `s mod maps` (`map_seats` gives
 /// each map's seats, all at most `opponents + 1`), against the next opponents of the
-/// pool in turn, the bot's seat rotating. Each is played twice, once by each version.
+/// pool in turn, the seats rotating once a round of the maps (so that a map is not
+/// tied to one seat when the number of maps is a multiple of the players). Each is
+/// played twice, once by each version.
 pub fn abtest(opponents: usize, map_seats: &[usize], scenarios: usize) -> Vec<Planned> {
     assert!(!map_seats.is_empty() && map_seats.iter().all(|&k| k >= 2 && k <= opponents + 1));
     (0..scenarios)
         .map(|s| {
             let map = s % map_seats.len();
-            game(s, opponents, map_seats[map], map)
+            game(s, s / map_seats.len(), opponents, map_seats[map], map)
         })
         .collect()
 }
@@ -83,6 +85,15 @@ mod tests {
             s.dedup();
             assert_eq!(s.len(), 2, "two different players: {g:?}");
         }
+    }
+
+    #[test]
+    fn an_ab_test_on_two_duel_maps_plays_each_at_both_seats() {
+        let s = abtest(3, &[2, 2], 4);
+        let at = |p: &Planned| (p.map, p.seats.iter().position(|&x| x == 0).unwrap());
+        let mut seen: Vec<(usize, usize)> = s.iter().map(at).collect();
+        seen.sort();
+        assert_eq!(seen, [(0, 0), (0, 1), (1, 0), (1, 1)]);
     }
 
     #[test]

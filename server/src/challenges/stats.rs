@@ -7,8 +7,9 @@ use rand::{Rng, SeedableRng};
 
 /// Bootstrap resamples behind an interval.
 pub const RESAMPLES: usize = 2000;
-/// Scenarios (pairs of games) played before any verdict but "not yet".
-pub const MIN_PAIRS: usize = 5;
+/// Scenarios (pairs of games) played before any verdict but "not yet": with fewer, a
+/// run of luck (4 wins and a draw in 5) would already read as "better".
+pub const MIN_PAIRS: usize = 10;
 /// The difference in score, in points, that "N more games would tell" aims at when
 /// the one seen so far is smaller.
 pub const DETECT: f64 = 0.10;
@@ -42,6 +43,8 @@ pub fn score(ranks: &[u32], me: usize) -> f64 {
 pub enum Verdict {
     Better,
     Worse,
+    /// The interval holds 0 and lies within ±[`DETECT`]: any difference is smaller.
+    Within,
     /// The interval holds 0: about this many more games would tell.
     NotYet {
         more_games: u32,
@@ -54,6 +57,10 @@ impl Verdict {
         match self {
             Verdict::Better => "B is better".into(),
             Verdict::Worse => "B is worse".into(),
+            Verdict::Within => format!(
+                "No difference of {} points or more",
+                (DETECT * 100.0).round()
+            ),
             Verdict::NotYet { more_games } => {
                 format!("No difference found yet — {more_games} more games would tell")
             }
@@ -87,6 +94,8 @@ pub fn compare(pairs: &[(f64, f64)], seed: u64) -> Option<Comparison> {
         Verdict::Better
     } else if n >= MIN_PAIRS && ci95.1 < 0.0 {
         Verdict::Worse
+    } else if n >= MIN_PAIRS && ci95.0 > -DETECT && ci95.1 < DETECT {
+        Verdict::Within
     } else {
         Verdict::NotYet {
             more_games: more_games(&diffs, difference),
@@ -188,9 +197,16 @@ mod tests {
         assert_eq!(c.verdict, Verdict::Better);
         assert_eq!(c.difference, 1.0);
         assert_eq!(c.verdict.words(), "B is better");
-        let c = compare(&[(1.0, 0.5); 8], 1).unwrap();
+        let c = compare(&[(1.0, 0.5); MIN_PAIRS], 1).unwrap();
         assert_eq!(c.verdict, Verdict::Worse);
         assert_eq!(c.ci95, (-0.5, -0.5));
+        // Two versions that play alike, once there are enough scenarios.
+        let same: Vec<(f64, f64)> = (0..40)
+            .map(|i| (f64::from(i % 2), f64::from(i % 2)))
+            .collect();
+        let c = compare(&same, 1).unwrap();
+        assert_eq!(c.verdict, Verdict::Within);
+        assert_eq!(c.verdict.words(), "No difference of 10 points or more");
     }
 
     #[test]

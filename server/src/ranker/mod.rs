@@ -131,10 +131,12 @@ async fn recent_maps(
     let rows = sqlx::query!(
         r#"select p.bot_id as "bot_id!: BotId", m.map_id as "map_id: MapId", count(*) as "n!"
            from unnest($1::bigint[]) b(id)
-           cross join lateral (select bot_id, match_id from match_players p
-                               where p.bot_id = b.id order by p.match_id desc limit $2) p
+           cross join lateral (select p.bot_id, p.match_id from match_players p
+                               join matches r on r.id = p.match_id
+                               where p.bot_id = b.id and r.challenge_id is null
+                               order by p.match_id desc limit $2) p
            join matches m on m.id = p.match_id
-           where m.status <> 'void' and m.challenge_id is null
+           where m.status <> 'void'
            group by p.bot_id, m.map_id"#,
         ids,
         RECENT_MATCHES
@@ -452,7 +454,8 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
         MapRow,
         r#"select maps.name, maps.seats, maps.forts, maps.enabled,
                (select count(*) from matches m
-                where m.map_id = maps.id and m.status = 'finished') as "matches!"
+                where m.map_id = maps.id and m.status = 'finished'
+                  and m.challenge_id is null) as "matches!"
            from maps order by maps.seats, maps.name"#
     )
     .fetch_all(db)
