@@ -6,8 +6,8 @@ use serde::Deserialize;
 use sqlx::PgConnection;
 
 use super::{
-    own_bot, plan, within_limits, Kind, Limits, Outcome, Refusal, AB_POOL, MAX_AB_GAMES, MAX_GAMES,
-    MAX_OPPONENTS, MAX_PLAYERS,
+    outcome, own_bot, plan, within_limits, Kind, Limits, Outcome, Refusal, Step, AB_POOL,
+    MAX_AB_GAMES, MAX_GAMES, MAX_OPPONENTS, MAX_PLAYERS,
 };
 use crate::ids::{BotId, ChallengeId, MapId, UserId, VersionId};
 use crate::ranker::{insert_match, ChallengeGame};
@@ -108,28 +108,27 @@ async fn opponents(
     conn: &mut PgConnection,
     me: &super::OwnBot,
     asked: &Opponents,
-) -> anyhow::Result<Result<Vec<Rival>, Refusal>> {
+) -> Step<Vec<Rival>> {
     let all = rivals(conn, me.id).await?;
     let max = (MAX_PLAYERS - 1) as usize;
     let chosen = match asked {
         Opponents::Top { top: k } | Opponents::Near { near: k } if *k == 0 || *k as usize > max => {
-            return Ok(Err(Refusal::Invalid(format!(
+            return Err(Refusal::Invalid(format!(
                 "Ask for 1 to {max} opponents at the top or near your rating."
-            ))))
+            ))
+            .into())
         }
         Opponents::Top { top } => all.into_iter().take(*top as usize).collect(),
         Opponents::Near { near } => nearest(all, me.rating, *near as usize),
-        Opponents::Named(names) => match named(all, me, names) {
-            Ok(found) => found,
-            Err(refusal) => return Ok(Err(refusal)),
-        },
+        Opponents::Named(names) => named(all, me, names)?,
     };
     if chosen.is_empty() {
-        return Ok(Err(Refusal::Conflict(
+        return Err(Refusal::Conflict(
             "No other bot plays yet: there is nobody to challenge.".into(),
-        )));
+        )
+        .into());
     }
-    Ok(Ok(chosen))
+    Ok(chosen)
 }
 
 /// The bots of `names` among those that play (`all`), in the order given.
@@ -175,11 +174,11 @@ async fn playable_version(
     conn: &mut PgConnection,
     me: &super::OwnBot,
     number: Option<i32>,
-) -> anyhow::Result<Result<VersionId, Refusal>> {
+) -> Step<VersionId> {
     let Some(number) = number else {
         return Ok(me.active.ok_or_else(|| {
             Refusal::Conflict(format!("`{}` has no version that plays yet.", me.name))
-        }));
+        })?);
     };
     let v = sqlx::query!(
         r#"select id as "id: VersionId", status as "status: VersionStatus"
@@ -189,11 +188,8 @@ async fn playable_version(
     )
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(match v {
-        None => Err(Refusal::Invalid(format!(
-            "`{}` has no version {number}.",
-            me.name
-        ))),
+    match v {
+        None => Err(Refusal::Invalid(format!("`{}` has no version {number}.", me.name)).into()),
         Some(v)
             if matches!(
                 v.status,
@@ -205,8 +201,9 @@ async fn playable_version(
         Some(v) => Err(Refusal::Conflict(format!(
             "Version {number} is {}: only a version that passed its build and test game can play.",
             v.status
-        ))),
-    })
+        ))
+        .into()),
+    }
 }
 
 /// A map that can be played.
@@ -277,41 +274,35 @@ pub async fn create_challenge(
     user: UserId,
     ask: &Ask,
 ) -> Outcome<ChallengeId> {
+    outcome(challenge(db, limits, user, ask).await)
+}
+
+async fn challenge(
+    db: &sqlx::PgPool,
+    limits: Limits,
+    user: UserId,
+    ask: &Ask,
+) -> Step<ChallengeId> {
     let mut tx = db.begin().await?;
     if !crate::ranker::challenges_on(&mut *tx).await? {
-        return Ok(Err(Refusal::Off));
+        return Err(Refusal::Off.into());
     }
     if ask.games == 0 || ask.games > MAX_GAMES {
-        return Ok(Err(Refusal::Invalid(format!(
-            "Ask for 1 to {MAX_GAMES} games."
-        ))));
+        return Err(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games.")).into());
     }
-    let me = match own_bot(&mut tx, user, &ask.bot).await? {
-        Ok(me) => me,
-        Err(r) => return Ok(Err(r)),
-    };
-    let version = match playable_version(&mut tx, &me, ask.version).await? {
-        Ok(v) => v,
-        Err(r) => return Ok(Err(r)),
-    };
-    let rivals = match opponents(&mut tx, &me, &ask.opponents).await? {
-        Ok(r) => r,
-        Err(r) => return Ok(Err(r)),
-    };
+    let me = own_bot(&mut tx, user, &ask.bot).await?;
+    let version = playable_version(&mut tx, &me, ask.version).await?;
+    let rivals = opponents(&mut tx, &me, &ask.opponents).await?;
     let most = (rivals.len() + 1).min(MAX_PLAYERS as usize);
     let players = ask.players.map_or(most, |p| p as usize);
     if players < 2 || players > most {
-        return Ok(Err(Refusal::Invalid(format!(
+        return Err(Refusal::Invalid(format!(
             "A game of this challenge can have 2 to {most} players."
-        ))));
+        ))
+        .into());
     }
-    let maps = match maps_for(enabled_maps(&mut tx).await?, &ask.maps, players) {
-        Ok(m) => m,
-        Err(r) => return Ok(Err(r)),
-    };
-    if let Err(r) = within_limits(&mut tx, limits, user, ask.games).await? {
-        return Ok(Err(r));
-    }
+    let maps = maps_for(enabled_maps(&mut tx).await?, &ask.maps, players)?;
+    within_limits(&mut tx, limits, user, ask.games).await?;
     let id = insert(
         &mut tx,
         Kind::Challenge,
@@ -333,7 +324,7 @@ pub async fn create_challenge(
     }
     tx.commit().await?;
     tracing::info!(challenge = %id, bot = %me.name, games = ask.games, "challenge queued");
-    Ok(Ok(id))
+    Ok(id)
 }
 
 /// Writes the challenge's own row.
@@ -371,40 +362,41 @@ pub async fn create_abtest(
     user: UserId,
     ask: &AbAsk,
 ) -> Outcome<ChallengeId> {
+    outcome(abtest(db, limits, user, ask).await)
+}
+
+async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) -> Step<ChallengeId> {
     let mut tx = db.begin().await?;
     if !crate::ranker::challenges_on(&mut *tx).await? {
-        return Ok(Err(Refusal::Off));
+        return Err(Refusal::Off.into());
     }
     if ask.games < 2 || ask.games > MAX_AB_GAMES || ask.games % 2 == 1 {
-        return Ok(Err(Refusal::Invalid(format!(
+        return Err(Refusal::Invalid(format!(
             "Ask for an even number of games from 2 to {MAX_AB_GAMES}: each scenario is played once by each version."
-        ))));
+        )).into());
     }
-    let me = match own_bot(&mut tx, user, &ask.bot).await? {
-        Ok(me) => me,
-        Err(r) => return Ok(Err(r)),
-    };
+    let me = own_bot(&mut tx, user, &ask.bot).await?;
     let Some(a) = me.active else {
-        return Ok(Err(Refusal::Conflict(format!(
+        return Err(Refusal::Conflict(format!(
             "`{}` has no active version to compare with.",
             me.name
-        ))));
+        ))
+        .into());
     };
-    let b = match playable_version(&mut tx, &me, Some(ask.candidate)).await? {
-        Ok(b) if b == a => {
-            return Ok(Err(Refusal::Conflict(format!(
-                "Version {} is the active one: upload a candidate to compare with it.",
-                ask.candidate
-            ))))
-        }
-        Ok(b) => b,
-        Err(r) => return Ok(Err(r)),
-    };
+    let b = playable_version(&mut tx, &me, Some(ask.candidate)).await?;
+    if b == a {
+        return Err(Refusal::Conflict(format!(
+            "Version {} is the active one: upload a candidate to compare with it.",
+            ask.candidate
+        ))
+        .into());
+    }
     let pool = nearest(rivals(&mut tx, me.id).await?, me.rating, AB_POOL);
     if pool.is_empty() {
-        return Ok(Err(Refusal::Conflict(
+        return Err(Refusal::Conflict(
             "No other bot plays yet: there is nobody to test against.".into(),
-        )));
+        )
+        .into());
     }
     let mut maps: Vec<MapRow> = enabled_maps(&mut tx)
         .await?
@@ -412,14 +404,10 @@ pub async fn create_abtest(
         .filter(|m| m.seats <= pool.len() + 1)
         .collect();
     if maps.is_empty() {
-        return Ok(Err(Refusal::Conflict(
-            "The ladder has no map for so few bots.".into(),
-        )));
+        return Err(Refusal::Conflict("The ladder has no map for so few bots.".into()).into());
     }
     maps.shuffle(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_entropy());
-    if let Err(r) = within_limits(&mut tx, limits, user, ask.games).await? {
-        return Ok(Err(r));
-    }
+    within_limits(&mut tx, limits, user, ask.games).await?;
     let asked = format!(
         "candidate version {} against the active version, near {}'s rating",
         ask.candidate, me.name
@@ -438,7 +426,7 @@ pub async fn create_abtest(
     queue_scenarios(&mut tx, id, &me, (a, b), &pool, &maps, ask.games / 2).await?;
     tx.commit().await?;
     tracing::info!(abtest = %id, bot = %me.name, games = ask.games, "A/B test queued");
-    Ok(Ok(id))
+    Ok(id)
 }
 
 /// Queues an A/B test's `scenarios`, each played once by each of `versions` (A, B).

@@ -28,8 +28,9 @@ use crate::ids::{BotId, UserId, VersionId};
 pub const MAX_GAMES: u32 = 20;
 /// Most games of one A/B test (two a scenario).
 pub const MAX_AB_GAMES: u32 = 100;
-/// Most opponents named in a challenge, and most players of a game.
+/// Most opponents named in a challenge.
 pub const MAX_OPPONENTS: usize = 15;
+/// Most players of a game.
 pub const MAX_PLAYERS: u32 = 8;
 /// The opponents an A/B test draws from: the bots nearest in rating.
 pub const AB_POOL: usize = 6;
@@ -84,6 +85,37 @@ impl Refusal {
 /// The result of an operation that may be refused.
 pub type Outcome<T> = anyhow::Result<Result<T, Refusal>>;
 
+/// Why a step of this module stopped: a refusal, or the database's trouble. Steps
+/// return [`Step`] so that both travel with `?`; the public operations turn it into an
+/// [`Outcome`].
+pub(crate) enum Failure {
+    Refused(Refusal),
+    Broken(anyhow::Error),
+}
+
+pub(crate) type Step<T> = Result<T, Failure>;
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Failure {
+        Failure::Refused(r)
+    }
+}
+
+impl From<sqlx::Error> for Failure {
+    fn from(e: sqlx::Error) -> Failure {
+        Failure::Broken(e.into())
+    }
+}
+
+/// A step's result as the public operations give it.
+pub(crate) fn outcome<T>(step: Step<T>) -> Outcome<T> {
+    match step {
+        Ok(t) => Ok(Ok(t)),
+        Err(Failure::Refused(r)) => Ok(Err(r)),
+        Err(Failure::Broken(e)) => Err(e),
+    }
+}
+
 /// The owner's bot a request is for, with the versions it may play.
 pub(crate) struct OwnBot {
     pub id: BotId,
@@ -94,11 +126,7 @@ pub(crate) struct OwnBot {
 }
 
 /// Finds `name`, which must be `user`'s and in the ladder.
-pub(crate) async fn own_bot(
-    conn: &mut PgConnection,
-    user: UserId,
-    name: &str,
-) -> anyhow::Result<Result<OwnBot, Refusal>> {
+pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -> Step<OwnBot> {
     let Some(b) = sqlx::query!(
         r#"select id as "id: BotId", name, owner_id as "owner: UserId",
                active_version_id as "active: VersionId", disabled, mu, sigma
@@ -108,29 +136,28 @@ pub(crate) async fn own_bot(
     .fetch_optional(&mut *conn)
     .await?
     else {
-        return Ok(Err(Refusal::Invalid(format!(
-            "There is no bot called `{}`.",
-            name.trim()
-        ))));
+        return Err(Refusal::Invalid(format!("There is no bot called `{}`.", name.trim())).into());
     };
     if b.owner != user {
-        return Ok(Err(Refusal::NotYours(format!(
+        return Err(Refusal::NotYours(format!(
             "`{}` is not yours: only its owner can ask for its games.",
             b.name
-        ))));
+        ))
+        .into());
     }
     if b.disabled {
-        return Ok(Err(Refusal::Conflict(format!(
+        return Err(Refusal::Conflict(format!(
             "`{}` was taken out of the ladder by an organizer.",
             b.name
-        ))));
+        ))
+        .into());
     }
-    Ok(Ok(OwnBot {
+    Ok(OwnBot {
         id: b.id,
         name: b.name,
         active: b.active,
         rating: crate::ranker::rating::conservative(b.mu, b.sigma),
-    }))
+    })
 }
 
 /// Holds `user` to `limits` for `games` more games, within the transaction that
@@ -141,7 +168,7 @@ pub(crate) async fn within_limits(
     limits: Limits,
     user: UserId,
     games: u32,
-) -> anyhow::Result<Result<(), Refusal>> {
+) -> Step<()> {
     sqlx::query!(
         "select id from users where id = $1 for update",
         user as UserId
@@ -164,18 +191,18 @@ pub(crate) async fn within_limits(
     .fetch_one(&mut *conn)
     .await?;
     if used.open >= i64::from(limits.at_once) {
-        return Ok(Err(Refusal::TooMany(format!(
+        return Err(Refusal::TooMany(format!(
             "You have {} challenges or A/B tests still playing, the most at once: wait for one to finish.",
             used.open
-        ))));
+        )).into());
     }
     if used.games + i64::from(games) > i64::from(limits.games_per_hour) {
         let left = (i64::from(limits.games_per_hour) - used.games).max(0);
         let minutes = (used.wait.unwrap_or(0.0) / 60.0).ceil().max(1.0);
-        return Ok(Err(Refusal::TooMany(format!(
+        return Err(Refusal::TooMany(format!(
             "You may ask for {} games an hour and have {left} left: ask for fewer, or in {minutes} minutes.",
             limits.games_per_hour
-        ))));
+        )).into());
     }
-    Ok(Ok(()))
+    Ok(())
 }

@@ -124,11 +124,9 @@ pub struct VersionRow {
     pub has_replay: bool,
     /// Its logs start unfolded: the newest version, when it failed.
     pub open: bool,
-    /// Its owner can make it the version that plays: a candidate that passed, or a
-    /// retired version.
+    /// Its owner can make it the version that plays, or A/B test it against the active
+    /// one: a candidate that passed, or a retired version.
     pub can_activate: bool,
-    /// Its owner may compare it with the active version in an A/B test.
-    pub can_abtest: bool,
 }
 
 /// How long after its upload the page of a version on its way keeps refreshing itself;
@@ -270,8 +268,6 @@ fn version_rows(
                 stderr: stderr.filter(|s| !s.is_empty()),
                 has_replay: v.has_replay && is_owner,
                 can_activate: is_owner
-                    && matches!(v.status, VersionStatus::Ready | VersionStatus::Retired),
-                can_abtest: is_owner
                     && matches!(v.status, VersionStatus::Ready | VersionStatus::Retired),
             }
         })

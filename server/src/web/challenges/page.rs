@@ -183,6 +183,14 @@ fn head(c: &Challenge) -> Value {
     })
 }
 
+/// The API's error for `e`: `missing` when there is no such record.
+fn api_error(e: AppError, missing: String) -> ApiError {
+    match e {
+        AppError::NotFound => ApiError::not_found(missing),
+        other => other.into(),
+    }
+}
+
 /// `GET /api/challenges/{id}`.
 pub async fn api_challenge(
     State(state): State<AppState>,
@@ -190,7 +198,7 @@ pub async fn api_challenge(
 ) -> ApiResult<Json<Value>> {
     let c = find(&state, id, Kind::Challenge)
         .await
-        .map_err(|_| ApiError::not_found(format!("There is no challenge {id}.")))?;
+        .map_err(|e| api_error(e, format!("There is no challenge {id}.")))?;
     let s = c.summary();
     let mut v = head(&c);
     v["version"] = json!(c.version);
@@ -211,7 +219,7 @@ pub async fn api_abtest(
 ) -> ApiResult<Json<Value>> {
     let c = find(&state, id, Kind::Abtest)
         .await
-        .map_err(|_| ApiError::not_found(format!("There is no A/B test {id}.")))?;
+        .map_err(|e| api_error(e, format!("There is no A/B test {id}.")))?;
     let (a, b) = c.sides();
     let side = |s: &Side| json!({ "version": s.version, "wins": s.tally.wins, "draws": s.tally.draws, "losses": s.tally.losses });
     let cmp = c.comparison();
