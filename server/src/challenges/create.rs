@@ -15,7 +15,10 @@ use crate::status::VersionStatus;
 
 /// Whom a challenge plays against.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a list of bot names, {\"top\": K} or {\"near\": K}"
+)]
 pub enum Opponents {
     /// Bots by name.
     Named(Vec<String>),

@@ -95,6 +95,7 @@ async fn bad_requests_are_refused_with_their_reason() {
                 "no map for 4 players",
             ),
             (r#"{"extra": 1}"#, 422, "extra"),
+            (r#"{"opponents": "idle"}"#, 422, "a list of bot names"),
         ],
     )
     .await;
