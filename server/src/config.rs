@@ -34,6 +34,7 @@ registrations_per_hour = 20
 pending_builds = 3
 challenge_games_per_hour = 100
 challenges_at_once = 2
+live_delay = 0
 build_size_mib = 256
 build_cache_gib = 10
 header_timeout = 10
@@ -127,6 +128,15 @@ pub struct Settings {
     /// Challenges and A/B tests one user may have playing at once
     #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGES_AT_ONCE")]
     pub challenges_at_once: Option<u32>,
+    /// Submission deadline, e.g. `2026-12-01 18:00` (UTC) or RFC 3339; `none` removes it. Written at each start; /admin and `bottlebats admin deadline` change it meanwhile
+    #[arg(long, global = true, env = "BOTTLEBATS_DEADLINE")]
+    pub deadline: Option<String>,
+    /// Whether ranked matches stop at the deadline (`true`) or the ladder goes on (`false`). Written at each start
+    #[arg(long, global = true, env = "BOTTLEBATS_FREEZE_AT_DEADLINE")]
+    pub freeze_at_deadline: Option<bool>,
+    /// Turns a live match is shown behind the game (a delay for finals on a big screen)
+    #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
+    pub live_delay: Option<u32>,
     /// Most a build may write, and what is kept of a built version, in MiB
     #[arg(long, global = true, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
     pub build_size_mib: Option<u64>,
@@ -177,6 +187,9 @@ impl Settings {
                 .challenge_games_per_hour
                 .or(other.challenge_games_per_hour),
             challenges_at_once: self.challenges_at_once.or(other.challenges_at_once),
+            deadline: self.deadline.or(other.deadline),
+            freeze_at_deadline: self.freeze_at_deadline.or(other.freeze_at_deadline),
+            live_delay: self.live_delay.or(other.live_delay),
             build_size_mib: self.build_size_mib.or(other.build_size_mib),
             build_cache_gib: self.build_cache_gib.or(other.build_cache_gib),
             metrics_token: self.metrics_token.or(other.metrics_token),
@@ -209,6 +222,10 @@ pub struct Config {
     pub registrations_per_hour: u32,
     pub pending_builds: u32,
     pub challenge_limits: crate::challenges::Limits,
+    /// The deadline to write at start: `Some(None)` removes it; `None` leaves it.
+    pub deadline: Option<Option<time::OffsetDateTime>>,
+    pub freeze_at_deadline: Option<bool>,
+    pub live_delay: u32,
     pub build_size_bytes: u64,
     pub build_cache_bytes: u64,
     pub metrics_token: Option<String>,
@@ -263,6 +280,10 @@ impl Config {
                 bail!("{name} must be at least 1");
             }
         }
+        let deadline = match &s.deadline {
+            Some(text) => Some(crate::contest::parse_deadline(text).map_err(anyhow::Error::msg)?),
+            None => None,
+        };
         if let Some(url) = &s.base_url {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 bail!("base_url must start with http:// or https://, got `{url}`");
@@ -291,6 +312,9 @@ impl Config {
                 games_per_hour: s.challenge_games_per_hour.expect(HAS_DEFAULT),
                 at_once: s.challenges_at_once.expect(HAS_DEFAULT),
             },
+            deadline,
+            freeze_at_deadline: s.freeze_at_deadline,
+            live_delay: s.live_delay.expect(HAS_DEFAULT),
             build_size_bytes: s.build_size_mib.expect(HAS_DEFAULT) * 1024 * 1024,
             build_cache_bytes: s.build_cache_gib.expect(HAS_DEFAULT) * 1024 * 1024 * 1024,
             metrics_token: s.metrics_token.filter(|t| !t.is_empty()),

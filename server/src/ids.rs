@@ -53,3 +53,7 @@ id!(
     /// A challenge or an A/B test (`challenges.id`).
     ChallengeId
 );
+id!(
+    /// A tournament (`tournaments.id`).
+    TournamentId
+);

@@ -232,6 +232,13 @@ async fn open_ladder(config: &Config) -> anyhow::Result<Database> {
     ranker::load_shipped_maps(&db.pool)
         .await
         .context("cannot load the shipped maps")?;
+    // The config's deadline, when it has one, is the organizer's word at each start.
+    if let Some(deadline) = config.deadline {
+        crate::contest::set_deadline(&db.pool, deadline).await?;
+    }
+    if let Some(freeze) = config.freeze_at_deadline {
+        crate::contest::set_freeze(&db.pool, freeze).await?;
+    }
     Ok(db)
 }
 

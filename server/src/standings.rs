@@ -181,7 +181,7 @@ pub async fn finished_lately(db: &PgPool) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from matches
            where status = 'finished' and finished_at > now() - interval '10 minutes'
-             and challenge_id is null"#
+             and ranked"#
     )
     .fetch_one(db)
     .await
@@ -229,7 +229,7 @@ pub struct MatchFilter {
     pub bot: Option<String>,
     pub user: Option<String>,
     pub map: Option<String>,
-    /// `ranked` or `unranked` (challenges' games); both if not given.
+    /// `ranked` or `unranked` (challenges' and tournaments' games); both if not given.
     pub kind: Option<String>,
     pub cursor: Option<MatchId>,
 }
@@ -258,6 +258,8 @@ pub struct MatchRow {
     pub bots: Vec<String>,
     /// The challenge it was played for: an unranked match.
     pub challenge_id: Option<i64>,
+    /// The tournament it was played in: an unranked match.
+    pub tournament_id: Option<i64>,
 }
 
 impl MatchRow {
@@ -313,7 +315,7 @@ pub async fn latest_matches(
     let sql = format!(
         "select m.id, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
-             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots \
              from (select p.rank, b.name from match_players p join bots b on b.id = p.bot_id \
@@ -335,7 +337,7 @@ fn kind_of(ranked: Option<bool>, id: &str) -> String {
     ranked
         .map(|r| {
             let not = if r { "" } else { "not " };
-            format!(" and exists (select 1 from matches k where k.id = {id} and k.challenge_id is {not}null)")
+            format!(" and exists (select 1 from matches k where k.id = {id} and {not}k.ranked)")
         })
         .unwrap_or_default()
 }

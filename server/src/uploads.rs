@@ -38,12 +38,14 @@ pub enum Refusal {
     NotYours,
     /// Too many versions of this owner are waiting to be built.
     TooManyWaiting(String),
+    /// The submission deadline has passed (`crate::contest`).
+    Closed(String),
 }
 
 impl Refusal {
     pub fn message(&self) -> String {
         match self {
-            Refusal::Invalid(m) | Refusal::TooManyWaiting(m) => m.clone(),
+            Refusal::Invalid(m) | Refusal::TooManyWaiting(m) | Refusal::Closed(m) => m.clone(),
             Refusal::NotYours => "Only its owner can upload versions of this bot.".into(),
         }
     }
@@ -152,6 +154,10 @@ pub async fn accept(
     existing: Option<&str>,
     up: Upload,
 ) -> anyhow::Result<Result<Stored, Refusal>> {
+    let contest = crate::contest::load(db).await?;
+    if contest.closed() {
+        return Ok(Err(Refusal::Closed(contest.refusal())));
+    }
     let bot_name = match existing {
         Some(n) => n.to_string(),
         None => match check_bot_name(&up.name) {

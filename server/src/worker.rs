@@ -18,7 +18,7 @@ use sqlx::PgPool;
 
 use crate::builds::Builder;
 use crate::compress::gzip;
-use crate::ids::{BotId, MatchId, VersionId};
+use crate::ids::{BotId, MatchId, TournamentId, VersionId};
 use crate::ranker::{self, rating, LEASE, MAX_ATTEMPTS};
 use crate::status::Outcome;
 
@@ -47,8 +47,10 @@ pub struct Worker {
 #[derive(Debug)]
 pub struct Claimed {
     pub id: MatchId,
-    /// False for a challenge's match: it changes no rating or record.
+    /// False for a challenge's or a tournament's match: it changes no rating or record.
     pub ranked: bool,
+    /// The tournament it belongs to, whose next round may follow it.
+    pub tournament: Option<TournamentId>,
     pub attempts: i32,
     pub map_text: String,
     /// Its players, by seat.
@@ -107,8 +109,9 @@ impl Worker {
         Ok(())
     }
 
-    /// Takes the next match of the queue (or one whose lease ran out). Ranked matches
-    /// come first, but a challenge's when challenges had less than
+    /// Takes the next match of the queue (or one whose lease ran out). Tournaments'
+    /// matches come first; then ranked matches (none while the ladder is frozen at the
+    /// deadline), but a challenge's when challenges had less than
     /// [`CHALLENGE_SHARE`] of the workers' time over the last [`SHARE_WINDOW`] matches
     /// started and fewer than that share of the live workers play one; with no ranked
     /// match waiting, a challenge's in any case. Challenges
@@ -117,6 +120,7 @@ impl Worker {
         let mut tx = self.db.begin().await?;
         let gate = sqlx::query!(
             r#"select paused as "paused!", challenges as "challenges!",
+                   coalesce(freeze_at_deadline and deadline <= now(), false) as "frozen!",
                    (select coalesce(sum(t) filter (where c) / nullif(sum(t), 0), 0)
                     from (select challenge_id is not null as c,
                               extract(epoch from coalesce(finished_at, now()) - started_at)
@@ -148,14 +152,17 @@ impl Worker {
                    select id from matches
                    where (status = 'queued' or (status = 'running' and lease_until < now()))
                      and (challenge_id is null or $3)
-                   order by (challenge_id is not null) = $4 desc, id
+                     and (not ranked or not $5)
+                   order by tournament_id is not null desc,
+                       (challenge_id is not null) = $4 desc, id
                    for update skip locked limit 1)
                returning m.id as "id: MatchId", m.attempts, maps.text,
-                   m.challenge_id is null as "ranked!""#,
+                   m.ranked as "ranked!", m.tournament_id as "tournament: TournamentId""#,
             self.name,
             LEASE.as_secs_f64(),
             gate.challenges,
-            challenges_first
+            challenges_first,
+            gate.frozen
         )
         .fetch_optional(&mut *tx)
         .await?;
@@ -175,6 +182,7 @@ impl Worker {
         Ok(Some(Claimed {
             id: claimed.id,
             ranked: claimed.ranked,
+            tournament: claimed.tournament,
             attempts: claimed.attempts,
             map_text: claimed.text,
             players,
@@ -234,6 +242,10 @@ impl Worker {
                 if self.record(&m, &result).await? {
                     let seconds = started.elapsed().as_secs_f64();
                     crate::metrics::global().match_seconds.observe(seconds);
+                    if let Some(t) = m.tournament {
+                        // The next Swiss round, or the end, as soon as the round is done.
+                        crate::tournaments::advance(&self.db, t).await?;
+                    }
                 } else {
                     tracing::warn!(
                         match_id = %m.id,
@@ -346,6 +358,9 @@ impl Worker {
             let step = async {
                 self.heartbeat(None).await?;
                 ranker::schedule(&self.db, buffer, &settings).await?;
+                // Tournaments whose last games ended without a worker moving them on
+                // (voided, or their worker died after recording).
+                crate::tournaments::advance_all(&self.db).await?;
                 self.run_one().await
             };
             match step.await {

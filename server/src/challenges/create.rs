@@ -10,7 +10,7 @@ use super::{
     MAX_AB_GAMES, MAX_GAMES, MAX_OPPONENTS, MAX_PLAYERS,
 };
 use crate::ids::{BotId, ChallengeId, MapId, UserId, VersionId};
-use crate::ranker::{insert_match, ChallengeGame};
+use crate::ranker::{insert_match, ChallengeGame, Purpose};
 use crate::status::VersionStatus;
 
 /// Whom a challenge plays against.
@@ -323,7 +323,7 @@ async fn challenge(
     let game = ChallengeGame { id, scenario: None };
     for p in plan::challenge(rivals.len(), players, maps.len(), ask.games as usize) {
         let seats: Vec<_> = p.seats.iter().map(|&i| everyone[i]).collect();
-        insert_match(&mut tx, maps[p.map].id, &seats, Some(game)).await?;
+        insert_match(&mut tx, maps[p.map].id, &seats, Purpose::Challenge(game)).await?;
     }
     tx.commit().await?;
     tracing::info!(challenge = %id, bot = %me.name, games = ask.games, "challenge queued");
@@ -460,7 +460,7 @@ async fn queue_scenarios(
                 id,
                 scenario: Some((s as i32, arm)),
             };
-            insert_match(tx, maps[p.map].id, &seats, Some(game)).await?;
+            insert_match(tx, maps[p.map].id, &seats, Purpose::Challenge(game)).await?;
         }
     }
     Ok(())

@@ -81,6 +81,9 @@ pub enum LadderCmd {
     Pause(bool),
     /// Challenges and A/B tests on or off.
     Challenges(bool),
+    /// The deadline to set (`Some(None)` removes it) and whether the ladder freezes at it;
+    /// shown as it is when both are `None`.
+    Deadline(Option<Option<time::OffsetDateTime>>, Option<bool>),
     Requeue(crate::ids::MatchId),
     Void(crate::ids::MatchId, String),
     /// (bot, disabled)
@@ -123,6 +126,15 @@ async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
                     "challenges and A/B tests are off: new ones are refused, queued games wait"
                 }
             );
+        }
+        LadderCmd::Deadline(when, freeze) => {
+            if let Some(when) = when {
+                crate::contest::set_deadline(db, when).await?;
+            }
+            if let Some(freeze) = freeze {
+                crate::contest::set_freeze(db, freeze).await?;
+            }
+            println!("{}", crate::contest::load(db).await?.describe());
         }
         LadderCmd::Requeue(id) => {
             if !ranker::requeue(db, id).await? {
@@ -185,6 +197,7 @@ fn print_status(s: &crate::ranker::Status) {
         s.finished,
         s.voided
     );
+    println!("contest: {}", s.contest.describe());
     println!(
         "challenges: {}; {} of their games queued or running",
         if s.challenges { "on" } else { "OFF" },

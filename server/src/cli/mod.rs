@@ -1,6 +1,7 @@
 //! The command line: parses arguments and starts the right mode.
 
 pub mod admin;
+pub mod tournament;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -101,6 +102,18 @@ enum AdminCmd {
     Challenges {
         #[arg(value_parser = ["on", "off"])]
         state: String,
+    },
+    /// Set the submission deadline (`2026-12-01 18:00` in UTC, or RFC 3339), or remove it (`none`); show it when no time is given.
+    Deadline {
+        when: Option<String>,
+        /// At the deadline the ladder stops playing ranked matches (`on`) or goes on (`off`).
+        #[arg(long, value_parser = ["on", "off"])]
+        freeze: Option<String>,
+    },
+    /// Tournaments: create, status, cancel.
+    Tournament {
+        #[command(subcommand)]
+        command: tournament::TournamentCmd,
     },
     /// Put a match back in the queue (also a voided one that never counted).
     Requeue { match_id: crate::ids::MatchId },
@@ -256,6 +269,14 @@ pub fn main() -> ExitCode {
                     AdminCmd::Challenges { state } => {
                         admin::ladder(c, L::Challenges(state == "on")).await
                     }
+                    AdminCmd::Deadline { when, freeze } => {
+                        let when = when
+                            .map(|w| crate::contest::parse_deadline(&w))
+                            .transpose()
+                            .map_err(anyhow::Error::msg)?;
+                        admin::ladder(c, L::Deadline(when, freeze.map(|f| f == "on"))).await
+                    }
+                    AdminCmd::Tournament { command } => tournament::run(c, command).await,
                     AdminCmd::Requeue { match_id } => admin::ladder(c, L::Requeue(match_id)).await,
                     AdminCmd::Void { match_id, reason } => {
                         admin::ladder(c, L::Void(match_id, reason)).await

@@ -18,7 +18,7 @@ use sqlx::{PgConnection, PgPool};
 
 use matchmaking::{Candidate, MapChoice, Settings};
 
-use crate::ids::{BotId, ChallengeId, MapId, MatchId, VersionId};
+use crate::ids::{BotId, ChallengeId, MapId, MatchId, TournamentId, VersionId};
 use crate::status::MatchStatus;
 
 /// How long a claimed match is held without renewal.
@@ -133,7 +133,7 @@ async fn recent_maps(
            from unnest($1::bigint[]) b(id)
            cross join lateral (select p.bot_id, p.match_id from match_players p
                                join matches r on r.id = p.match_id
-                               where p.bot_id = b.id and r.challenge_id is null
+                               where p.bot_id = b.id and r.ranked
                                order by p.match_id desc limit $2) p
            join matches m on m.id = p.match_id
            where m.status <> 'void'
@@ -157,21 +157,41 @@ pub struct ChallengeGame {
     pub scenario: Option<(i32, &'static str)>,
 }
 
+/// What a queued match is played for.
+#[derive(Clone, Copy, Debug)]
+pub enum Purpose {
+    /// The ladder: it rates its players.
+    Ranked,
+    /// A challenge or an A/B test: unranked.
+    Challenge(ChallengeGame),
+    /// A round of a tournament (see `crate::tournaments`): unranked.
+    Tournament(TournamentId, i32),
+}
+
 /// Queues a match and its seats (each seat's bot and version) in one statement: one
-/// round trip however many seats. A match of a challenge is unranked.
+/// round trip however many seats. Only a ladder match is ranked.
 pub async fn insert_match(
     conn: &mut PgConnection,
     map: MapId,
     seats: &[(BotId, VersionId)],
-    challenge: Option<ChallengeGame>,
+    purpose: Purpose,
 ) -> sqlx::Result<MatchId> {
     let numbers: Vec<i32> = (0..seats.len() as i32).collect();
     let bots: Vec<i64> = seats.iter().map(|s| s.0 .0).collect();
     let versions: Vec<i64> = seats.iter().map(|s| s.1 .0).collect();
+    let challenge = match purpose {
+        Purpose::Challenge(c) => Some(c),
+        _ => None,
+    };
     let scenario = challenge.and_then(|c| c.scenario);
+    let (tournament, round) = match purpose {
+        Purpose::Tournament(t, r) => (Some(t), Some(r)),
+        _ => (None, None),
+    };
     sqlx::query_scalar!(
-        r#"with m as (insert into matches (map_id, challenge_id, scenario, arm)
-               values ($1, $5, $6, $7) returning id),
+        r#"with m as (insert into matches (map_id, challenge_id, scenario, arm,
+                   tournament_id, round)
+               values ($1, $5, $6, $7, $8, $9) returning id),
            p as (insert into match_players (match_id, seat, bot_id, version_id)
                select m.id, s.seat, s.bot, s.version
                from m, unnest($2::int[], $3::bigint[], $4::bigint[]) s(seat, bot, version)
@@ -183,7 +203,9 @@ pub async fn insert_match(
         &versions,
         challenge.map(|c| c.id) as Option<ChallengeId>,
         scenario.map(|s| s.0),
-        scenario.map(|s| s.1)
+        scenario.map(|s| s.1),
+        tournament as Option<TournamentId>,
+        round
     )
     .fetch_one(conn)
     .await
@@ -200,28 +222,31 @@ async fn queue_match(
         .iter()
         .map(|&i| (cands[i].bot_id, cands[i].version_id))
         .collect();
-    insert_match(conn, p.map_id, &seats, None).await?;
+    insert_match(conn, p.map_id, &seats, Purpose::Ranked).await?;
     Ok(())
 }
 
 /// Tops the queue up to `buffer` matches; returns how many were made. Only one
 /// process schedules at a time (an advisory lock), so any number may call this.
+/// Nothing while paused or frozen at the deadline (`crate::contest`).
 pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::Result<usize> {
     let mut tx = db.begin().await?;
     let gate = sqlx::query!(
         r#"select pg_try_advisory_xact_lock(7331) as "locked!",
-                  (select paused from ranker) as "paused!""#
+                  (select paused or (freeze_at_deadline and deadline <= now())
+                   from ranker) as "stopped!""#
     )
     .fetch_one(&mut *tx)
     .await?;
-    if !gate.locked || gate.paused {
+    // Paused, or frozen at the deadline: the ladder schedules nothing.
+    if !gate.locked || gate.stopped {
         return Ok(0);
     }
     // Counted once the lock is held, so it sees what the previous holder queued (a
     // statement sees the matches committed before it began).
     let queued = sqlx::query_scalar!(
         r#"select count(*) as "n!" from matches
-               where status = 'queued' and challenge_id is null"#
+               where status = 'queued' and ranked"#
     )
     .fetch_one(&mut *tx)
     .await?;
@@ -389,6 +414,8 @@ pub struct Status {
     pub paused: bool,
     /// Whether challenges and A/B tests are taken and played.
     pub challenges: bool,
+    /// The submission deadline and whether the ladder freezes at it.
+    pub contest: crate::contest::Contest,
     /// Challenges' matches queued or running.
     pub challenge_matches: i64,
     pub queued: i64,
@@ -455,7 +482,7 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
         r#"select maps.name, maps.seats, maps.forts, maps.enabled,
                (select count(*) from matches m
                 where m.map_id = maps.id and m.status = 'finished'
-                  and m.challenge_id is null) as "matches!"
+                  and m.ranked) as "matches!"
            from maps order by maps.seats, maps.name"#
     )
     .fetch_all(db)
@@ -466,6 +493,7 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
     Ok(Status {
         paused: is_paused(db).await?,
         challenges: challenges_on(db).await?,
+        contest: crate::contest::load(db).await?,
         challenge_matches: counts.challenge_matches,
         queued: counts.queued,
         finished: counts.finished,

@@ -20,6 +20,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/admin", get(page))
         .route("/admin/ranker", post(ranker_control))
+        .route("/admin/contest", post(contest_control))
         .route("/admin/matches", post(match_control))
         .route("/admin/bots", post(bot_control))
         .route("/admin/maps", post(map_control))
@@ -117,7 +118,7 @@ fn flash_cookie(outcome: Option<&Result<String, String>>, secure: bool) -> Heade
 }
 
 /// The outcome of a control: back to the page with a notice or an error.
-async fn done(
+pub(crate) async fn done(
     state: &AppState,
     who: &LoggedIn,
     outcome: Result<String, String>,
@@ -167,6 +168,38 @@ async fn ranker_control(
         "The ranker runs again."
     };
     done(&state, &who, Ok(n.into())).await
+}
+
+#[derive(Deserialize)]
+struct ContestForm {
+    action: String,
+    #[serde(default)]
+    deadline: String,
+    freeze: Option<String>,
+}
+
+async fn contest_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<ContestForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let deadline = if f.action == "remove" {
+        Ok(None)
+    } else {
+        crate::contest::parse_deadline(&f.deadline)
+    };
+    let outcome = match deadline {
+        Ok(deadline) => {
+            crate::contest::set_deadline(&state.db, deadline).await?;
+            crate::contest::set_freeze(&state.db, f.freeze.is_some()).await?;
+            state.contest.forget();
+            let c = crate::contest::load(&state.db).await?;
+            Ok(format!("Saved: {}.", c.describe()))
+        }
+        Err(e) => Err(e),
+    };
+    done(&state, &who, outcome).await
 }
 
 #[derive(Deserialize)]

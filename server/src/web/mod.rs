@@ -8,6 +8,7 @@ pub mod bot_stats;
 pub mod bots;
 pub mod byte_cache;
 pub mod challenges;
+pub mod contest;
 pub mod downloads;
 pub mod error;
 pub mod format;
@@ -19,6 +20,7 @@ pub mod ops;
 pub mod pages;
 pub mod profile;
 pub mod session;
+pub mod tournaments;
 
 use std::sync::Arc;
 
@@ -56,6 +58,10 @@ pub struct Shared {
     pub leaderboard: ladder::LeaderboardCache,
     /// Classic logs printed lately, gzipped.
     pub classic_logs: byte_cache::ByteCache,
+    /// Tournaments' standings fitted lately.
+    pub standings: tournaments::StandingsCache,
+    /// The contest's phase, read every few seconds (every page shows it).
+    pub contest: crate::contest::ContestCache,
     /// When `/metrics` last read the ladder's state.
     pub metrics_refreshed: crate::metrics::Refreshed,
     /// The leaderboard's places of a day ago, for the bot pages.
@@ -78,6 +84,8 @@ impl AppState {
             languages: Arc::new(languages),
             leaderboard: ladder::LeaderboardCache::default(),
             classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
+            contest: crate::contest::ContestCache::default(),
+            standings: tournaments::StandingsCache::default(),
             metrics_refreshed: crate::metrics::Refreshed::default(),
             day_ago_ranks: crate::standings::DayAgoRanks::default(),
         }))
@@ -100,6 +108,15 @@ impl AppState {
 pub struct Layout {
     pub user: Option<User>,
     pub csrf: String,
+    /// The submission deadline's banner, when there is a deadline.
+    pub contest: Option<contest::Banner>,
+}
+
+impl Layout {
+    /// Whether the submission deadline has passed: upload forms are not shown.
+    pub fn submissions_closed(&self) -> bool {
+        self.contest.as_ref().is_some_and(|c| c.closed)
+    }
 }
 
 /// The `Content-Type` of a static file, from its extension. ES modules must be served
@@ -171,6 +188,7 @@ async fn visitor_error_pages(
     let layout = Layout {
         user,
         csrf: csrf.unwrap_or_default(),
+        contest: None,
     };
     let status = response.status();
     with_body_of(response, error::error_page_for(layout, status, message))
@@ -215,6 +233,8 @@ pub fn app(state: AppState) -> Router {
         .merge(ladder::router())
         .merge(bots::router(state.config.max_upload_bytes))
         .merge(challenges::router())
+        .merge(contest::router())
+        .merge(tournaments::router())
         .route("/static/{*path}", get(asset))
         .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))

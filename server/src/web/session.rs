@@ -16,6 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 
+use super::contest::Banner;
 use super::error::AppError;
 use super::{AppState, Layout};
 use crate::accounts::session_user;
@@ -252,6 +253,7 @@ async fn checked(req: Request, existing: Option<&str>) -> Result<Request, Respon
 pub struct Visitor {
     pub user: Option<User>,
     pub csrf: String,
+    pub contest: Option<Banner>,
 }
 
 impl Visitor {
@@ -259,6 +261,17 @@ impl Visitor {
         Layout {
             user: self.user.clone(),
             csrf: self.csrf.clone(),
+            contest: self.contest.clone(),
+        }
+    }
+}
+
+impl From<&LoggedIn> for Visitor {
+    fn from(who: &LoggedIn) -> Visitor {
+        Visitor {
+            user: Some(who.user.clone()),
+            csrf: who.csrf.clone(),
+            contest: who.contest.clone(),
         }
     }
 }
@@ -279,7 +292,12 @@ impl FromRequestParts<AppState> for Visitor {
             Some(token) => session_user(&state.db, &token).await?,
             None => None,
         };
-        Ok(Visitor { user, csrf })
+        let contest = Banner::of(&state.contest.get(&state.db).await?);
+        Ok(Visitor {
+            user,
+            csrf,
+            contest,
+        })
     }
 }
 
@@ -288,14 +306,12 @@ impl FromRequestParts<AppState> for Visitor {
 pub struct LoggedIn {
     pub user: User,
     pub csrf: String,
+    pub contest: Option<Banner>,
 }
 
 impl LoggedIn {
     pub fn layout(&self) -> Layout {
-        Layout {
-            user: Some(self.user.clone()),
-            csrf: self.csrf.clone(),
-        }
+        Visitor::from(self).layout()
     }
 }
 
@@ -310,7 +326,11 @@ impl FromRequestParts<AppState> for LoggedIn {
             .await
             .map_err(IntoResponse::into_response)?;
         match v.user {
-            Some(user) => Ok(LoggedIn { user, csrf: v.csrf }),
+            Some(user) => Ok(LoggedIn {
+                user,
+                csrf: v.csrf,
+                contest: v.contest,
+            }),
             None => {
                 let next = parts
                     .uri

@@ -82,10 +82,7 @@ pub async fn activate(
     match make_active(&state, &who.user, &name, number).await? {
         Ok(bot) => Ok(Redirect::to(&format!("/bots/{bot}#versions")).into_response()),
         Err(message) => {
-            let visitor = Visitor {
-                user: Some(who.user.clone()),
-                csrf: who.csrf.clone(),
-            };
+            let visitor = Visitor::from(&who);
             render_bot(
                 &state,
                 &visitor,

@@ -116,7 +116,7 @@ impl From<Refusal> for Refused {
     fn from(r: Refusal) -> Self {
         let status = match r {
             Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
-            Refusal::NotYours => StatusCode::FORBIDDEN,
+            Refusal::NotYours | Refusal::Closed(_) => StatusCode::FORBIDDEN,
             Refusal::TooManyWaiting(_) => StatusCode::TOO_MANY_REQUESTS,
         };
         Refused(status, r.message())

@@ -362,10 +362,7 @@ pub async fn new_version(
             "Only its owner can upload versions of this bot.".into(),
         ));
     }
-    let visitor = Visitor {
-        user: Some(who.user.clone()),
-        csrf: who.csrf.clone(),
-    };
+    let visitor = Visitor::from(&who);
     let up = match read_upload(&state, form, token.as_deref()).await {
         Ok(up) => up,
         Err((Refused(status, message), _)) => {

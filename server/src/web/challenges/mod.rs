@@ -44,7 +44,7 @@ pub fn url_of(kind: Kind, id: ChallengeId) -> String {
     }
 }
 
-fn status_of(r: &Refusal) -> StatusCode {
+pub(crate) fn status_of(r: &Refusal) -> StatusCode {
     match r {
         Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
         Refusal::NotYours(_) => StatusCode::FORBIDDEN,
@@ -54,7 +54,7 @@ fn status_of(r: &Refusal) -> StatusCode {
     }
 }
 
-fn api_refusal(r: Refusal) -> ApiError {
+pub(crate) fn api_refusal(r: Refusal) -> ApiError {
     ApiError::new(status_of(&r), r.message())
 }
 

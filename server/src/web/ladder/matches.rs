@@ -92,8 +92,9 @@ fn match_json(m: &MatchRow) -> serde_json::Value {
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
         "finished": m.finished_at.map(|t| t.unix_timestamp()),
-        "ranked": m.challenge_id.is_none(),
+        "ranked": m.challenge_id.is_none() && m.tournament_id.is_none(),
         "challenge": m.challenge_id,
+        "tournament": m.tournament_id,
         "players": m.ranked().iter().map(|(rank, bot)| json!({"bot": bot, "rank": rank})).collect::<Vec<_>>(),
     })
 }

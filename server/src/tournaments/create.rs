@@ -1,0 +1,522 @@
+//! Making a tournament: the request checked, its participants (with the versions they
+//! play now, frozen) and maps chosen, its schedule laid out (`plan.rs`) and queued, in
+//! one transaction; and cancelling one.
+
+use rand::{RngCore, SeedableRng};
+use serde::Deserialize;
+use sqlx::{PgConnection, PgPool};
+
+use super::{plan, Outcome, Refusal, MAX_GAMES, MAX_PARTICIPANTS, MAX_ROUNDS, MAX_RUNNING};
+use crate::challenges::{outcome, Step};
+use crate::ids::{BotId, MapId, TournamentId, UserId, VersionId};
+use crate::ranker::{insert_match, Purpose};
+
+/// Who plays.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged, expecting = "\"all\", {\"top\": K} or a list of bot names")]
+pub enum Participants {
+    /// Bots by name.
+    Named(Vec<String>),
+    /// The first K of the leaderboard.
+    Top { top: u32 },
+    /// `"all"`: every bot that plays.
+    Word(String),
+}
+
+impl Participants {
+    fn words(&self) -> String {
+        match self {
+            Participants::Named(names) => names.join(", "),
+            Participants::Top { top } => format!("the top {top} of the ladder"),
+            Participants::Word(_) => "every bot that plays".into(),
+        }
+    }
+}
+
+/// How the games are laid out.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, sqlx::Type, serde::Serialize)]
+#[sqlx(type_name = "text", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Duels: every pair on every map, in both seat orders.
+    RoundRobin,
+    /// Free-for-all games of k players, pairs and seats balanced.
+    Groups,
+    /// Rounds of duels between participants of similar score.
+    Swiss,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Groups => "groups",
+            Format::Swiss => "swiss",
+        }
+    }
+
+    /// The format in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "Round robin",
+            Format::Groups => "Free-for-all groups",
+            Format::Swiss => "Swiss",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A tournament as asked for (the API's JSON; the `/admin` form and the command line
+/// make the same).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ask {
+    pub name: String,
+    pub participants: Participants,
+    /// Maps by name; every enabled map for the number of players if none.
+    #[serde(default)]
+    pub maps: Vec<String>,
+    pub format: Format,
+    /// Players a game (groups; 2 otherwise).
+    pub players_per_game: Option<u32>,
+    /// Games (groups).
+    pub games: Option<u32>,
+    /// Rounds (Swiss).
+    pub rounds: Option<u32>,
+    /// The schedule's seed; a random one if not given.
+    pub seed: Option<u64>,
+}
+
+/// A tournament made.
+#[derive(Clone, Debug)]
+pub struct Created {
+    pub id: TournamentId,
+    /// Games queued now (a Swiss tournament queues one round at a time).
+    pub queued: usize,
+}
+
+/// A participant as chosen.
+pub(crate) struct Entrant {
+    pub bot: BotId,
+    pub version: VersionId,
+}
+
+/// A map as chosen.
+pub(crate) struct MapPick {
+    pub id: MapId,
+}
+
+/// Checks the request's shape: name, players a game, games and rounds.
+fn check(ask: &Ask) -> Result<(u32, Option<u32>, Option<u32>), Refusal> {
+    let name = ask.name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(Refusal::Invalid(
+            "Give the tournament a name of 1 to 100 characters.".into(),
+        ));
+    }
+    let k = ask.players_per_game.unwrap_or(2);
+    match ask.format {
+        Format::Groups if !(2..=8).contains(&k) => {
+            return Err(Refusal::Invalid(
+                "Groups are games of 2 to 8 players (`players_per_game`).".into(),
+            ))
+        }
+        Format::RoundRobin | Format::Swiss if k != 2 => {
+            return Err(Refusal::Invalid(format!(
+                "A {} is played in duels: `players_per_game` is 2.",
+                ask.format.words().to_lowercase()
+            )))
+        }
+        _ => {}
+    }
+    let games =
+        match (ask.format, ask.games) {
+            (Format::Groups, Some(g)) if g == 0 || g as usize > MAX_GAMES => {
+                return Err(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games.")))
+            }
+            (Format::Groups, g) => g,
+            (_, Some(_)) => return Err(Refusal::Invalid(
+                "`games` is for groups; a round robin plays every pair, and Swiss counts `rounds`."
+                    .into(),
+            )),
+            (_, None) => None,
+        };
+    let rounds = match (ask.format, ask.rounds) {
+        (Format::Swiss, Some(r)) if r == 0 || r > MAX_ROUNDS => {
+            return Err(Refusal::Invalid(format!(
+                "Ask for 1 to {MAX_ROUNDS} rounds."
+            )))
+        }
+        (Format::Swiss, r) => r,
+        (_, Some(_)) => {
+            return Err(Refusal::Invalid(
+                "`rounds` is for Swiss tournaments.".into(),
+            ))
+        }
+        (_, None) => None,
+    };
+    Ok((k, games, rounds))
+}
+
+/// Every bot that plays (an active version, not disabled), best rated first.
+async fn playing(conn: &mut PgConnection) -> sqlx::Result<Vec<(String, Entrant)>> {
+    let rows = sqlx::query!(
+        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
+           from bots where active_version_id is not null and not disabled"#
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut all: Vec<(f64, String, Entrant)> = rows
+        .into_iter()
+        .map(|r| {
+            let rating = crate::ranker::rating::conservative(r.mu, r.sigma);
+            let e = Entrant {
+                bot: r.id,
+                version: r.version,
+            };
+            (rating, r.name, e)
+        })
+        .collect();
+    all.sort_by(|a, b| crate::standings::best_first((a.0, &a.1), (b.0, &b.1)));
+    Ok(all.into_iter().map(|(_, n, e)| (n, e)).collect())
+}
+
+/// The participants asked for, in seeding order.
+async fn participants(conn: &mut PgConnection, asked: &Participants) -> Step<Vec<Entrant>> {
+    let all = playing(conn).await?;
+    let chosen: Vec<Entrant> = match asked {
+        Participants::Word(w) if w.trim().eq_ignore_ascii_case("all") => {
+            all.into_iter().map(|(_, e)| e).collect()
+        }
+        Participants::Word(w) => {
+            return Err(Refusal::Invalid(format!(
+                "`{w}` is not a choice of participants: write \"all\", {{\"top\": K}} or a list of bot names."
+            ))
+            .into())
+        }
+        Participants::Top { top } => all.into_iter().take(*top as usize).map(|(_, e)| e).collect(),
+        Participants::Named(names) => named(all, names)?,
+    };
+    if chosen.len() < 2 {
+        return Err(Refusal::Conflict(
+            "A tournament needs at least 2 bots that play (an active version, not disabled)."
+                .into(),
+        )
+        .into());
+    }
+    if chosen.len() > MAX_PARTICIPANTS {
+        return Err(Refusal::Invalid(format!(
+            "A tournament has at most {MAX_PARTICIPANTS} participants; ask for the top {MAX_PARTICIPANTS}."
+        ))
+        .into());
+    }
+    Ok(chosen)
+}
+
+/// The bots of `names` among those that play, in the order given.
+fn named(all: Vec<(String, Entrant)>, names: &[String]) -> Result<Vec<Entrant>, Refusal> {
+    if names.len() > MAX_PARTICIPANTS {
+        return Err(Refusal::Invalid(format!(
+            "A tournament has at most {MAX_PARTICIPANTS} participants."
+        )));
+    }
+    let mut all: Vec<Option<(String, Entrant)>> = all.into_iter().map(Some).collect();
+    let mut chosen = Vec::new();
+    for n in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        let found = all.iter_mut().find(|e| {
+            e.as_ref()
+                .is_some_and(|(name, _)| name.eq_ignore_ascii_case(n))
+        });
+        match found.and_then(Option::take) {
+            Some((_, e)) => chosen.push(e),
+            None => {
+                let shown: String = n.chars().take(40).collect();
+                return Err(Refusal::Conflict(format!(
+                    "`{shown}` is not a bot that plays (no such bot, named twice, disabled, or no active version)."
+                )));
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+/// The maps asked for, or every enabled map for `k` players.
+async fn maps(conn: &mut PgConnection, names: &[String], k: u32) -> Step<Vec<MapPick>> {
+    let rows =
+        sqlx::query!(r#"select id as "id: MapId", name, seats, enabled from maps order by name"#)
+            .fetch_all(&mut *conn)
+            .await?;
+    if names.is_empty() {
+        let picked: Vec<MapPick> = rows
+            .iter()
+            .filter(|m| m.enabled && m.seats == k as i32)
+            .map(|m| MapPick { id: m.id })
+            .collect();
+        if picked.is_empty() {
+            return Err(Refusal::Conflict(format!("No enabled map is for {k} players.")).into());
+        }
+        return Ok(picked);
+    }
+    if names.len() > 50 {
+        return Err(Refusal::Invalid("Name at most 50 maps.".into()).into());
+    }
+    let mut picked: Vec<MapPick> = Vec::new();
+    for n in names {
+        let Some(m) = rows.iter().find(|m| m.name == n.trim()) else {
+            let shown: String = n.chars().take(64).collect();
+            return Err(Refusal::Invalid(format!("There is no map `{shown}`.")).into());
+        };
+        if m.seats != k as i32 {
+            return Err(Refusal::Invalid(format!(
+                "Map `{}` is for {} players; this tournament's games have {k}.",
+                m.name, m.seats
+            ))
+            .into());
+        }
+        if picked.iter().any(|p| p.id == m.id) {
+            return Err(Refusal::Invalid(format!("Map `{}` is named twice.", m.name)).into());
+        }
+        picked.push(MapPick { id: m.id });
+    }
+    Ok(picked)
+}
+
+/// The games to queue now, and the whole tournament's count.
+fn schedule(
+    format: Format,
+    n: usize,
+    k: usize,
+    maps: usize,
+    games: Option<u32>,
+    rounds: Option<u32>,
+    seed: u64,
+) -> Result<(Vec<plan::Planned>, usize, Option<u32>, Option<u32>), Refusal> {
+    let (now, total, games, rounds) = match format {
+        Format::RoundRobin => {
+            let all = plan::round_robin(n, maps);
+            let total = all.len();
+            (all, total, None, None)
+        }
+        Format::Groups => {
+            let g = games.map_or_else(|| default_groups_games(n, k), |g| g as usize);
+            let all = plan::groups(n, k, maps, g, seed);
+            (all, g, Some(g as u32), None)
+        }
+        Format::Swiss => {
+            let r = rounds.unwrap_or_else(|| default_rounds(n));
+            let (pairs, _) = plan::swiss_pairs(&vec![0.0; n], &Default::default(), &[], seed);
+            let first = plan::swiss_round(0, &pairs, maps);
+            let total = first.len() * r as usize;
+            (first, total, None, Some(r))
+        }
+    };
+    if total > MAX_GAMES {
+        return Err(Refusal::Invalid(format!(
+            "That is {total} games; a tournament plays at most {MAX_GAMES}. Fewer participants, maps, games or rounds."
+        )));
+    }
+    Ok((now, total, games, rounds))
+}
+
+/// Groups' games when not given: every pair meets about twice, and there are enough
+/// seats for every participant to sit at each seat once (`n` games of `k`).
+fn default_groups_games(n: usize, k: usize) -> usize {
+    let pairs = n * (n - 1) / 2;
+    let per_game = k * (k - 1) / 2;
+    (2 * pairs).div_ceil(per_game).max(n).min(MAX_GAMES)
+}
+
+/// Swiss rounds when not given: enough for one undefeated leader, plus one.
+fn default_rounds(n: usize) -> u32 {
+    (usize::BITS - (n.max(2) - 1).leading_zeros()) + 1
+}
+
+/// Makes a tournament and queues its (first) games.
+pub async fn create(db: &PgPool, by: UserId, ask: &Ask) -> Outcome<Created> {
+    outcome(create_steps(db, by, ask).await)
+}
+
+async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
+    let (k, games, rounds) = check(ask)?;
+    let mut tx = db.begin().await?;
+    // One at a time: the cap on running tournaments holds.
+    sqlx::query!("select id from ranker for update")
+        .fetch_one(&mut *tx)
+        .await?;
+    let running =
+        sqlx::query_scalar!(r#"select count(*) as "n!" from tournaments where status = 'running'"#)
+            .fetch_one(&mut *tx)
+            .await?;
+    if running >= MAX_RUNNING {
+        return Err(Refusal::TooMany(format!(
+            "{running} tournaments are running; at most {MAX_RUNNING} run at once. Cancel one or wait for one to end."
+        ))
+        .into());
+    }
+    let entrants = participants(&mut tx, &ask.participants).await?;
+    if (k as usize) > entrants.len() {
+        return Err(Refusal::Conflict(format!(
+            "Games of {k} need at least {k} participants; there are {}.",
+            entrants.len()
+        ))
+        .into());
+    }
+    let picked = maps(&mut tx, &ask.maps, k).await?;
+    let seed = ask
+        .seed
+        .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);
+    let (now, _, games, rounds) = schedule(
+        ask.format,
+        entrants.len(),
+        k as usize,
+        picked.len(),
+        games,
+        rounds,
+        seed,
+    )?;
+    let id = sqlx::query_scalar!(
+        r#"insert into tournaments (name, format, players_per_game, games, rounds, seed, asked,
+               created_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8) returning id as "id: TournamentId""#,
+        ask.name.trim(),
+        ask.format.as_str(),
+        k as i32,
+        games.map(|g| g as i32),
+        rounds.map(|r| r as i32),
+        seed as i64,
+        ask.participants
+            .words()
+            .chars()
+            .take(400)
+            .collect::<String>(),
+        by as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    store_entrants(&mut tx, id, &entrants, &picked).await?;
+    queue(&mut tx, id, &now, &entrants, &picked).await?;
+    tx.commit().await?;
+    Ok(Created {
+        id,
+        queued: now.len(),
+    })
+}
+
+/// Keeps the participants (in seeding order, with their versions) and the maps.
+async fn store_entrants(
+    conn: &mut PgConnection,
+    id: TournamentId,
+    entrants: &[Entrant],
+    picked: &[MapPick],
+) -> sqlx::Result<()> {
+    let bots: Vec<i64> = entrants.iter().map(|e| e.bot.0).collect();
+    let versions: Vec<i64> = entrants.iter().map(|e| e.version.0).collect();
+    sqlx::query!(
+        "insert into tournament_participants (tournament_id, place, bot_id, version_id)
+         select $1, p.place - 1, p.bot, p.version
+         from unnest($2::bigint[], $3::bigint[]) with ordinality p(bot, version, place)",
+        id as TournamentId,
+        &bots,
+        &versions
+    )
+    .execute(&mut *conn)
+    .await?;
+    let ids: Vec<i64> = picked.iter().map(|m| m.id.0).collect();
+    sqlx::query!(
+        "insert into tournament_maps (tournament_id, place, map_id)
+         select $1, m.place - 1, m.id from unnest($2::bigint[]) with ordinality m(id, place)",
+        id as TournamentId,
+        &ids
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Queues planned games, each seat with its participant's frozen version.
+pub(crate) async fn queue(
+    conn: &mut PgConnection,
+    id: TournamentId,
+    games: &[plan::Planned],
+    entrants: &[Entrant],
+    picked: &[MapPick],
+) -> sqlx::Result<()> {
+    for g in games {
+        let seats: Vec<(BotId, VersionId)> = g
+            .seats
+            .iter()
+            .map(|&p| (entrants[p].bot, entrants[p].version))
+            .collect();
+        let purpose = Purpose::Tournament(id, g.round as i32);
+        insert_match(&mut *conn, picked[g.map].id, &seats, purpose).await?;
+    }
+    Ok(())
+}
+
+/// Cancels a running tournament: its games not yet started are voided, and it plans
+/// no more rounds. False when there is no running tournament `id`.
+pub async fn cancel(db: &PgPool, id: TournamentId) -> sqlx::Result<bool> {
+    let mut tx = db.begin().await?;
+    let n = sqlx::query!(
+        "update tournaments set status = 'cancelled', finished_at = now()
+         where id = $1 and status = 'running'",
+        id as TournamentId
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if n == 1 {
+        sqlx::query!(
+            "update matches set status = 'void', void_reason = 'the tournament was cancelled',
+                 lease_owner = null, lease_until = null
+             where tournament_id = $1 and status = 'queued'",
+            id as TournamentId
+        )
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(n == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_give_every_pair_a_couple_of_meetings_and_enough_swiss_rounds() {
+        // 8 bots, 4 a game: 28 pairs, 6 a game: 10 games for two meetings each.
+        assert_eq!(default_groups_games(8, 4), 10);
+        assert_eq!(default_rounds(2), 2);
+        assert_eq!(default_rounds(8), 4);
+        assert_eq!(default_rounds(9), 5);
+    }
+
+    #[test]
+    fn the_shape_of_a_request_is_checked_before_the_database() {
+        let ask = |format, k, games, rounds| Ask {
+            name: "Final".into(),
+            participants: Participants::Word("all".into()),
+            maps: vec![],
+            format,
+            players_per_game: k,
+            games,
+            rounds,
+            seed: None,
+        };
+        assert!(check(&ask(Format::RoundRobin, None, None, None)).is_ok());
+        assert!(check(&ask(Format::RoundRobin, Some(3), None, None)).is_err());
+        assert!(check(&ask(Format::Groups, Some(9), Some(10), None)).is_err());
+        assert!(check(&ask(Format::Groups, Some(4), Some(0), None)).is_err());
+        assert!(check(&ask(Format::Swiss, None, None, Some(51))).is_err());
+        assert!(check(&ask(Format::Swiss, None, Some(3), None)).is_err());
+        let mut nameless = ask(Format::Swiss, None, None, Some(3));
+        nameless.name = "  ".into();
+        assert!(check(&nameless).is_err());
+    }
+}
