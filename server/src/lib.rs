@@ -28,6 +28,7 @@ pub mod embedded;
 pub mod house;
 pub mod ids;
 pub mod languages;
+pub mod live;
 pub mod metrics;
 pub mod play;
 pub mod ranker;

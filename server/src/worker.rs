@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::Context;
 use runner::process::BotSpec;
 use runner::sandbox::Limits;
-use runner::{run_match, MatchConfig, MatchResult, RunError};
+use runner::{run_match_watched, MatchConfig, MatchResult, RunError};
 use sqlx::PgPool;
 
 use crate::builds::Builder;
@@ -29,6 +29,9 @@ use crate::status::Outcome;
 pub const CHALLENGE_SHARE: f64 = 0.15;
 /// The latest matches started over which that share is measured, by time played.
 pub const SHARE_WINDOW: i64 = 20;
+
+/// How often the turns played are written for live viewers.
+const LIVE_EVERY: Duration = Duration::from_millis(250);
 
 /// One worker of this process.
 #[derive(Clone)]
@@ -207,6 +210,15 @@ impl Worker {
     /// Gives a match back to the queue (the platform's fault, or we are stopping).
     async fn release(&self, id: MatchId, why: &str) -> sqlx::Result<()> {
         tracing::warn!(match_id = %id, "giving the match back to the queue: {why}");
+        // Its live turns, unless another worker plays it already.
+        sqlx::query!(
+            "delete from live_matches l using matches m
+             where l.match_id = $1 and m.id = $1 and m.lease_owner = $2",
+            id as MatchId,
+            self.name
+        )
+        .execute(&self.db)
+        .await?;
         sqlx::query!(
             "update matches set status = 'queued', lease_owner = null, lease_until = null \
              where id = $1 and status = 'running' and lease_owner = $2",
@@ -284,16 +296,27 @@ impl Worker {
         let stop = self.stop.clone();
         let lost = Arc::new(AtomicBool::new(false));
         let lost_flag = lost.clone();
+        // The turns as they are played, for live viewers (`crate::live`).
+        let recorder = crate::live::Recorder::default();
+        let mut watcher = recorder.watcher();
         let mut game = tokio::task::spawn_blocking(move || {
-            run_match(map, &specs, &launcher, &config, &mut |_| {
+            run_match_watched(map, &specs, &launcher, &config, &mut |replay| {
+                watcher.saw(replay);
                 !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
             })
         });
         let mut renew = tokio::time::interval(LEASE / 3);
         renew.tick().await;
+        let mut live = tokio::time::interval(LIVE_EVERY);
         let result = loop {
             tokio::select! {
                 done = &mut game => break done?,
+                _ = live.tick() => {
+                    // A viewer's trouble never stops the match.
+                    if let Err(e) = recorder.flush(&self.db, m.id).await {
+                        tracing::debug!(match_id = %m.id, "live turns not written: {e}");
+                    }
+                }
                 _ = renew.tick() => {
                     if !self.renew(m.id).await.unwrap_or(true) {
                         lost.store(true, Ordering::Relaxed);
@@ -338,6 +361,8 @@ impl Worker {
         if n != 1 {
             return Ok(false);
         }
+        // The stored replay has every turn now.
+        crate::live::forget(&mut *tx, m.id).await?;
         let before = if m.ranked {
             ratings_before(&mut tx, m).await?
         } else {

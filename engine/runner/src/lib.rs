@@ -11,4 +11,6 @@ pub mod matches;
 pub mod process;
 pub mod sandbox;
 
-pub use matches::{run_match, MatchConfig, MatchResult, OnTimeout, PlayerReport, RunError};
+pub use matches::{
+    run_match, run_match_watched, MatchConfig, MatchResult, OnTimeout, PlayerReport, RunError,
+};

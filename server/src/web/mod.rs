@@ -16,6 +16,7 @@ pub mod guard;
 pub mod gzipped;
 pub mod ladder;
 pub mod listener;
+pub mod live;
 pub mod ops;
 pub mod pages;
 pub mod profile;
@@ -58,6 +59,8 @@ pub struct Shared {
     pub leaderboard: ladder::LeaderboardCache,
     /// Classic logs printed lately, gzipped.
     pub classic_logs: byte_cache::ByteCache,
+    /// The live streams open (`live.rs`), at most [`live::MAX_STREAMS`].
+    pub live_streams: live::Streams,
     /// Tournaments' standings fitted lately.
     pub standings: tournaments::StandingsCache,
     /// The contest's phase, read every few seconds (every page shows it).
@@ -86,6 +89,7 @@ impl AppState {
             classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
             contest: crate::contest::ContestCache::default(),
             standings: tournaments::StandingsCache::default(),
+            live_streams: Arc::new(tokio::sync::Semaphore::new(live::MAX_STREAMS)),
             metrics_refreshed: crate::metrics::Refreshed::default(),
             day_ago_ranks: crate::standings::DayAgoRanks::default(),
         }))
@@ -235,6 +239,7 @@ pub fn app(state: AppState) -> Router {
         .merge(challenges::router())
         .merge(contest::router())
         .merge(tournaments::router())
+        .merge(live::router())
         .route("/static/{*path}", get(asset))
         .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))

@@ -35,4 +35,5 @@ mod reference_arbiter;
 mod restart;
 mod serve;
 mod static_files;
+mod tournaments;
 mod uploads;

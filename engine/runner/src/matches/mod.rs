@@ -148,6 +148,20 @@ pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn FnMut(u32) -> bool,
 ) -> Result<MatchResult, RunError> {
+    run_match_watched(map, specs, launcher, config, &mut |replay| {
+        progress(replay.turns.len() as u32 - 1)
+    })
+}
+
+/// [`run_match`], whose `watch` sees the replay so far before every turn (its last
+/// board is the state the bots are about to answer): what a live viewer is sent.
+pub fn run_match_watched(
+    map: Arc<Map>,
+    specs: &[BotSpec],
+    launcher: &dyn Launcher,
+    config: &MatchConfig,
+    watch: &mut dyn FnMut(&Replay) -> bool,
+) -> Result<MatchResult, RunError> {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let mut game = Game::new(map, &names, config.max_steps)?;
     let (tx, rx) = mpsc::channel::<(usize, BotEvent)>();
@@ -155,7 +169,7 @@ pub fn run_match(
 
     let mut replay = Replay::start(&game);
     while !game.is_over() {
-        if !progress(game.turn()) {
+        if !watch(&replay) {
             for b in &mut bots {
                 b.kill_now();
             }

@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 
 use crate::challenges::Kind;
 use crate::compress::{gunzip, gzip};
-use crate::ids::{ChallengeId, MatchId, UserId};
+use crate::ids::{ChallengeId, MatchId, TournamentId, UserId};
 use crate::status::{MatchStatus, Outcome};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
@@ -32,6 +32,8 @@ struct MatchInfo {
     /// The challenge or A/B test it was played for: unranked.
     challenge: Option<ChallengeId>,
     kind: Option<Kind>,
+    /// The tournament it was played in: unranked.
+    tournament: Option<TournamentId>,
 }
 
 /// A seat of a match, as its page shows it.
@@ -66,7 +68,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
                maps.name as map, m.turns,
                extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
                m.finished_at, m.created_at, m.challenge_id as "challenge: ChallengeId",
-               c.kind as "kind?: Kind"
+               c.kind as "kind?: Kind", m.tournament_id as "tournament: TournamentId"
            from matches m join maps on maps.id = m.map_id
            left join challenges c on c.id = m.challenge_id where m.id = $1"#,
         id as MatchId
@@ -101,8 +103,9 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
-    /// The page of the challenge it was played for, when unranked.
-    unranked: Option<String>,
+    /// The page of the challenge or tournament it was played for, when unranked, and
+    /// what played it for.
+    unranked: Option<(String, &'static str)>,
     /// Seats whose stderr the visitor may read.
     own_seats: Vec<(i32, String)>,
 }
@@ -132,7 +135,15 @@ pub async fn page(
         unranked: m
             .challenge
             .zip(m.kind)
-            .map(|(id, kind)| crate::web::challenges::url_of(kind, id)),
+            .map(|(id, kind)| {
+                (
+                    crate::web::challenges::url_of(kind, id),
+                    "Played for a challenge",
+                )
+            })
+            .or(m
+                .tournament
+                .map(|t| (crate::web::tournaments::url_of(t), "Played in a tournament"))),
         own_seats,
     };
     Ok(Html(page.render()?))

@@ -1,0 +1,141 @@
+//! The submission deadline: the countdown every page shows before it, uploads refused
+//! after it, and the ladder frozen or not as the organizer chose.
+
+use crate::builds::{greedy, PW};
+use crate::common;
+
+use super::site;
+
+#[tokio::test]
+async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_tournaments() {
+    let (mut c, b, token) = site("deadline").await;
+    // Before: a countdown on every page, uploads taken.
+    let r = c
+        .post(
+            "/admin/contest",
+            &[("action", "set"), ("deadline", "2099-12-01 18:00")],
+        )
+        .await;
+    assert_eq!(r.status, 303);
+    let home = c.stranger().get("/").await.body;
+    assert!(home.contains("Submissions close in"), "{home}");
+    assert!(
+        home.contains("data-countdown=\"2099-12-01T18:00:00Z\""),
+        "{home}"
+    );
+    let up = c
+        .upload(
+            "/bots/new",
+            &[("name", "early")],
+            Some(("bot.py", greedy())),
+        )
+        .await;
+    assert_eq!(up.status, 303, "{}", up.body);
+
+    // A deadline that is not a date is refused on /admin with the forms it takes.
+    let r = c
+        .post_follow(
+            "/admin/contest",
+            &[("action", "set"), ("deadline", "friday")],
+        )
+        .await;
+    assert!(r.body.contains("2026-12-01 18:00"), "{}", r.body);
+
+    // After, with the ladder frozen.
+    c.post(
+        "/admin/contest",
+        &[
+            ("action", "set"),
+            ("deadline", "2020-01-01 00:00"),
+            ("freeze", "on"),
+        ],
+    )
+    .await;
+    let api = c.get("/api/contest").await.json();
+    assert_eq!(
+        (api["closed"].as_bool(), api["frozen"].as_bool()),
+        (Some(true), Some(true)),
+        "{api}"
+    );
+    let late = c
+        .upload("/bots/new", &[("name", "late")], Some(("bot.py", greedy())))
+        .await;
+    assert_eq!(late.status, 403, "{}", late.body);
+    assert!(
+        late.body
+            .contains("Submissions closed at 2020-01-01 00:00 UTC"),
+        "{}",
+        late.body
+    );
+    let by_api = c
+        .api_upload(
+            "/api/bots/early/versions",
+            &token,
+            &[],
+            Some(("bot.py", greedy())),
+        )
+        .await;
+    assert_eq!(by_api.status, 403, "{}", by_api.body);
+    assert!(c
+        .get("/bots/new")
+        .await
+        .body
+        .contains("Submissions are closed"));
+    assert!(c
+        .stranger()
+        .get("/")
+        .await
+        .body
+        .contains("The ladder is frozen"));
+    // Versions uploaded before still build and stay.
+    while b.build_next().await.unwrap() {}
+    let early: i64 = sqlx::query_scalar("select count(*) from bot_versions v join bots b on b.id = v.bot_id where b.name = 'early' and v.status = 'active'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(early, 1);
+
+    // Frozen: nothing is scheduled and queued ranked matches wait; tournaments play.
+    sqlx::query("update ranker set freeze_at_deadline = false")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    assert!(
+        server::ranker::schedule(&c.state.db, 3, &Default::default())
+            .await
+            .unwrap()
+            > 0
+    );
+    sqlx::query("update ranker set freeze_at_deadline = true")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        server::ranker::schedule(&c.state.db, 10, &Default::default())
+            .await
+            .unwrap(),
+        0
+    );
+    let w = common::worker(&b, "frozen", 40);
+    assert!(
+        w.claim().await.unwrap().is_none(),
+        "a ranked match was played while frozen"
+    );
+    let ask = serde_json::json!({"name": "Final", "participants": ["idle", "strong"],
+                                 "format": "round-robin", "maps": ["ring-2p"]});
+    let r = crate::challenges::api_json(&mut c, "/api/tournaments", &token, &ask).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let m = w.claim().await.unwrap().expect("the tournament's game");
+    assert!(m.tournament.is_some());
+
+    // Removed: submissions open again, and the banner is gone.
+    c.post("/admin/contest", &[("action", "remove")]).await;
+    let home = c.stranger().get("/").await.body;
+    assert!(!home.contains("contest-banner"), "{home}");
+    let mut bob = c.stranger();
+    bob.register("bob", PW).await;
+    let up = bob
+        .upload("/bots/new", &[("name", "bobs")], Some(("bot.py", greedy())))
+        .await;
+    assert_eq!(up.status, 303, "{}", up.body);
+}
