@@ -1,9 +1,13 @@
 /* The match page: loads the replay into the viewer, and shows the owner's bot's
  * problems and stderr for the turn the viewer is on (the stderr of turn t is what the
  * bot wrote while it answered the state of turn t; its problems are those of that
- * reply, each in full). */
+ * reply, each in full). A match queued or being played (the viewer's frame has
+ * `data-turns`, its stream of turns) is followed as it is played (viewer/follow.mjs,
+ * its status line in the page's `[data-live-status]` if there is one); once it is over
+ * the page is loaded again, to show the result. */
 
 import { fromUrl } from "./viewer/viewer.mjs";
+import { follow } from "./viewer/follow.mjs";
 import { problemsAt } from "./viewer/describe.mjs";
 import { el, codeText } from "./viewer/dom.mjs";
 
@@ -19,6 +23,22 @@ function showProblems(list, replay, seat, turn) {
 /** The pieces of `log` (`[turn, text]` pairs) written in `turn`. */
 function stderrOf(log, turn) {
   return log.filter((entry) => entry[0] === turn).map((entry) => entry[1]);
+}
+
+/** After a match followed live ends (and the viewer following it has shown its last
+ *  turn, or at most `CATCH_UP_MS` later), the page is loaded again this late. */
+const RELOAD_MS = 2000;
+const CATCH_UP_MS = 8000;
+
+/** Loads the page again once `live`'s viewer is done showing the last turns. */
+function reloadWhenShown(live) {
+  const until = Date.now() + CATCH_UP_MS;
+  const wait = () => {
+    const v = live.viewer;
+    if (v && v.following() && Date.now() < until) setTimeout(wait, 250);
+    else setTimeout(() => location.reload(), RELOAD_MS);
+  };
+  wait();
 }
 
 function start(frame) {
@@ -59,6 +79,12 @@ function start(frame) {
     replay = e.detail.viewer.replay;
     show(e.detail.turn);
   });
+  const turns = frame.getAttribute("data-turns");
+  if (turns) {
+    const live = follow(frame, turns, { status: document.querySelector("[data-live-status]") });
+    frame.addEventListener("liveend", () => reloadWhenShown(live));
+    return;
+  }
   fromUrl(frame, frame.getAttribute("data-replay")).catch((err) => {
     frame.classList.add("viewer-failed");
     frame.textContent = "The replay could not be shown: " + String(err && err.message ? err.message : err);

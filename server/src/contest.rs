@@ -45,7 +45,10 @@ impl Contest {
             "the ladder goes on after the deadline"
         };
         match self.deadline {
-            None => format!("no submission deadline; {ladder}"),
+            None if self.freeze => {
+                "no submission deadline yet; the ladder will freeze at the one set".into()
+            }
+            None => "no submission deadline: submissions stay open".into(),
             Some(d) if self.closed() => format!(
                 "submissions closed at {}; {}",
                 format_deadline(d),
@@ -121,13 +124,17 @@ pub fn parse_deadline(text: &str) -> Result<Option<OffsetDateTime>, String> {
     if let Ok(t) = OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339) {
         return Ok(Some(t));
     }
-    let plain = text.replacen('T', " ", 1);
-    let plain = plain.trim_end_matches(" UTC").trim_end_matches('Z');
+    let plain = text.trim_end_matches(" UTC").trim_end_matches('Z');
+    // The date and the time, joined by a space or a `T`.
+    let plain = match plain.split_at_checked(10) {
+        Some((date, time)) if time.starts_with('T') => format!("{date} {}", &time[1..]),
+        _ => plain.to_string(),
+    };
     let minutes = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
     let seconds =
         time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]");
-    PrimitiveDateTime::parse(plain, &minutes)
-        .or_else(|_| PrimitiveDateTime::parse(plain, &seconds))
+    PrimitiveDateTime::parse(&plain, &minutes)
+        .or_else(|_| PrimitiveDateTime::parse(&plain, &seconds))
         .map(|t| Some(t.assume_utc()))
         .map_err(|_| {
             format!(

@@ -286,7 +286,13 @@ async fn maps(conn: &mut PgConnection, names: &[String], k: u32) -> Step<Vec<Map
     Ok(picked)
 }
 
-/// The games to queue now, and the whole tournament's count.
+/// The games to queue now, and the games and rounds the whole tournament plays.
+struct Schedule {
+    now: Vec<plan::Planned>,
+    games: Option<u32>,
+    rounds: Option<u32>,
+}
+
 fn schedule(
     format: Format,
     n: usize,
@@ -295,24 +301,38 @@ fn schedule(
     games: Option<u32>,
     rounds: Option<u32>,
     seed: u64,
-) -> Result<(Vec<plan::Planned>, usize, Option<u32>, Option<u32>), Refusal> {
-    let (now, total, games, rounds) = match format {
+) -> Result<Schedule, Refusal> {
+    let (s, total) = match format {
         Format::RoundRobin => {
-            let all = plan::round_robin(n, maps);
-            let total = all.len();
-            (all, total, None, None)
+            let now = plan::round_robin(n, maps);
+            let total = now.len();
+            let s = Schedule {
+                now,
+                games: None,
+                rounds: None,
+            };
+            (s, total)
         }
         Format::Groups => {
             let g = games.map_or_else(|| default_groups_games(n, k), |g| g as usize);
-            let all = plan::groups(n, k, maps, g, seed);
-            (all, g, Some(g as u32), None)
+            let s = Schedule {
+                now: plan::groups(n, k, maps, g, seed),
+                games: Some(g as u32),
+                rounds: None,
+            };
+            (s, g)
         }
         Format::Swiss => {
             let r = rounds.unwrap_or_else(|| default_rounds(n));
             let (pairs, _) = plan::swiss_pairs(&vec![0.0; n], &Default::default(), &[], seed);
-            let first = plan::swiss_round(0, &pairs, maps);
-            let total = first.len() * r as usize;
-            (first, total, None, Some(r))
+            let now = plan::swiss_round(0, &pairs, maps);
+            let total = now.len() * r as usize;
+            let s = Schedule {
+                now,
+                games: None,
+                rounds: Some(r),
+            };
+            (s, total)
         }
     };
     if total > MAX_GAMES {
@@ -320,7 +340,7 @@ fn schedule(
             "That is {total} games; a tournament plays at most {MAX_GAMES}. Fewer participants, maps, games or rounds."
         )));
     }
-    Ok((now, total, games, rounds))
+    Ok(s)
 }
 
 /// Groups' games when not given: every pair meets about twice, and there are enough
@@ -370,7 +390,7 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
     let seed = ask
         .seed
         .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);
-    let (now, _, games, rounds) = schedule(
+    let Schedule { now, games, rounds } = schedule(
         ask.format,
         entrants.len(),
         k as usize,

@@ -283,8 +283,11 @@ pub async fn api(
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
         "finished": m.finished_at.map(|t| t.unix_timestamp()),
-        "ranked": m.challenge.is_none(),
+        "ranked": m.challenge.is_none() && m.tournament.is_none(),
         "challenge": m.challenge,
+        "tournament": m.tournament,
+        "live": matches!(m.status, MatchStatus::Queued | MatchStatus::Running)
+            .then(|| format!("/matches/{id}/turns")),
         "replay": (m.status == MatchStatus::Finished).then(|| format!("/api/matches/{id}/replay")),
         "players": seats.iter().map(|s| json!({
             "seat": s.seat,

@@ -11,5 +11,6 @@ mod challenges;
 mod harness;
 mod site;
 mod spectators;
+mod tournaments;
 mod viewer;
 mod webdriver;
