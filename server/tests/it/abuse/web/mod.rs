@@ -6,6 +6,7 @@ mod accounts;
 mod challenges;
 mod endpoints;
 mod pages;
+mod tournaments;
 mod uploads;
 
 use std::net::SocketAddr;

@@ -1,0 +1,91 @@
+//! Tournaments and live streams hammered: a burst of tournaments at once gets the cap
+//! on running ones and no more, oversized and hostile requests are refused or escaped,
+//! and a live stream of a match that does not exist is refused before it opens.
+
+use serde_json::json;
+
+use crate::challenges::api_json;
+use crate::tournaments::site;
+
+#[tokio::test]
+async fn a_burst_of_tournaments_gets_the_cap_and_hostile_requests_are_refused() {
+    let (c, _b, token) = site("abuse").await;
+    // 12 at once, from one organizer: 4 may run at once.
+    let mut tasks = Vec::new();
+    for _ in 0..12 {
+        let mut c = c.stranger();
+        let token = token.clone();
+        tasks.push(tokio::spawn(async move {
+            let body = json!({"name": "Burst", "participants": ["idle", "strong"],
+                              "format": "round-robin", "maps": ["ring-2p"]});
+            api_json(&mut c, "/api/tournaments", &token, &body)
+                .await
+                .status
+                .as_u16()
+        }));
+    }
+    let mut statuses = Vec::new();
+    for t in tasks {
+        statuses.push(t.await.unwrap());
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        4,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 201 || *s == 429),
+        "{statuses:?}"
+    );
+    let made: i64 = sqlx::query_scalar("select count(*) from tournaments")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(made, 4);
+
+    let mut c = c.stranger();
+    // Oversized: refused before it is read.
+    let names: Vec<String> = (0..20_000).map(|i| format!("bot{i}")).collect();
+    let big = json!({"name": "Big", "participants": names, "format": "round-robin"});
+    assert_eq!(
+        api_json(&mut c, "/api/tournaments", &token, &big)
+            .await
+            .status,
+        413
+    );
+    // A hostile name is stored as text and shown escaped.
+    sqlx::query("update tournaments set name = '<script>alert(1)</script>' where id = 1")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let page = c.get("/tournaments/1").await.body;
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(page.contains("<h1>&#60;script&#62;alert(1)"), "{page}");
+    // Pairs and exports of what is not there.
+    assert_eq!(
+        c.get("/tournaments/1/games?a=idle&b=%3Cnobody%3E")
+            .await
+            .status,
+        400
+    );
+    assert_eq!(c.get("/tournaments/x").await.status, 400);
+    assert_eq!(c.get("/tournaments/999/standings.csv").await.status, 404);
+    // A live stream of no match is refused at once, not held open.
+    assert_eq!(c.get("/matches/999999/turns").await.status, 404);
+    // A contestant cannot cancel.
+    let mut bob = c.stranger();
+    bob.register("bob", crate::builds::PW).await;
+    let bob_token = bob.new_token("b").await;
+    let r = api_json(
+        &mut bob,
+        "/api/tournaments/1/cancel",
+        &bob_token,
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        bob.post("/admin/tournaments/1/cancel", &[]).await.status,
+        403
+    );
+}
