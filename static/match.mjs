@@ -3,8 +3,9 @@
  * bot wrote while it answered the state of turn t; its problems are those of that
  * reply, each in full). A match queued or being played (the viewer's frame has
  * `data-turns`, its stream of turns) is followed as it is played (viewer/follow.mjs,
- * its status line in the page's `[data-live-status]` if there is one); once it is over
- * the page is loaded again, to show the result. */
+ * its status line in the page's `[data-live-status]` if there is one), the problems of
+ * the owner's bot with it (its stderr comes at the end); once it is over the page is
+ * loaded again, to show the result. */
 
 import { fromUrl } from "./viewer/viewer.mjs";
 import { follow } from "./viewer/follow.mjs";
@@ -61,7 +62,15 @@ function start(frame) {
     });
   };
 
+  const turns = frame.getAttribute("data-turns");
   panels.forEach((panel, i) => {
+    if (turns) {
+      // Kept by the worker until the end: the page is loaded again then.
+      const out = panel.querySelector(".stderr-text");
+      out.textContent = "(the stderr shows here once the match is over)";
+      out.classList.add("quiet");
+      return;
+    }
     fetch(panel.getAttribute("data-stderr"), { credentials: "same-origin" })
       .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
       .then((log) => {
@@ -79,7 +88,6 @@ function start(frame) {
     replay = e.detail.viewer.replay;
     show(e.detail.turn);
   });
-  const turns = frame.getAttribute("data-turns");
   if (turns) {
     const live = follow(frame, turns, { status: document.querySelector("[data-live-status]") });
     frame.addEventListener("liveend", () => reloadWhenShown(live));

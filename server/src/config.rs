@@ -235,18 +235,21 @@ pub struct Config {
     pub max_connections: usize,
 }
 
+/// The settings of a config file, if one is given.
+fn read_file(file: Option<&Path>) -> anyhow::Result<Settings> {
+    let Some(path) = file else {
+        return Ok(Settings::default());
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read config file {}", path.display()))?;
+    toml::from_str::<Settings>(&text)
+        .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))
+}
+
 impl Config {
     /// Flags and environment (already merged by clap) over the file over the defaults.
     pub fn load(given: Settings, file: Option<&Path>) -> anyhow::Result<Config> {
-        let from_file = match file {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read config file {}", path.display()))?;
-                toml::from_str::<Settings>(&text)
-                    .map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))?
-            }
-            None => Settings::default(),
-        };
+        let from_file = read_file(file)?;
         let s = given
             .or(from_file)
             .or(toml::from_str(DEFAULTS).expect("the defaults are settings"));

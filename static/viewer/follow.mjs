@@ -16,12 +16,17 @@
  * `live: true`). The viewer is made in `container` when the first rows come, and
  * extended as more come; `end` gives it its result.
  *
+ * The status line says "Waiting for the match to start…", "Live · turn 57" (the
+ * newest turn received), "Reconnecting…" (the browser reconnects by itself; a stream
+ * refused is asked again every 5 s) or "Finished". Rows already held are skipped;
+ * rows after a missing one make it read the stream again from its start.
+ *
  * Returns `{viewer (null until the first rows), replay (the `LiveReplay`), state,
- * close()}`; `close()` stops following (the viewer stays). Events on the container:
- * `livestatus` (detail `{state: "waiting" | "live" | "ended" | "error", turn}`) when the
- * state or the newest turn changes, `liveend` (detail `{result, status, replay}`) once.
- * The container carries `data-live-state` and `data-live-turn` (the newest turn
- * received).
+ * status (the end's, once ended), close()}`; `close()` stops following (the viewer
+ * stays). Events on the container: `livestatus` (detail `{state: "waiting" | "live" |
+ * "ended" | "error", turn}`) when the state or the newest turn changes, `liveend`
+ * (detail `{result, status, replay}`) once. The container carries `data-live-state`
+ * and `data-live-turn` (the newest turn received, -1 before any).
  *
  * `LiveReplay` (pure, tested with node) keeps the compact replay so far and the
  * replay the viewer draws (v1's shape), grown by the new rows only. */
@@ -143,7 +148,7 @@ export function follow(container, url, options) {
   }
   // It changes with every turn received: read when looked at, not announced.
   status.setAttribute("aria-live", "off");
-  const handle = { viewer: null, replay: live, state: "", close };
+  const handle = { viewer: null, replay: live, state: "", status: null, close };
   let source = null, retry = 0, shown = "";
 
   function say(state, why) {
@@ -194,21 +199,19 @@ export function follow(container, url, options) {
     }));
   }
 
-  /** `fn(data)` for the stream's events of `type`, their JSON read; a failure stops. */
-  function on(type, fn) {
-    source.addEventListener(type, (e) => {
-      if (!source || e.target !== source) return;
+  function open() {
+    clearTimeout(retry);
+    const es = new EventSource(url);
+    source = es;
+    // `fn(data)` for the events of `type` of this stream while it is the one read.
+    const on = (type, fn) => es.addEventListener(type, (e) => {
+      if (source !== es) return;
       try {
         fn(JSON.parse(e.data));
       } catch (err) {
         fail(err);
       }
     });
-  }
-
-  function open() {
-    clearTimeout(retry);
-    source = new EventSource(url);
     on("wait", () => say("waiting"));
     on("head", (head) => {
       live.setHead(head);
@@ -216,10 +219,10 @@ export function follow(container, url, options) {
     });
     on("rows", onRows);
     on("end", onEnd);
-    source.onerror = () => {
-      if (!source) return;
+    es.onerror = () => {
+      if (source !== es) return;
       say("error");
-      if (source.readyState === EventSource.CLOSED) {
+      if (es.readyState === EventSource.CLOSED) {
         // Refused (not a stream, an error status): the browser gives up; we do not.
         source = null;
         retry = setTimeout(open, RETRY_MS);

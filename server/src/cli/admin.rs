@@ -101,6 +101,22 @@ pub async fn ladder(config: Config, cmd: LadderCmd) -> anyhow::Result<()> {
     result
 }
 
+/// Sets the deadline and the freeze as given, and says what they are.
+async fn deadline(
+    db: &sqlx::PgPool,
+    when: Option<Option<time::OffsetDateTime>>,
+    freeze: Option<bool>,
+) -> sqlx::Result<()> {
+    if let Some(when) = when {
+        crate::contest::set_deadline(db, when).await?;
+    }
+    if let Some(freeze) = freeze {
+        crate::contest::set_freeze(db, freeze).await?;
+    }
+    println!("{}", crate::contest::load(db).await?.describe());
+    Ok(())
+}
+
 async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
     use crate::ranker;
     match cmd {
@@ -127,15 +143,7 @@ async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
                 }
             );
         }
-        LadderCmd::Deadline(when, freeze) => {
-            if let Some(when) = when {
-                crate::contest::set_deadline(db, when).await?;
-            }
-            if let Some(freeze) = freeze {
-                crate::contest::set_freeze(db, freeze).await?;
-            }
-            println!("{}", crate::contest::load(db).await?.describe());
-        }
+        LadderCmd::Deadline(when, freeze) => deadline(db, when, freeze).await?,
         LadderCmd::Requeue(id) => {
             if !ranker::requeue(db, id).await? {
                 bail!(

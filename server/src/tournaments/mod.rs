@@ -8,6 +8,7 @@
 //!
 //! Requests are refused with [`Refusal`], as challenges' are.
 
+mod ask;
 pub mod create;
 pub mod plan;
 pub mod read;

@@ -147,7 +147,26 @@ fn wait_for_id(b: &Session, prefix: &str) -> i64 {
 /// A slow bot's duel in a second tournament, on /live and on its match page: the turn
 /// shown advances while the API still says the match runs.
 fn watch_a_game_live(v: &mut Visit, first: i64) {
-    let site = v.site;
+    upload_sleepy(v.site);
+    let out = v.site.admin(&[
+        "tournament",
+        "create",
+        "--name",
+        "Exhibition",
+        "--format",
+        "round-robin",
+        "--participants",
+        "sleepy,idle",
+        "--maps",
+        "ring-2p",
+    ]);
+    assert!(out.contains("2 games queued"), "{out}");
+    follow_on_the_big_screen(v, first + 1);
+    follow_on_the_match_page(v);
+}
+
+/// `sleepy` uploaded over the API by olga, and built.
+fn upload_sleepy(site: &Site) {
     let token = format!(
         "Bearer {}",
         site.admin(&["create-token", "olga", "--name", "ci"])
@@ -171,21 +190,12 @@ fn watch_a_game_live(v: &mut Visit, first: i64) {
         );
         std::thread::sleep(Duration::from_millis(250));
     }
-    let out = site.admin(&[
-        "tournament",
-        "create",
-        "--name",
-        "Exhibition",
-        "--format",
-        "round-robin",
-        "--participants",
-        "sleepy,idle",
-        "--maps",
-        "ring-2p",
-    ]);
-    assert!(out.contains("2 games queued"), "{out}");
-    let id = first + 1;
+}
 
+/// /live at a projector's size and a phone's: the tournament's game, its turn moving
+/// while the match still runs.
+fn follow_on_the_big_screen(v: &mut Visit, id: i64) {
+    let site = v.site;
     for size in [(1920, 1080), (390, 844)] {
         viewport(v.b, size);
         v.page("/live");
@@ -211,7 +221,10 @@ fn watch_a_game_live(v: &mut Visit, first: i64) {
         assert!(v.b.text("[data-screen-players]").contains("sleepy"));
         v.cam.snap(&format!("live-{}x{}", size.0, size.1));
     }
-    // The match page follows the same game.
+}
+
+/// The match page follows the game the big screen shows.
+fn follow_on_the_match_page(v: &mut Visit) {
     let shown =
         v.b.execute("return document.querySelector('[data-screen]').getAttribute('data-match')");
     let shown = shown.as_str().unwrap().to_string();

@@ -1,15 +1,25 @@
 //! The submission deadline: the countdown every page shows before it, uploads refused
 //! after it, and the ladder frozen or not as the organizer chose.
 
+use server::builds::Builder;
+
 use crate::builds::{greedy, PW};
-use crate::common;
+use crate::common::{self, Client};
 
 use super::site;
 
 #[tokio::test]
 async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_tournaments() {
     let (mut c, b, token) = site("deadline").await;
-    // Before: a countdown on every page, uploads taken.
+    before_it(&mut c).await;
+    after_it(&mut c, &b, &token).await;
+    frozen(&mut c, &b, &token).await;
+    removed(&mut c).await;
+}
+
+/// Before: a countdown on every page, uploads taken; a deadline that is not a date is
+/// refused with the forms it takes.
+async fn before_it(c: &mut Client) {
     let r = c
         .post(
             "/admin/contest",
@@ -31,8 +41,6 @@ async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_t
         )
         .await;
     assert_eq!(up.status, 303, "{}", up.body);
-
-    // A deadline that is not a date is refused on /admin with the forms it takes.
     let r = c
         .post_follow(
             "/admin/contest",
@@ -40,8 +48,11 @@ async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_t
         )
         .await;
     assert!(r.body.contains("2026-12-01 18:00"), "{}", r.body);
+}
 
-    // After, with the ladder frozen.
+/// After, with the ladder frozen: uploads refused on the site and the API, the forms
+/// gone, the versions uploaded before built.
+async fn after_it(c: &mut Client, b: &Builder, token: &str) {
     c.post(
         "/admin/contest",
         &[
@@ -70,7 +81,7 @@ async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_t
     let by_api = c
         .api_upload(
             "/api/bots/early/versions",
-            &token,
+            token,
             &[],
             Some(("bot.py", greedy())),
         )
@@ -94,8 +105,10 @@ async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_t
         .await
         .unwrap();
     assert_eq!(early, 1);
+}
 
-    // Frozen: nothing is scheduled and queued ranked matches wait; tournaments play.
+/// Frozen: nothing is scheduled and queued ranked matches wait; tournaments play.
+async fn frozen(c: &mut Client, b: &Builder, token: &str) {
     sqlx::query("update ranker set freeze_at_deadline = false")
         .execute(&c.state.db)
         .await
@@ -116,19 +129,21 @@ async fn after_the_deadline_uploads_are_refused_and_a_frozen_ladder_plays_only_t
             .unwrap(),
         0
     );
-    let w = common::worker(&b, "frozen", 40);
+    let w = common::worker(b, "frozen", 40);
     assert!(
         w.claim().await.unwrap().is_none(),
         "a ranked match was played while frozen"
     );
     let ask = serde_json::json!({"name": "Final", "participants": ["idle", "strong"],
                                  "format": "round-robin", "maps": ["ring-2p"]});
-    let r = crate::challenges::api_json(&mut c, "/api/tournaments", &token, &ask).await;
+    let r = crate::challenges::api_json(c, "/api/tournaments", token, &ask).await;
     assert_eq!(r.status, 201, "{}", r.body);
     let m = w.claim().await.unwrap().expect("the tournament's game");
     assert!(m.tournament.is_some());
+}
 
-    // Removed: submissions open again, and the banner is gone.
+/// Removed: submissions open again, and the banner is gone.
+async fn removed(c: &mut Client) {
     c.post("/admin/contest", &[("action", "remove")]).await;
     let home = c.stranger().get("/").await.body;
     assert!(!home.contains("contest-banner"), "{home}");

@@ -56,8 +56,11 @@ async fn a_round_robin_plays_every_pair_on_every_map_before_the_ladder_and_rates
     );
     every_ordered_pair_played_once_on_each_map(&v);
     the_standings_add_up(&v);
+    the_exports_and_pages_say_the_same(&mut c, id, &v).await;
+}
 
-    // The exports and the page say the same.
+/// The CSV, the page, a pair's games and the match lists.
+async fn the_exports_and_pages_say_the_same(c: &mut crate::common::Client, id: i64, v: &Value) {
     let (status, csv) = c
         .get_bytes(&format!("/tournaments/{id}/standings.csv"))
         .await;

@@ -79,14 +79,18 @@ async fn bad_requests_are_refused_with_the_reason_and_only_organizers_make_tourn
         assert_eq!(got, status, "{ask}: {message}");
         assert!(message.contains(says), "{ask}: {message}");
     }
-    // A contestant, and nobody at all, are refused.
+    only_organizers(&c, rr(json!({}))).await;
+}
+
+/// A contestant, and nobody at all, are refused.
+async fn only_organizers(c: &Client, ask: Value) {
     let mut bob = c.stranger();
     bob.register("bob", PW).await;
     let bob_token = bob.new_token("b").await;
-    let (status, message) = refused(&mut bob, &bob_token, rr(json!({}))).await;
+    let (status, message) = refused(&mut bob, &bob_token, ask.clone()).await;
     assert_eq!(status, 403, "{message}");
     assert!(message.contains("organizers"));
-    let (status, _) = refused(&mut bob, "not-a-token", rr(json!({}))).await;
+    let (status, _) = refused(&mut bob, "not-a-token", ask).await;
     assert_eq!(status, 401);
     assert_eq!(
         bob.post(

@@ -72,7 +72,10 @@ async fn a_burst_of_tournaments_gets_the_cap_and_hostile_requests_are_refused() 
     assert_eq!(c.get("/tournaments/999/standings.csv").await.status, 404);
     // A live stream of no match is refused at once, not held open.
     assert_eq!(c.get("/matches/999999/turns").await.status, 404);
-    // A contestant cannot cancel.
+    a_contestant_cannot_cancel(&c).await;
+}
+
+async fn a_contestant_cannot_cancel(c: &crate::common::Client) {
     let mut bob = c.stranger();
     bob.register("bob", crate::builds::PW).await;
     let bob_token = bob.new_token("b").await;
