@@ -12,29 +12,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::harness::{browser_tools, wait_for_path, Browser, Site, Visit, BUILD_DEADLINE};
-use super::webdriver::Session;
+use super::harness::{
+    browser_tools, wait_for_id, wait_for_path, wait_long, Browser, Site, Visit, BUILD_DEADLINE,
+};
 use crate::common;
 
 const PASSWORD: &str = "a long enough secret";
 /// How long the games of a challenge may take, sharing the worker with the ladder.
 const PLAY_DEADLINE: Duration = Duration::from_secs(240);
-
-/// Waits up to `limit` for the text of `css` to contain `want` (the page updating
-/// itself: it is never reloaded here).
-fn wait_long(b: &Session, css: &str, want: &str, limit: Duration) -> String {
-    let deadline = Instant::now() + limit;
-    loop {
-        let got = b.text_now(css).unwrap_or_default();
-        if got.contains(want) {
-            return got;
-        }
-        if Instant::now() >= deadline {
-            b.give_up(&format!("`{css}` shows {got:?}, not {want:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-}
 
 fn json_of(site: &Site, path: &str, token: &str) -> Value {
     let (status, body) = site.request("GET", path, &[("Authorization", token)], b"");
@@ -106,19 +91,6 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
         v.cam.taken.len(),
         started.elapsed().as_secs_f64()
     );
-}
-
-/// The id at the end of the address, once the browser is on `prefix`ID.
-fn wait_for_id(b: &Session, prefix: &str) -> i64 {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let url = b.url();
-        if let Some(id) = url.rsplit_once(prefix).and_then(|(_, id)| id.parse().ok()) {
-            return id;
-        }
-        assert!(Instant::now() < deadline, "not on {prefix}ID: {url}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// From idle's page to the form, filled in for idle; its page follows the games

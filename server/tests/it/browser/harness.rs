@@ -453,3 +453,32 @@ pub fn expected_forts(replay: &engine::Replay, t: usize) -> Vec<(String, String,
         })
         .collect()
 }
+
+/// Waits up to `limit` for the text of `css` to contain `want` (the page updating
+/// itself: it is never reloaded here).
+pub fn wait_long(b: &Session, css: &str, want: &str, limit: Duration) -> String {
+    let deadline = Instant::now() + limit;
+    loop {
+        let got = b.text_now(css).unwrap_or_default();
+        if got.contains(want) {
+            return got;
+        }
+        if Instant::now() >= deadline {
+            b.give_up(&format!("`{css}` shows {got:?}, not {want:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// The id at the end of the address, once the browser is on `prefix`ID.
+pub fn wait_for_id(b: &Session, prefix: &str) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = b.url();
+        if let Some(id) = url.rsplit_once(prefix).and_then(|(_, id)| id.parse().ok()) {
+            return id;
+        }
+        assert!(Instant::now() < deadline, "not on {prefix}ID: {url}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::harness::{
-    browser_tools, viewport, wait_for_path, Browser, Site, Visit, BUILD_DEADLINE,
+    browser_tools, viewport, wait_for_id, wait_for_path, wait_long, Browser, Site, Visit,
+    BUILD_DEADLINE,
 };
 use super::webdriver::Session;
 use crate::common;
@@ -20,20 +21,6 @@ use crate::common;
 const PASSWORD: &str = "a long enough secret";
 /// How long a tournament's games may take, sharing the worker with the ladder.
 const PLAY_DEADLINE: Duration = Duration::from_secs(240);
-
-fn wait_long(b: &Session, css: &str, want: &str, limit: Duration) -> String {
-    let deadline = Instant::now() + limit;
-    loop {
-        let got = b.text_now(css).unwrap_or_default();
-        if got.contains(want) {
-            return got;
-        }
-        if Instant::now() >= deadline {
-            b.give_up(&format!("`{css}` shows {got:?}, not {want:?}"));
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
-}
 
 fn json_of(site: &Site, path: &str) -> Value {
     let (status, body) = site.request("GET", path, &[], b"");
@@ -130,18 +117,6 @@ fn round_robin_from_admin(v: &mut Visit) -> i64 {
     assert_eq!(v.b.find_all("table.cross tbody tr").len(), 4);
     v.cam.both("tournament-standings");
     id
-}
-
-fn wait_for_id(b: &Session, prefix: &str) -> i64 {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let url = b.url();
-        if let Some(id) = url.rsplit_once(prefix).and_then(|(_, id)| id.parse().ok()) {
-            return id;
-        }
-        assert!(Instant::now() < deadline, "not on {prefix}ID: {url}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// A slow bot's duel in a second tournament, on /live and on its match page: the turn
