@@ -34,9 +34,12 @@
 //! "N more games would tell" predicts in the tests not yet decided after 5, 10, 20 and
 //! 50 scenarios. Standard errors are binomial.
 
+mod shared;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use server::challenges::stats::{self, Comparison, Verdict};
+use shared::mix;
 
 /// Tests per cell, unless `--runs N` says otherwise.
 const RUNS: usize = 2000;
@@ -167,16 +170,6 @@ impl Model {
             })
             .collect()
     }
-}
-
-/// A seed from a cell's coordinates and a test's number (splitmix64 over the parts).
-fn mix(parts: &[u64]) -> u64 {
-    parts.iter().fold(0x243F_6A88_85A3_08D3, |h: u64, &p| {
-        let mut z = (h ^ p).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    })
 }
 
 /// What the tests of one cell said.

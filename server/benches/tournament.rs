@@ -30,6 +30,9 @@
 //! errors are binomial (the intervals of one tournament are not independent, so a
 //! little optimistic). First, how long `standings` takes. About 75 s on 2 busy cores.
 
+mod shared;
+
+use shared::mix;
 use std::collections::HashSet;
 
 use rand::{Rng, SeedableRng};
@@ -166,16 +169,6 @@ fn play(seats: &[usize], gamma: &[f64], rng: &mut ChaCha8Rng) -> Game {
         ranks.push((who, ranks.len() as u32 + 1));
     }
     Game { ranks }
-}
-
-/// A seed from a tournament's coordinates (splitmix64 over the parts).
-fn mix(parts: &[u64]) -> u64 {
-    parts.iter().fold(0x243F_6A88_85A3_08D3, |h: u64, &p| {
-        let mut z = (h ^ p).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    })
 }
 
 /// What the tournaments of one scenario said.

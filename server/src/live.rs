@@ -34,8 +34,9 @@ pub struct Watcher {
     encoded: usize,
 }
 
-/// A compact replay's head: the replay without its turns and result.
-fn head_of(r: &Replay) -> String {
+/// A compact replay's head: the replay without its turns and result (what the
+/// stream sends first, live or from a stored replay).
+pub fn head_of(r: &Replay) -> String {
     serde_json::json!({
         "format": FORMAT,
         "version": VERSION,

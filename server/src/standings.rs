@@ -9,7 +9,7 @@ use serde::Deserialize;
 use sqlx::PgPool;
 use time::OffsetDateTime;
 
-use crate::ids::{BotId, MatchId};
+use crate::ids::{BotId, MatchId, VersionId};
 use crate::ranker::matchmaking::line_key;
 use crate::ranker::rating::conservative;
 
@@ -114,6 +114,36 @@ pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
 pub fn best_first(a: (f64, &str), b: (f64, &str)) -> std::cmp::Ordering {
     b.0.total_cmp(&a.0)
         .then_with(|| a.1.to_lowercase().cmp(&b.1.to_lowercase()))
+}
+
+/// A bot that plays (an active version, not disabled), with the version it plays
+/// now and its rating as the leaderboard sorts it.
+pub struct PlayingBot {
+    pub id: BotId,
+    pub version: VersionId,
+    pub name: String,
+    pub rating: f64,
+}
+
+/// Every bot that plays, best rated first (the leaderboard's order).
+pub async fn playing_bots(conn: &mut sqlx::PgConnection) -> sqlx::Result<Vec<PlayingBot>> {
+    let rows = sqlx::query!(
+        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
+           from bots where active_version_id is not null and not disabled"#
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut all: Vec<PlayingBot> = rows
+        .into_iter()
+        .map(|r| PlayingBot {
+            id: r.id,
+            version: r.version,
+            name: r.name,
+            rating: conservative(r.mu, r.sigma),
+        })
+        .collect();
+    all.sort_by(|a, b| best_first((a.rating, &a.name), (b.rating, &b.name)));
+    Ok(all)
 }
 
 /// Where a bot stands and when it plays: its place on the leaderboard now and a day ago,

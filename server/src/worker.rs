@@ -30,6 +30,9 @@ pub const CHALLENGE_SHARE: f64 = 0.15;
 /// The latest matches started over which that share is measured, by time played.
 pub const SHARE_WINDOW: i64 = 20;
 
+/// How often a worker looks for tournaments left waiting (see `run`).
+const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
 /// How often the turns played are written for live viewers.
 const LIVE_EVERY: Duration = Duration::from_millis(250);
 
@@ -379,13 +382,21 @@ impl Worker {
     /// Plays matches until stopped; database trouble is logged and waited out.
     pub async fn run(self, buffer: i64, settings: ranker::matchmaking::Settings) {
         let mut backoff = Duration::from_millis(500);
+        let mut swept: Option<std::time::Instant> = None;
         while !self.stop.load(Ordering::Relaxed) {
+            // Tournaments whose last games ended without a worker moving them on
+            // (voided, or their worker died after recording), now and then: a worker
+            // moves its own tournament on as soon as it records a game.
+            let sweep = swept.is_none_or(|t| t.elapsed() >= SWEEP_EVERY);
+            if sweep {
+                swept = Some(std::time::Instant::now());
+            }
             let step = async {
                 self.heartbeat(None).await?;
                 ranker::schedule(&self.db, buffer, &settings).await?;
-                // Tournaments whose last games ended without a worker moving them on
-                // (voided, or their worker died after recording).
-                crate::tournaments::advance_all(&self.db).await?;
+                if sweep {
+                    crate::tournaments::advance_all(&self.db).await?;
+                }
                 self.run_one().await
             };
             match step.await {

@@ -65,33 +65,13 @@ pub struct AbAsk {
     pub games: u32,
 }
 
-/// A bot that plays, as a possible opponent.
-struct Rival {
-    id: BotId,
-    version: VersionId,
-    name: String,
-    rating: f64,
-}
+// A bot that plays, as a possible opponent.
+use crate::standings::PlayingBot as Rival;
 
 /// Every bot that plays but `me`, best rated first.
 async fn rivals(conn: &mut PgConnection, me: BotId) -> sqlx::Result<Vec<Rival>> {
-    let rows = sqlx::query!(
-        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
-           from bots where active_version_id is not null and not disabled and id <> $1"#,
-        me as BotId
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut all: Vec<Rival> = rows
-        .into_iter()
-        .map(|r| Rival {
-            id: r.id,
-            version: r.version,
-            name: r.name,
-            rating: crate::ranker::rating::conservative(r.mu, r.sigma),
-        })
-        .collect();
-    all.sort_by(|a, b| crate::standings::best_first((a.rating, &a.name), (b.rating, &b.name)));
+    let mut all = crate::standings::playing_bots(conn).await?;
+    all.retain(|r| r.id != me);
     Ok(all)
 }
 

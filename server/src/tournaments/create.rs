@@ -82,32 +82,19 @@ fn check(ask: &Ask) -> Result<(u32, Option<u32>, Option<u32>), Refusal> {
     Ok((k, games, rounds))
 }
 
-/// Every bot that plays (an active version, not disabled), best rated first.
-async fn playing(conn: &mut PgConnection) -> sqlx::Result<Vec<(String, Entrant)>> {
-    let rows = sqlx::query!(
-        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
-           from bots where active_version_id is not null and not disabled"#
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    let mut all: Vec<(f64, String, Entrant)> = rows
-        .into_iter()
-        .map(|r| {
-            let rating = crate::ranker::rating::conservative(r.mu, r.sigma);
-            let e = Entrant {
-                bot: r.id,
-                version: r.version,
-            };
-            (rating, r.name, e)
-        })
-        .collect();
-    all.sort_by(|a, b| crate::standings::best_first((a.0, &a.1), (b.0, &b.1)));
-    Ok(all.into_iter().map(|(_, n, e)| (n, e)).collect())
-}
-
 /// The participants asked for, in seeding order.
 async fn participants(conn: &mut PgConnection, asked: &Participants) -> Step<Vec<Entrant>> {
-    let all = playing(conn).await?;
+    let all: Vec<(String, Entrant)> = crate::standings::playing_bots(conn)
+        .await?
+        .into_iter()
+        .map(|b| {
+            let e = Entrant {
+                bot: b.id,
+                version: b.version,
+            };
+            (b.name, e)
+        })
+        .collect();
     let chosen: Vec<Entrant> = match asked {
         Participants::Word(w) if w.trim().eq_ignore_ascii_case("all") => {
             all.into_iter().map(|(_, e)| e).collect()

@@ -154,12 +154,8 @@ async fn finish(
         engine::replay_v2::read_any(&String::from_utf8_lossy(&text)).map_err(anyhow::Error::msg)?;
     let compact = engine::replay_v2::encode(&replay);
     if !head_sent {
-        let head = json!({
-            "format": compact.format, "version": compact.version, "map": compact.map,
-            "players": compact.players, "max_steps": compact.max_steps,
-            "keyframe_every": compact.keyframe_every,
-        });
-        tx.send(event("head", head.to_string())).await?;
+        tx.send(event("head", crate::live::head_of(&replay)))
+            .await?;
     }
     let rest = compact.turns.get(next as usize..).unwrap_or_default();
     if !rest.is_empty() {
