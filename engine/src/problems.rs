@@ -10,10 +10,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::game::MAX_REPORTED;
 use crate::replay::{Replay, DEFEATED};
 
 /// The kinds of problem, in the order a contestant should read them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A command was ignored (the bot's warning).
@@ -65,47 +66,46 @@ pub struct Problem {
 pub const TIMEOUT: &str = "no reply within the turn's time limit: its commands were ignored";
 
 /// The problems of player `p` in `replay`: each distinct warning, limit and removal
-/// with its first turn and count (a warning's count is 1: see [`counted`]), and the timeouts as one problem listing their turns;
-/// by first turn, then kind.
+/// with its first turn and count (a warning's count is 1: see [`counted`]), and the
+/// timeouts as one problem listing their turns; by first turn, then kind. Linear in the
+/// replay's events: each problem is found again through an index, not a scan.
 pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
     let mut out: Vec<Problem> = Vec::new();
-    let mut note = |kind: Kind, text: &str, turn: u32| {
-        let known = out
-            .iter_mut()
-            .find(|x| x.kind == kind && (kind == Kind::Timeout || x.text == text));
-        match known {
-            Some(x) => {
-                x.count += 1;
-                if kind == Kind::Timeout {
-                    x.turns.push(turn);
-                }
-            }
-            None => out.push(Problem {
-                kind,
-                text: text.to_string(),
-                first_turn: turn,
-                count: 1,
-                turns: if kind == Kind::Timeout {
-                    vec![turn]
-                } else {
-                    Vec::new()
-                },
-            }),
-        }
-    };
+    let mut index: HashMap<(Kind, &str), usize> = HashMap::new();
     for (t, turn) in replay.turns.iter().enumerate() {
         let (t, ev) = (t as u32, &turn.events);
-        for (_, text) in ev.warnings.iter().filter(|w| w.0 == p) {
-            note(Kind::Warning, text, t);
-        }
-        if ev.timeouts.contains(&p) {
-            note(Kind::Timeout, TIMEOUT, t);
-        }
-        for (_, text) in ev.limits.iter().filter(|l| l.0 == p) {
-            note(Kind::Limit, text, t);
-        }
-        for (_, why) in ev.removed.iter().filter(|r| r.0 == p && r.1 != DEFEATED) {
-            note(Kind::Removed, why, t);
+        let warnings = ev
+            .warnings
+            .iter()
+            .filter(|w| w.0 == p)
+            .map(|w| (Kind::Warning, w.1.as_str()));
+        let timeouts = ev
+            .timeouts
+            .iter()
+            .filter(|&&s| s == p)
+            .map(|_| (Kind::Timeout, TIMEOUT));
+        let limits = ev
+            .limits
+            .iter()
+            .filter(|l| l.0 == p)
+            .map(|l| (Kind::Limit, l.1.as_str()));
+        let removed = ev.removed.iter().filter(|r| r.0 == p && r.1 != DEFEATED);
+        let removed = removed.map(|r| (Kind::Removed, r.1.as_str()));
+        for (kind, text) in warnings.chain(timeouts).chain(limits).chain(removed) {
+            let i = *index.entry((kind, text)).or_insert_with(|| {
+                out.push(Problem {
+                    kind,
+                    text: text.to_string(),
+                    first_turn: t,
+                    count: 0,
+                    turns: Vec::new(),
+                });
+                out.len() - 1
+            });
+            out[i].count += 1;
+            if kind == Kind::Timeout {
+                out[i].turns.push(t);
+            }
         }
     }
     out.sort_by_key(|x| (x.first_turn, x.kind));
@@ -114,13 +114,38 @@ pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
 
 /// The problems of player `p` as [`of_player`] reads them, each warning counted as often
 /// as its text happened (`counts`: the replay reports a warning text once, the first
-/// time; see `game::Player::warning_counts`).
-pub fn counted(replay: &Replay, p: usize, counts: &HashMap<String, u64>) -> Vec<Problem> {
+/// time; see `game::Player::warning_counts`). Warnings beyond the texts a game keeps
+/// (`total` counts them all) are one more problem that says how many there were.
+pub fn counted(
+    replay: &Replay,
+    p: usize,
+    counts: &HashMap<String, u64>,
+    total: u64,
+) -> Vec<Problem> {
     let mut found = of_player(replay, p);
     for x in found.iter_mut().filter(|x| x.kind == Kind::Warning) {
         if let Some(&n) = counts.get(&x.text) {
             x.count = n as u32;
         }
+    }
+    let more = total.saturating_sub(counts.values().sum());
+    let last = found
+        .iter()
+        .filter(|x| x.kind == Kind::Warning)
+        .map(|x| x.first_turn)
+        .max();
+    if let (true, Some(from)) = (more > 0, last) {
+        found.push(Problem {
+            kind: Kind::Warning,
+            text: format!(
+                "{more} more invalid commands with other texts, from turn {from} on (a game \
+                 keeps the first {MAX_REPORTED} distinct texts of each player)"
+            ),
+            first_turn: from,
+            count: more.min(u32::MAX as u64) as u32,
+            turns: Vec::new(),
+        });
+        found.sort_by_key(|x| (x.first_turn, x.kind));
     }
     found
 }

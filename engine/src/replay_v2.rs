@@ -487,6 +487,21 @@ pub fn read_any(text: &str) -> Result<Replay, String> {
     }
 }
 
+/// A replay's JSON of either version, in compact form: a v2 text is read as it is
+/// (no board is rebuilt), a v1 text is encoded.
+pub fn read_compact(text: &str) -> Result<CompactReplay, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        format: String,
+        version: u32,
+    }
+    let head: Head = serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
+    match (head.format.as_str(), head.version) {
+        (FORMAT, VERSION) => serde_json::from_str(text).map_err(|e| format!("not a replay: {e}")),
+        _ => Ok(encode(&Replay::from_json(text)?)),
+    }
+}
+
 impl CompactReplay {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a replay always serializes")

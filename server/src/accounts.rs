@@ -280,3 +280,66 @@ pub async fn token_user(db: &PgPool, token: &str) -> sqlx::Result<Option<User>> 
     .fetch_optional(db)
     .await
 }
+
+/// Why a deleted account's bots are out of the ladder.
+pub const DELETED_REASON: &str = "its owner deleted the account";
+
+/// Deletes an account while keeping the history its bots made (one without bots
+/// goes whole): the account and its
+/// bots are renamed `deleted~ID` (a name no one can register or upload under), its
+/// sessions and tokens go, its bots leave the ladder with their code wiped, and the
+/// queued matches they were in are voided. Their seats in past matches, challenges
+/// and tournaments stay, so every standings table, replay and record still adds up.
+pub async fn delete_account(db: &PgPool, user: UserId) -> sqlx::Result<()> {
+    let mut tx = db.begin().await?;
+    // An account that never had a bot made no history: it goes whole.
+    let gone = sqlx::query!(
+        "delete from users where id = $1 and not exists (select 1 from bots where owner_id = $1)",
+        user as UserId
+    )
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if gone == 1 {
+        return tx.commit().await;
+    }
+    sqlx::query!(
+        "update users set name = 'deleted~' || id, password_hash = '', is_admin = false,
+             deleted_at = now()
+         where id = $1",
+        user as UserId
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!("delete from sessions where user_id = $1", user as UserId)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query!("delete from api_tokens where user_id = $1", user as UserId)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query!(
+        "update bots set name = 'deleted~' || id, disabled = true, disabled_reason = $2
+         where owner_id = $1",
+        user as UserId,
+        DELETED_REASON
+    )
+    .execute(&mut *tx)
+    .await?;
+    // The code and what it printed while building: the owner's, gone with the account.
+    sqlx::query!(
+        "update bot_versions v set archive = '', build_log = null, smoke_stderr = null
+         from bots b where b.id = v.bot_id and b.owner_id = $1",
+        user as UserId
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query!(
+        "update matches m set status = 'void', void_reason = 'a player''s account was deleted'
+         where m.status = 'queued' and exists (select 1 from match_players p
+             join bots b on b.id = p.bot_id where p.match_id = m.id and b.owner_id = $1)",
+        user as UserId
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await
+}

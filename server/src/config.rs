@@ -32,9 +32,11 @@ log = "info"
 max_upload_mib = 10
 registrations_per_hour = 20
 pending_builds = 3
+bots_per_account = 5
 challenge_games_per_hour = 100
 challenges_at_once = 2
 live_delay = 0
+bot_game_seconds = 250
 build_size_mib = 256
 build_cache_gib = 10
 header_timeout = 10
@@ -122,6 +124,9 @@ pub struct Settings {
     /// Versions one user may have waiting to be built at once
     #[arg(long, global = true, env = "BOTTLEBATS_PENDING_BUILDS")]
     pub pending_builds: Option<u32>,
+    /// Bots one account may have
+    #[arg(long, global = true, env = "BOTTLEBATS_BOTS_PER_ACCOUNT")]
+    pub bots_per_account: Option<u32>,
     /// Games of challenges and A/B tests one user may ask for per hour
     #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGE_GAMES_PER_HOUR")]
     pub challenge_games_per_hour: Option<u32>,
@@ -137,6 +142,9 @@ pub struct Settings {
     /// Turns a live match is shown behind the game (a delay for finals on a big screen)
     #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
     pub live_delay: Option<u32>,
+    /// Most seconds on the wall clock one bot's replies may take over a whole game of the site; past them it is removed (0: no limit)
+    #[arg(long, global = true, env = "BOTTLEBATS_BOT_GAME_SECONDS")]
+    pub bot_game_seconds: Option<u64>,
     /// Most a build may write, and what is kept of a built version, in MiB
     #[arg(long, global = true, env = "BOTTLEBATS_BUILD_SIZE_MIB")]
     pub build_size_mib: Option<u64>,
@@ -183,6 +191,7 @@ impl Settings {
             trusted_proxy: self.trusted_proxy.or(other.trusted_proxy),
             registrations_per_hour: self.registrations_per_hour.or(other.registrations_per_hour),
             pending_builds: self.pending_builds.or(other.pending_builds),
+            bots_per_account: self.bots_per_account.or(other.bots_per_account),
             challenge_games_per_hour: self
                 .challenge_games_per_hour
                 .or(other.challenge_games_per_hour),
@@ -190,6 +199,7 @@ impl Settings {
             deadline: self.deadline.or(other.deadline),
             freeze_at_deadline: self.freeze_at_deadline.or(other.freeze_at_deadline),
             live_delay: self.live_delay.or(other.live_delay),
+            bot_game_seconds: self.bot_game_seconds.or(other.bot_game_seconds),
             build_size_mib: self.build_size_mib.or(other.build_size_mib),
             build_cache_gib: self.build_cache_gib.or(other.build_cache_gib),
             metrics_token: self.metrics_token.or(other.metrics_token),
@@ -221,11 +231,14 @@ pub struct Config {
     pub trusted_proxy: Option<IpAddr>,
     pub registrations_per_hour: u32,
     pub pending_builds: u32,
+    pub bots_per_account: u32,
     pub challenge_limits: crate::challenges::Limits,
     /// The deadline to write at start: `Some(None)` removes it; `None` leaves it.
     pub deadline: Option<Option<time::OffsetDateTime>>,
     pub freeze_at_deadline: Option<bool>,
     pub live_delay: u32,
+    /// What one bot's replies may take over a game on the wall clock; `None`: no limit.
+    pub bot_game_time: Option<Duration>,
     pub build_size_bytes: u64,
     pub build_cache_bytes: u64,
     pub metrics_token: Option<String>,
@@ -267,6 +280,7 @@ impl Config {
                 s.registrations_per_hour.map(u64::from),
             ),
             ("pending_builds", s.pending_builds.map(u64::from)),
+            ("bots_per_account", s.bots_per_account.map(u64::from)),
             (
                 "challenge_games_per_hour",
                 s.challenge_games_per_hour.map(u64::from),
@@ -311,6 +325,7 @@ impl Config {
             trusted_proxy: s.trusted_proxy,
             registrations_per_hour: s.registrations_per_hour.expect(HAS_DEFAULT),
             pending_builds: s.pending_builds.expect(HAS_DEFAULT),
+            bots_per_account: s.bots_per_account.expect(HAS_DEFAULT),
             challenge_limits: crate::challenges::Limits {
                 games_per_hour: s.challenge_games_per_hour.expect(HAS_DEFAULT),
                 at_once: s.challenges_at_once.expect(HAS_DEFAULT),
@@ -318,6 +333,9 @@ impl Config {
             deadline,
             freeze_at_deadline: s.freeze_at_deadline,
             live_delay: s.live_delay.expect(HAS_DEFAULT),
+            bot_game_time: Some(s.bot_game_seconds.expect(HAS_DEFAULT))
+                .filter(|&n| n > 0)
+                .map(Duration::from_secs),
             build_size_bytes: s.build_size_mib.expect(HAS_DEFAULT) * 1024 * 1024,
             build_cache_bytes: s.build_cache_gib.expect(HAS_DEFAULT) * 1024 * 1024 * 1024,
             metrics_token: s.metrics_token.filter(|t| !t.is_empty()),

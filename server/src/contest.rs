@@ -98,6 +98,27 @@ pub async fn load(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Contest> {
     })
 }
 
+/// When submissions are closed now by the database's clock (every server and worker
+/// agrees on it, whatever its own clock says): what a late submission is told.
+pub async fn closed_now(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Option<String>> {
+    let row = sqlx::query!(
+        r#"select deadline, freeze_at_deadline, coalesce(deadline <= now(), false) as "closed!"
+           from ranker"#
+    )
+    .fetch_one(db)
+    .await?;
+    let contest = Contest {
+        deadline: row.deadline,
+        freeze: row.freeze_at_deadline,
+    };
+    Ok(row.closed.then(|| contest.refusal()))
+}
+
+/// What choosing another version to play after the deadline is told.
+pub const FIXED_AFTER_DEADLINE: &str = "After the deadline, what plays is fixed: each bot \
+    keeps the version it had active then, and candidates can no longer be made active or \
+    A/B tested.";
+
 /// Sets (or, with `None`, removes) the deadline.
 pub async fn set_deadline(db: &PgPool, deadline: Option<OffsetDateTime>) -> sqlx::Result<()> {
     sqlx::query!("update ranker set deadline = $1", deadline)

@@ -95,8 +95,11 @@ pub struct EmbeddedPg {
     port: u16,
     /// (uid, gid) of the `postgres` user when we are root.
     run_as: Option<(u32, u32)>,
-    /// Whether this process started it (and so stops it).
+    /// Whether this process started it, or took it over from one that is gone (and so
+    /// stops it).
     owned: bool,
+    /// The data folder it belongs to.
+    data_dir: PathBuf,
 }
 
 /// The folder holding `initdb` and `pg_ctl`.
@@ -229,7 +232,11 @@ impl EmbeddedPg {
             port: PORT,
             run_as,
             owned: false,
+            data_dir: data_dir.clone(),
         };
+        if !in_data {
+            pg.remove_clusters_of_deleted_folders();
+        }
         let location = data_dir.join("postgres.location");
         if !in_data && !location.exists() && pg.dir.exists() {
             pg.remove_orphan(&data_dir)?;
@@ -237,11 +244,22 @@ impl EmbeddedPg {
         if let Some((port, socket_dir)) = pg.running() {
             pg.port = port;
             pg.socket_dir = socket_dir;
-            tracing::info!(
-                port,
-                "using the embedded PostgreSQL already running in {}",
-                pg.dir.display()
-            );
+            if crate::clusters::orphaned(&data_dir) {
+                // Its owner was killed before it could stop it: ours to stop now.
+                pg.owned = true;
+                crate::clusters::claim(&data_dir);
+                tracing::warn!(
+                    port,
+                    "taking over the embedded PostgreSQL in {}, left running by a process that is gone",
+                    pg.dir.display()
+                );
+            } else {
+                tracing::info!(
+                    port,
+                    "using the embedded PostgreSQL already running in {}",
+                    pg.dir.display()
+                );
+            }
             return Ok(pg);
         }
         if let Some(owner) = run_as {
@@ -252,12 +270,45 @@ impl EmbeddedPg {
         }
         pg.launch()?;
         pg.owned = true;
+        crate::clusters::claim(&data_dir);
         tracing::info!(
             port = pg.port,
             "started the embedded PostgreSQL in {}",
             pg.dir.display()
         );
         Ok(pg)
+    }
+
+    /// Removes the clusters under [`CLUSTERS`] whose data folder was deleted (or now
+    /// names another cluster): nothing else would ever remove them.
+    fn remove_clusters_of_deleted_folders(&self) {
+        for (dir, folder) in crate::clusters::orphans(Path::new(CLUSTERS)) {
+            if dir == self.dir {
+                continue;
+            }
+            tracing::warn!(
+                "removing {}, the database of {}, a data folder deleted since",
+                dir.display(),
+                folder.display()
+            );
+            let other = EmbeddedPg {
+                dir: dir.clone(),
+                bin: self.bin.clone(),
+                socket_dir: dir.clone(),
+                port: PORT,
+                run_as: self.run_as,
+                owned: false,
+                data_dir: folder,
+            };
+            if other.running().is_some() {
+                other.stop_now();
+            }
+            match std::fs::remove_dir_all(&dir) {
+                Ok(()) => crate::clusters::forget(&dir),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => crate::clusters::forget(&dir),
+                Err(e) => tracing::warn!("cannot remove {}: {e}", dir.display()),
+            }
+        }
     }
 
     /// Removes the cluster of an earlier data folder at this path, deleted since: a new
@@ -298,6 +349,8 @@ impl EmbeddedPg {
                     self.dir.display()
                 ),
             )?;
+            crate::clusters::note_folder(&self.dir, data_dir)
+                .with_context(|| format!("cannot write beside {}", self.dir.display()))?;
         }
         std::fs::create_dir_all(&self.dir)?;
         std::os::unix::fs::chown(&self.dir, Some(uid), Some(gid))?;
@@ -445,7 +498,10 @@ impl EmbeddedPg {
             .args(["-m", "fast", "-w", "-t", "5", "stop"])
             .output();
         match out {
-            Ok(o) if o.status.success() => tracing::info!("stopped the embedded PostgreSQL"),
+            Ok(o) if o.status.success() => {
+                crate::clusters::release(&self.data_dir);
+                tracing::info!("stopped the embedded PostgreSQL");
+            }
             Ok(o) => tracing::warn!("pg_ctl stop: {}", String::from_utf8_lossy(&o.stderr).trim()),
             Err(e) => tracing::warn!("cannot run pg_ctl stop: {e}"),
         }

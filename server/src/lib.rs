@@ -19,6 +19,7 @@ pub mod build_cache;
 pub mod builds;
 pub mod challenges;
 pub mod cli;
+pub mod clusters;
 pub mod compress;
 pub mod config;
 pub mod contest;

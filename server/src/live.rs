@@ -37,12 +37,17 @@ pub struct Watcher {
 /// A compact replay's head: the replay without its turns and result (what the
 /// stream sends first, live or from a stored replay).
 pub fn head_of(r: &Replay) -> String {
+    head_with(&r.map, &r.players, r.max_steps)
+}
+
+/// [`head_of`] from its parts.
+pub fn head_with(map: &engine::replay::ReplayMap, players: &[String], max_steps: u32) -> String {
     serde_json::json!({
         "format": FORMAT,
         "version": VERSION,
-        "map": r.map,
-        "players": r.players,
-        "max_steps": r.max_steps,
+        "map": map,
+        "players": players,
+        "max_steps": max_steps,
         "keyframe_every": KEYFRAME_EVERY,
     })
     .to_string()

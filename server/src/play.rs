@@ -275,7 +275,7 @@ fn summary(result: &MatchResult) -> String {
     out.push('\n');
     out.push_str(&table(result));
     for (seat, p) in result.players.iter().enumerate() {
-        let found = engine::problems::counted(&result.replay, seat, &p.warning_counts);
+        let found = engine::problems::counted(&result.replay, seat, &p.warning_counts, p.warnings);
         out.push_str(&problems(p, &found));
     }
     out

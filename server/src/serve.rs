@@ -100,6 +100,8 @@ pub fn builder(
 
 /// The background work of a machine: the builder and the match workers.
 pub struct BotWork {
+    /// The builds' cache, when this machine builds.
+    cache: Option<Arc<crate::build_cache::BuildCache>>,
     stop_builds: tokio::sync::watch::Sender<bool>,
     stop_matches: Arc<AtomicBool>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
@@ -120,8 +122,10 @@ impl BotWork {
         let (stop_builds, stop_rx) = tokio::sync::watch::channel(false);
         let stop_matches = Arc::new(AtomicBool::new(false));
         let mut tasks = Vec::new();
+        let mut cache = None;
         if check_sandbox(config, &sandbox) {
             let b = builder(config, db, sandbox, languages)?;
+            cache = Some(b.cache.clone());
             tasks.push(tokio::spawn(builds::run(b.clone(), stop_rx)));
             let settings = Settings {
                 multi_player_share: config.multi_player_share,
@@ -134,7 +138,10 @@ impl BotWork {
                     name: format!("{host}-{}-{i}", std::process::id()),
                     db: db.clone(),
                     builder: b.clone(),
-                    match_config: MatchConfig::default(),
+                    match_config: MatchConfig {
+                        game_wall_budget: config.bot_game_time,
+                        ..MatchConfig::default()
+                    },
                     stop: stop_matches.clone(),
                 };
                 tasks.push(tokio::spawn(w.run(buffer, settings)));
@@ -145,6 +152,7 @@ impl BotWork {
             );
         }
         Ok(BotWork {
+            cache,
             stop_builds,
             stop_matches,
             tasks,
@@ -171,6 +179,11 @@ impl BotWork {
             for a in aborts {
                 a.abort();
             }
+        }
+        // A build still under way runs on a thread nobody waits for: its workspace's
+        // tmpfs would stay mounted after we exit.
+        if let Some(cache) = &self.cache {
+            cache.unmount_all();
         }
     }
 }

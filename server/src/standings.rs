@@ -123,13 +123,18 @@ pub struct PlayingBot {
     pub version: VersionId,
     pub name: String,
     pub rating: f64,
+    /// Its owner; none for the house's bots, each of which stands for itself.
+    pub owner: Option<crate::ids::UserId>,
 }
 
 /// Every bot that plays, best rated first (the leaderboard's order).
 pub async fn playing_bots(conn: &mut sqlx::PgConnection) -> sqlx::Result<Vec<PlayingBot>> {
     let rows = sqlx::query!(
-        r#"select id as "id: BotId", active_version_id as "version!: VersionId", name, mu, sigma
-           from bots where active_version_id is not null and not disabled"#
+        r#"select b.id as "id: BotId", b.active_version_id as "version!: VersionId", b.name, b.mu,
+               b.sigma, case when u.name <> $1 then b.owner_id end as "owner: crate::ids::UserId"
+           from bots b join users u on u.id = b.owner_id
+           where b.active_version_id is not null and not b.disabled"#,
+        crate::house::ACCOUNT
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -140,6 +145,7 @@ pub async fn playing_bots(conn: &mut sqlx::PgConnection) -> sqlx::Result<Vec<Pla
             version: r.version,
             name: r.name,
             rating: conservative(r.mu, r.sigma),
+            owner: r.owner,
         })
         .collect();
     all.sort_by(|a, b| best_first((a.rating, &a.name), (b.rating, &b.name)));

@@ -51,6 +51,13 @@ impl Refusal {
     }
 }
 
+/// What one owner may have: versions waiting to be built, and bots.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    pub waiting: u32,
+    pub bots: u32,
+}
+
 /// A stored version.
 #[derive(Debug)]
 pub struct Stored {
@@ -149,14 +156,13 @@ fn check_contents(
 pub async fn accept(
     db: &PgPool,
     languages: std::sync::Arc<Languages>,
-    waiting_cap: u32,
+    caps: Caps,
     owner: &User,
     existing: Option<&str>,
     up: Upload,
 ) -> anyhow::Result<Result<Stored, Refusal>> {
-    let contest = crate::contest::load(db).await?;
-    if contest.closed() {
-        return Ok(Err(Refusal::Closed(contest.refusal())));
+    if let Some(refusal) = crate::contest::closed_now(db).await? {
+        return Ok(Err(Refusal::Closed(refusal)));
     }
     let bot_name = match existing {
         Some(n) => n.to_string(),
@@ -182,7 +188,7 @@ pub async fn accept(
         language,
         entry,
     };
-    store(db, waiting_cap, owner, existing, checked, up).await
+    store(db, caps, owner, existing, checked, up).await
 }
 
 /// What the checks found: the bot's name, the language and its entry file.
@@ -196,7 +202,7 @@ struct Checked {
 /// uploads at once cannot both pass the cap on waiting versions.
 async fn store(
     db: &PgPool,
-    waiting_cap: u32,
+    caps: Caps,
     owner: &User,
     existing: Option<&str>,
     checked: Checked,
@@ -208,10 +214,10 @@ async fn store(
         entry,
     } = checked;
     let mut tx = db.begin().await?;
-    if let Err(refusal) = room_to_wait(&mut tx, owner, waiting_cap).await? {
+    if let Err(refusal) = room_to_wait(&mut tx, owner, caps.waiting).await? {
         return Ok(Err(refusal));
     }
-    let bot = match the_bot(&mut tx, owner, existing, &bot_name).await? {
+    let bot = match the_bot(&mut tx, owner, existing, &bot_name, caps.bots).await? {
         Ok(bot) => bot,
         Err(refusal) => return Ok(Err(refusal)),
     };
@@ -280,6 +286,7 @@ async fn the_bot(
     owner: &User,
     existing: Option<&str>,
     name: &str,
+    most_bots: u32,
 ) -> sqlx::Result<Result<BotId, Refusal>> {
     if let Some(existing) = existing {
         let found = sqlx::query_scalar!(
@@ -290,6 +297,17 @@ async fn the_bot(
         .fetch_optional(&mut *tx)
         .await?;
         return Ok(found.ok_or(Refusal::NotYours));
+    }
+    let bots = sqlx::query_scalar!(
+        r#"select count(*) as "n!" from bots where owner_id = $1"#,
+        owner.id as UserId
+    )
+    .fetch_one(&mut *tx)
+    .await?;
+    if bots >= i64::from(most_bots) {
+        return Ok(Err(Refusal::Invalid(format!(
+            "You have {bots} bots, the most one account may have here: upload a new version of one of them instead."
+        ))));
     }
     match create_bot(&mut *tx, owner.id, name).await {
         Ok(id) => Ok(Ok(id)),

@@ -104,11 +104,16 @@ pub fn hostname() -> String {
 impl Worker {
     /// Says this worker is alive (and what it plays).
     pub async fn heartbeat(&self, match_id: Option<MatchId>) -> sqlx::Result<()> {
+        // Workers silent for longer than a lease are gone (killed, their machine
+        // down): they are forgotten, and their matches are taken again anyway.
         sqlx::query!(
-            "insert into workers (name, match_id) values ($1, $2) \
+            "with gone as (delete from workers
+                 where heartbeat_at < now() - make_interval(secs => $3) and name <> $1)
+             insert into workers (name, match_id) values ($1, $2) \
              on conflict (name) do update set heartbeat_at = now(), match_id = $2",
             self.name,
-            match_id as Option<MatchId>
+            match_id as Option<MatchId>,
+            LEASE.as_secs_f64()
         )
         .execute(&self.db)
         .await?;
@@ -121,7 +126,8 @@ impl Worker {
     /// [`CHALLENGE_SHARE`] of the workers' time over the last [`SHARE_WINDOW`] matches
     /// started and fewer than that share of the live workers play one; with no ranked
     /// match waiting, a challenge's in any case. Challenges
-    /// turned off wait in the queue.
+    /// turned off wait in the queue, and so does a match with a bot that plays
+    /// another match now.
     pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
         let gate = sqlx::query!(
@@ -155,10 +161,17 @@ impl Worker {
                    lease_until = now() + make_interval(secs => $2),
                    attempts = m.attempts + 1, started_at = now()
                from maps where maps.id = m.map_id and m.id = (
-                   select id from matches
+                   select id from matches q
                    where (status = 'queued' or (status = 'running' and lease_until < now()))
                      and (challenge_id is null or $3)
                      and (not ranked or not $5)
+                     -- One match at a time for a bot: a slow one holds one worker.
+                     and not exists (
+                         select 1 from match_players p
+                         where p.match_id = q.id and p.bot_id in (
+                             select o.bot_id from matches r
+                             join match_players o on o.match_id = r.id
+                             where r.status = 'running' and r.lease_until >= now()))
                    order by tournament_id is not null desc,
                        (challenge_id is not null) = $4 desc, id
                    for update skip locked limit 1)
@@ -254,7 +267,16 @@ impl Worker {
         let started = std::time::Instant::now();
         match self.play(&m).await {
             Ok(Some(result)) => {
-                if self.record(&m, &result).await? {
+                // Compressing the replay and reading the problems take a while for a
+                // long game: off the async runtime, with the lease kept meanwhile.
+                let result = Arc::new(result);
+                let (seats, shared) = (
+                    m.players.iter().map(|p| p.seat).collect::<Vec<_>>(),
+                    result.clone(),
+                );
+                let work = tokio::task::spawn_blocking(move || prepare(&seats, &shared));
+                let prepared = self.keeping_lease(m.id, work).await?;
+                if self.record_prepared(&m, &result, prepared).await? {
                     let seconds = started.elapsed().as_secs_f64();
                     crate::metrics::global().match_seconds.observe(seconds);
                     if let Some(t) = m.tournament {
@@ -321,11 +343,9 @@ impl Worker {
                     }
                 }
                 _ = renew.tick() => {
-                    if !self.renew(m.id).await.unwrap_or(true) {
+                    if !self.keep_alive(m.id).await {
                         lost.store(true, Ordering::Relaxed);
                     }
-                    // Alive, for /admin and /metrics, however long the match.
-                    let _ = self.heartbeat(Some(m.id)).await;
                 }
             }
         };
@@ -339,14 +359,50 @@ impl Worker {
         }
     }
 
+    /// Renews the lease and says this worker is alive (for /admin and /metrics,
+    /// however long the match); false when the match is no longer ours.
+    async fn keep_alive(&self, id: MatchId) -> bool {
+        let ours = self.renew(id).await.unwrap_or(true);
+        let _ = self.heartbeat(Some(id)).await;
+        ours
+    }
+
+    /// Waits for `work` (done on a blocking thread), renewing the lease meanwhile.
+    async fn keeping_lease<T>(
+        &self,
+        id: MatchId,
+        mut work: tokio::task::JoinHandle<T>,
+    ) -> anyhow::Result<T> {
+        let mut renew = tokio::time::interval(LEASE / 3);
+        renew.tick().await;
+        loop {
+            tokio::select! {
+                done = &mut work => return Ok(done?),
+                _ = renew.tick() => {
+                    self.keep_alive(id).await;
+                }
+            }
+        }
+    }
+
     /// Writes the result, every seat and the rating updates in one transaction, only
     /// if this worker still holds the match. False when it did not.
     pub async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
-        // The compressing first, outside the transaction and its locks on the bots.
-        let replay = crate::compress::stored_replay(&r.replay);
+        let seats: Vec<i32> = m.players.iter().map(|p| p.seat).collect();
+        self.record_prepared(m, r, prepare(&seats, r)).await
+    }
+
+    /// [`Worker::record`] with the replay compressed and the seats' problems read
+    /// already ([`prepare`]).
+    pub async fn record_prepared(
+        &self,
+        m: &Claimed,
+        r: &MatchResult,
+        prepared: Prepared,
+    ) -> anyhow::Result<bool> {
+        let Prepared { replay, seats } = prepared;
         let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
         let winner = r.outcome.winner.map(|s| s.0 as i32);
-        let seats = seat_results(m, r, winner);
         let mut tx = self.db.begin().await?;
         let n = sqlx::query!(
             "update matches set status = 'finished', finished_at = now(), turns = $3, \
@@ -425,14 +481,32 @@ struct SeatResult {
     problems: String,
 }
 
-fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatResult> {
-    m.players
+/// What is written of a match that takes time to make: its stored replay and each
+/// seat's results. Made outside the transaction and its locks on the bots, and off the
+/// async runtime ([`prepare`]).
+pub struct Prepared {
+    replay: Vec<u8>,
+    seats: Vec<SeatResult>,
+}
+
+/// Compresses the replay and reads each seat's results; `seats` are the claimed
+/// match's seat numbers, in order.
+pub fn prepare(seats: &[i32], r: &MatchResult) -> Prepared {
+    let winner = r.outcome.winner.map(|s| s.0 as i32);
+    Prepared {
+        replay: crate::compress::stored_replay(&r.replay),
+        seats: seat_results(seats, r, winner),
+    }
+}
+
+fn seat_results(seats: &[i32], r: &MatchResult, winner: Option<i32>) -> Vec<SeatResult> {
+    seats
         .iter()
         .enumerate()
-        .map(|(i, seat)| {
+        .map(|(i, &seat)| {
             let p = &r.players[i];
             let outcome = match (winner, p.rank) {
-                (Some(w), _) if w == seat.seat => Outcome::Win,
+                (Some(w), _) if w == seat => Outcome::Win,
                 (None, 1) => Outcome::Draw,
                 _ => Outcome::Loss,
             };
@@ -442,7 +516,7 @@ fn seat_results(m: &Claimed, r: &MatchResult, winner: Option<i32>) -> Vec<SeatRe
                 .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
                 .collect();
             let stderr = serde_json::to_string(&stderr).unwrap_or_default();
-            let found = engine::problems::counted(&r.replay, i, &p.warning_counts);
+            let found = engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings);
             SeatResult {
                 outcome,
                 stderr: gzip(stderr.as_bytes()),

@@ -35,7 +35,29 @@ export function checkReplay(r) {
       !Array.isArray(r.turns) || !r.turns.length || !Array.isArray(r.players)) {
     throw new Error("This replay is incomplete: it needs a map, players and turns.");
   }
+  checkSize(r);
   return r.version === 2 ? expandCompact(r) : r;
+}
+
+/** The most turns a replay may have to be opened (games are 500 turns by default). */
+export const MAX_TURNS = 20001;
+/** The most forts and roads times turns: what the expanded boards take in memory. */
+export const MAX_CELLS = 20000000;
+
+/** Throws, saying why, when `r` is too big to expand in a browser: a few kilobytes
+ *  of gzipped JSON can promise a million boards. */
+function checkSize(r) {
+  const turns = r.turns.length;
+  const forts = r.map.forts.length;
+  const roads = r.map.roads.length;
+  if (turns > MAX_TURNS) {
+    throw new Error("This replay has " + turns + " turns; the viewer opens games of at most " +
+      (MAX_TURNS - 1) + " turns.");
+  }
+  if ((forts + roads) * turns > MAX_CELLS) {
+    throw new Error("This replay is too big to open: " + forts + " forts and " + roads +
+      " roads over " + turns + " turns.");
+  }
 }
 
 /** Whether `bytes` start as gzip does. */

@@ -353,3 +353,54 @@ fn a_command_behind_sh_c_is_ended_with_its_whole_tree() {
         .collect();
     assert!(left.is_empty(), "left running: {left:?}");
 }
+
+#[test]
+fn a_flood_of_distinct_bad_lines_keeps_a_hundred_texts_and_counts_the_rest() {
+    let r = play("flood", "idle", "flood", &config(30));
+    let bob = &r.players[1];
+    assert!(bob.error.is_none(), "{:?}", bob.error);
+    assert_eq!(bob.warnings, 700 * 30, "every bad line counts");
+    let kept: usize = r
+        .replay
+        .turns
+        .iter()
+        .map(|t| t.events.warnings.iter().filter(|w| w.0 == 1).count())
+        .sum();
+    assert_eq!(kept, engine::game::MAX_REPORTED, "the first hundred texts");
+    let found = engine::problems::counted(&r.replay, 1, &bob.warning_counts, bob.warnings);
+    assert_eq!(found.len(), engine::game::MAX_REPORTED + 1, "{found:?}");
+    let rest = found
+        .iter()
+        .find(|p| p.text.contains("more invalid"))
+        .unwrap();
+    assert_eq!(rest.count, 700 * 30 - 100);
+    assert!(
+        rest.text.starts_with("20900 more invalid commands"),
+        "{}",
+        rest.text
+    );
+    assert!(
+        r.replay.to_json().len() < 200_000,
+        "the replay stays small: {} bytes",
+        r.replay.to_json().len()
+    );
+}
+
+#[test]
+fn a_bot_that_sleeps_through_its_turns_runs_out_of_time_for_the_game() {
+    let config = MatchConfig {
+        game_wall_budget: Some(Duration::from_millis(1000)),
+        ..config(40)
+    };
+    let r = play("sleepy", "idle", "sleepy", &config);
+    let bob = &r.players[1];
+    let error = error_of(&r, 1);
+    assert!(error.contains("out of time for the game"), "{error}");
+    assert_eq!(bob.timeouts, 0, "each reply was in time");
+    assert!(r.players[0].error.is_none());
+    let turns = r.replay.result.as_ref().unwrap().turns;
+    assert!(
+        (3..=6).contains(&turns),
+        "removed after about 1 s of sleeps: turn {turns}"
+    );
+}

@@ -81,8 +81,32 @@ pub struct Player {
     /// Every warning, counted each time it happened.
     pub warnings: u64,
     /// Warning texts already reported (each is reported once per game), with how
-    /// often each happened.
+    /// often each happened: at most [`MAX_REPORTED`] texts.
     reported: std::collections::HashMap<String, u64>,
+    /// Warnings whose text was new when [`MAX_REPORTED`] texts were reported already:
+    /// counted, not kept.
+    pub unreported: u64,
+}
+
+/// Most distinct warning texts reported for one player in one game (docs/rules.md §5):
+/// what a contestant reads, without a bot's flood of distinct bad lines growing the
+/// replay, the problems and the work of classifying them without bound.
+pub const MAX_REPORTED: usize = 100;
+
+/// Most bytes of one warning's text (it quotes the bot's line); longer ones are cut,
+/// at a character boundary, and end in `…`.
+pub const MAX_WARNING_BYTES: usize = 300;
+
+/// Cuts `text` to [`MAX_WARNING_BYTES`], marking the cut.
+pub fn cut_warning(text: &mut String) {
+    if text.len() > MAX_WARNING_BYTES {
+        let mut end = MAX_WARNING_BYTES - '…'.len_utf8();
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
 }
 
 impl Player {
@@ -218,6 +242,7 @@ impl Game {
                     removed: None,
                     warnings: 0,
                     reported: std::collections::HashMap::new(),
+                    unreported: 0,
                 })
                 .collect(),
             names: players.to_vec(),

@@ -7,7 +7,10 @@
 use crate::command::{judge, Judged};
 use crate::map::{FortId, Map, Owner, Road, RoadId, Seat};
 
-use super::{Battle, Capture, Game, March, Orders, RemovalReason, RoadMarches, TurnEvents};
+use super::{
+    cut_warning, Battle, Capture, Game, March, Orders, RemovalReason, RoadMarches, TurnEvents,
+    MAX_REPORTED,
+};
 
 /// A march that reached its destination this turn: (destination, owner, size).
 type Arrival = (FortId, Owner, u64);
@@ -80,14 +83,19 @@ impl Game {
     }
 
     /// Counts a warning, and reports it the first time its text comes up for this
-    /// player (docs/rules.md §5).
-    fn warn(&mut self, seat: Seat, text: String, events: &mut TurnEvents) {
+    /// player, while the player has fewer than [`MAX_REPORTED`] texts reported; a text
+    /// is cut to [`MAX_WARNING_BYTES`] first (docs/rules.md §5).
+    fn warn(&mut self, seat: Seat, mut text: String, events: &mut TurnEvents) {
         let p = &mut self.players[seat.0];
         p.warnings += 1;
-        let seen = p.reported.entry(text.clone()).or_insert(0);
-        *seen += 1;
-        if *seen == 1 {
+        cut_warning(&mut text);
+        if let Some(seen) = p.reported.get_mut(&text) {
+            *seen += 1;
+        } else if p.reported.len() < MAX_REPORTED {
+            p.reported.insert(text.clone(), 1);
             events.warnings.push((seat, text));
+        } else {
+            p.unreported += 1;
         }
     }
 

@@ -146,3 +146,38 @@ fn a_zero_size_march_cannot_capture() {
         assert_eq!(fort(&g, "B"), after, "case {b} {q_lines:?}");
     }
 }
+
+#[test]
+fn a_flood_of_distinct_bad_lines_reports_the_first_hundred_texts_cut_short() {
+    use engine::game::{MAX_REPORTED, MAX_WARNING_BYTES};
+    let map = "2 forts:\nA 0 0 p 10\nB 2 0 q 5\n1 roads:\nA B\n0 marches:\n";
+    let mut g = game(map, &["p", "q"]);
+    // 70 distinct bad lines a turn, one of them 10 KB long, for three turns.
+    let mut reported = 0;
+    for turn in 0..3 {
+        let mut lines: Vec<String> = (0..69).map(|i| format!("X{turn}_{i} A 1")).collect();
+        lines.push(format!("{} A 1", "é".repeat(5000) + &turn.to_string()));
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let events = play(&mut g, &[&refs]);
+        for (_, text) in &events.warnings {
+            assert!(text.len() <= MAX_WARNING_BYTES, "{} bytes", text.len());
+        }
+        reported += events.warnings.len();
+        if turn == 0 {
+            let long = events.warnings.iter().find(|w| w.1.contains('é')).unwrap();
+            assert!(long.1.ends_with('…'), "the cut is marked: {}", long.1);
+        }
+    }
+    assert_eq!(reported, MAX_REPORTED, "the first hundred distinct texts");
+    let p = &g.players()[0];
+    assert_eq!(p.warnings, 210, "every bad line still counts");
+    assert_eq!(p.warning_counts().len(), MAX_REPORTED);
+    // The long lines differ only past the cut: turns 1 and 2 repeat turn 0's text.
+    assert_eq!(p.unreported, 108);
+    // A text already reported is still counted under its own name.
+    play(&mut g, &[&["X0_0 A 1"]]);
+    assert_eq!(
+        g.players()[0].warning_counts()["ignored `X0_0 A 1`: there is no fort `X0_0`"],
+        2
+    );
+}

@@ -35,17 +35,34 @@ const LANGUAGES: &[(&str, &str)] = &[
 ];
 
 /// `users` users, who joined over the month before `start`; their ids.
+/// Names are `fan001`, `fan002`, ...: as many digits as the largest number needs (at
+/// least 3), so that 1000 users do not cut `fan1000` to a second `fan100`.
 pub async fn add_users(tx: &mut Tx<'_>, users: usize, start: f64) -> anyhow::Result<Vec<i64>> {
     sqlx::query_scalar(
         "insert into users (name, password_hash, created_at) \
-         select format('fan%s', lpad(g::text, 3, '0')), '!', to_timestamp($2 - 86400 * 30 + g * 600) \
+         select format('fan%s', lpad(g::text, greatest(3, length($1::text)), '0')), '!', \
+             to_timestamp($2 - 86400 * 30 + g * 600) \
          from generate_series(1, $1) g returning id",
     )
     .bind(users as i64)
     .bind(start)
     .fetch_all(&mut **tx)
     .await
-    .context("adding the users (is this database seeded already?)")
+    .map_err(|e| anyhow::anyhow!("adding the users: {}", refused(&e)))
+}
+
+/// A database error in words, with the constraint it broke when there is one.
+pub fn refused(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(d) => match d.constraint() {
+            Some(c) => format!(
+                "{} (constraint `{c}`: is this database seeded already?)",
+                d.message()
+            ),
+            None => d.message().to_string(),
+        },
+        other => other.to_string(),
+    }
 }
 
 /// `n` bots of the users: 40% there from the start, the others arrive over the first

@@ -28,7 +28,8 @@ use crate::ids::VersionId;
 use files::{copy_out, digest, fingerprint, Fingerprint};
 pub use workspace::Workspace;
 use workspace::{
-    is_mount_point, is_root, mount_tmpfs, next_id, process_alive, unmount, walk_usage,
+    held, is_mount_point, is_root, mount_tmpfs, next_id, process_alive, unmount, walk_usage,
+    Mounted,
 };
 
 /// Most files and folders one build may hold.
@@ -54,6 +55,8 @@ pub struct BuildCache {
     tmpfs: bool,
     /// Fingerprints of builds whose digest was checked, by version.
     verified: Mutex<HashMap<VersionId, Fingerprint>>,
+    /// The workspaces mounted now.
+    mounted: Mounted,
 }
 
 /// A build's files as copied out: where, how big, their digest.
@@ -83,6 +86,7 @@ impl BuildCache {
             in_use: IN_USE,
             tmpfs,
             verified: Mutex::new(HashMap::new()),
+            mounted: Mounted::default(),
         })
     }
 
@@ -115,11 +119,28 @@ impl BuildCache {
             .join(format!("v{id}.tmp-{}-{}", std::process::id(), next_id()));
         std::fs::create_dir(&path)?;
         let mounted = self.tmpfs && mount_tmpfs(&path, self.size_cap, MAX_INODES).is_ok();
+        if mounted {
+            held(&self.mounted).push(path.clone());
+        }
         Ok(Workspace {
             path,
             mounted,
             cap: self.size_cap,
+            registry: self.mounted.clone(),
         })
+    }
+
+    /// Unmounts and removes every workspace still mounted: for a server stopping with
+    /// builds under way, whose threads it does not wait for.
+    pub fn unmount_all(&self) {
+        for path in std::mem::take(&mut *held(&self.mounted)) {
+            unmount(&path);
+            let _ = std::fs::remove_dir_all(&path);
+            tracing::info!(
+                "unmounted {}, the workspace of a build cut short",
+                path.display()
+            );
+        }
     }
 
     /// Copies a built workspace into the cache as version `id`, the bot's root at

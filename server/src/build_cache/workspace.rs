@@ -45,6 +45,15 @@ pub(super) fn mount_tmpfs(at: &Path, bytes: u64, inodes: u64) -> std::io::Result
     }
 }
 
+/// The workspaces of one cache mounted and not yet unmounted: what
+/// `BuildCache::unmount_all` lets go of when the server stops with builds under way
+/// (their threads are not waited for, so their workspaces are never dropped).
+pub(super) type Mounted = std::sync::Arc<std::sync::Mutex<Vec<PathBuf>>>;
+
+pub(super) fn held(m: &Mounted) -> std::sync::MutexGuard<'_, Vec<PathBuf>> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 pub(super) fn unmount(at: &Path) {
     if let Ok(target) = cstr(at) {
         // SAFETY: a valid path string; MNT_DETACH also lets go of a busy mount.
@@ -78,6 +87,8 @@ pub struct Workspace {
     pub(super) path: PathBuf,
     pub(super) mounted: bool,
     pub(super) cap: u64,
+    /// Its cache's mounted workspaces, which it leaves when dropped.
+    pub(super) registry: Mounted,
 }
 
 impl Workspace {
@@ -125,6 +136,7 @@ impl Drop for Workspace {
     fn drop(&mut self) {
         if self.mounted {
             unmount(&self.path);
+            held(&self.registry).retain(|p| p != &self.path);
         }
         let _ = std::fs::remove_dir_all(&self.path);
     }

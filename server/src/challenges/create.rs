@@ -353,6 +353,9 @@ async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) ->
     if !crate::ranker::challenges_on(&mut *tx).await? {
         return Err(Refusal::Off.into());
     }
+    if crate::contest::closed_now(&mut *tx).await?.is_some() {
+        return Err(Refusal::Closed(crate::contest::FIXED_AFTER_DEADLINE.into()).into());
+    }
     if ask.games < 2 || ask.games > MAX_AB_GAMES || ask.games % 2 == 1 {
         return Err(Refusal::Invalid(format!(
             "Ask for an even number of games from 2 to {MAX_AB_GAMES}: each scenario is played once by each version."

@@ -66,6 +66,8 @@ pub enum Refusal {
     TooMany(String),
     /// Turned off by the organizers.
     Off,
+    /// Past the submission deadline.
+    Closed(String),
 }
 
 impl Refusal {
@@ -74,7 +76,8 @@ impl Refusal {
             Refusal::Invalid(m)
             | Refusal::NotYours(m)
             | Refusal::Conflict(m)
-            | Refusal::TooMany(m) => m.clone(),
+            | Refusal::TooMany(m)
+            | Refusal::Closed(m) => m.clone(),
             Refusal::Off => {
                 "Challenges and A/B tests are turned off by the organizers for now.".into()
             }

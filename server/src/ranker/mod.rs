@@ -473,7 +473,9 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
         WorkerRow,
         r#"select name, extract(epoch from now() - heartbeat_at)::float8 as "seconds_ago!",
                match_id as "match_id: MatchId"
-           from workers order by name"#
+           from workers where heartbeat_at > now() - make_interval(secs => $1)
+           order by name"#,
+        LEASE.as_secs_f64()
     )
     .fetch_all(db)
     .await?;

@@ -2,6 +2,8 @@
 //! play now, frozen) and maps chosen, its schedule laid out (`plan.rs`) and queued, in
 //! one transaction; and cancelling one.
 
+use std::collections::HashSet;
+
 use rand::{RngCore, SeedableRng};
 use sqlx::{PgConnection, PgPool};
 
@@ -20,9 +22,13 @@ pub struct Created {
 }
 
 /// A participant as chosen.
+#[derive(Clone)]
 pub(crate) struct Entrant {
     pub bot: BotId,
     pub version: VersionId,
+    /// Its owner: bots of one owner never meet in a tournament (the house's bots,
+    /// with none, each stand for themselves).
+    pub owner: Option<UserId>,
 }
 
 /// A map as chosen.
@@ -91,21 +97,29 @@ async fn participants(conn: &mut PgConnection, asked: &Participants) -> Step<Vec
             let e = Entrant {
                 bot: b.id,
                 version: b.version,
+                owner: b.owner,
             };
             (b.name, e)
         })
         .collect();
+    // "all" and the top K take each owner's best bot: copies of one strong bot, or a
+    // sparring bot that throws its games, do not get in unless named.
+    let mut owners = HashSet::new();
+    let mut best_of_each = || {
+        all.iter()
+            .filter(|(_, e)| e.owner.is_none_or(|o| owners.insert(o)))
+            .map(|(_, e)| e.clone())
+            .collect::<Vec<_>>()
+    };
     let chosen: Vec<Entrant> = match asked {
-        Participants::Word(w) if w.trim().eq_ignore_ascii_case("all") => {
-            all.into_iter().map(|(_, e)| e).collect()
-        }
+        Participants::Word(w) if w.trim().eq_ignore_ascii_case("all") => best_of_each(),
         Participants::Word(w) => {
             return Err(Refusal::Invalid(format!(
                 "`{w}` is not a choice of participants: write \"all\", {{\"top\": K}} or a list of bot names."
             ))
             .into())
         }
-        Participants::Top { top } => all.into_iter().take(*top as usize).map(|(_, e)| e).collect(),
+        Participants::Top { top } => best_of_each().into_iter().take(*top as usize).collect(),
         Participants::Named(names) => named(all, names)?,
     };
     if chosen.len() < 2 {
@@ -199,22 +213,48 @@ struct Schedule {
     rounds: Option<u32>,
 }
 
+/// The pairs of participants (by place, the smaller first) that have one owner: they
+/// never meet.
+pub(crate) fn same_owner(entrants: &[Entrant]) -> HashSet<(usize, usize)> {
+    let mut kin = HashSet::new();
+    for (a, x) in entrants.iter().enumerate() {
+        for (b, y) in entrants.iter().enumerate().skip(a + 1) {
+            if x.owner.is_some() && x.owner == y.owner {
+                kin.insert((a, b));
+            }
+        }
+    }
+    kin
+}
+
+/// Whether a planned game seats two participants of one owner.
+fn meets_kin(game: &plan::Planned, kin: &HashSet<(usize, usize)>) -> bool {
+    let p = &game.seats;
+    p.iter().enumerate().any(|(i, &a)| {
+        p[i + 1..]
+            .iter()
+            .any(|&b| kin.contains(&(a.min(b), a.max(b))))
+    })
+}
+
 fn schedule(
     format: Format,
     n: usize,
     k: usize,
     maps: usize,
-    games: Option<u32>,
-    rounds: Option<u32>,
+    (games, rounds): (Option<u32>, Option<u32>),
+    kin: &HashSet<(usize, usize)>,
     seed: u64,
 ) -> Result<Schedule, Refusal> {
     let (s, total) = match format {
         Format::RoundRobin => {
-            let now = plan::round_robin(n, maps);
+            let mut now = plan::round_robin(n, maps);
+            now.retain(|g| !meets_kin(g, kin));
             let total = now.len();
             let s = Schedule {
                 now,
-                games: None,
+                // Every pair's games, less those of one owner's bots.
+                games: Some(total as u32),
                 rounds: None,
             };
             (s, total)
@@ -230,7 +270,7 @@ fn schedule(
         }
         Format::Swiss => {
             let r = rounds.unwrap_or_else(|| default_rounds(n));
-            let (pairs, _) = plan::swiss_pairs(&vec![0.0; n], &Default::default(), &[], seed);
+            let (pairs, _) = plan::swiss_pairs(&vec![0.0; n], kin, &[], seed);
             let now = plan::swiss_round(0, &pairs, maps);
             let total = now.len() * r as usize;
             let s = Schedule {
@@ -241,6 +281,11 @@ fn schedule(
             (s, total)
         }
     };
+    if total == 0 {
+        return Err(Refusal::Conflict(
+            "Every pair of these bots has one owner, and bots of one owner never meet: name bots of different owners.".into(),
+        ));
+    }
     if total > MAX_GAMES {
         return Err(Refusal::Invalid(format!(
             "That is {total} games; a tournament plays at most {MAX_GAMES}. Fewer participants, maps, games or rounds."
@@ -296,13 +341,20 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
     let seed = ask
         .seed
         .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);
+    let kin = same_owner(&entrants);
+    if ask.format == Format::Groups && !kin.is_empty() {
+        return Err(Refusal::Conflict(
+            "Some of the bots named have one owner, and in groups they would meet: name one bot per owner, or play a round robin or Swiss rounds (where they never meet).".into(),
+        )
+        .into());
+    }
     let Schedule { now, games, rounds } = schedule(
         ask.format,
         entrants.len(),
         k as usize,
         picked.len(),
-        games,
-        rounds,
+        (games, rounds),
+        &kin,
         seed,
     )?;
     let id = sqlx::query_scalar!(

@@ -37,7 +37,10 @@ impl Tournament {
         let n = self.participants.len();
         let m = self.maps.len();
         match self.format {
-            Format::RoundRobin => n * n.saturating_sub(1) * m,
+            // Stored when made: every pair's games, less those of one owner's bots.
+            Format::RoundRobin => self
+                .games
+                .map_or(n * n.saturating_sub(1) * m, |g| g as usize),
             Format::Groups => self.games.unwrap_or(0) as usize,
             Format::Swiss => self.rounds.unwrap_or(0) as usize * (n / 2) * 2 * m,
         }
@@ -47,6 +50,9 @@ impl Tournament {
         self.status == "running"
     }
 }
+
+/// The name shown for a participant whose bot is gone.
+pub const GONE: &str = "(deleted)";
 
 /// Loads a tournament.
 pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tournament>> {
@@ -61,17 +67,21 @@ pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tourname
     else {
         return Ok(None);
     };
-    let participants = sqlx::query!(
-        r#"select b.name, v.number from tournament_participants p
+    let rows = sqlx::query!(
+        r#"select p.place, b.name, v.number from tournament_participants p
            join bots b on b.id = p.bot_id join bot_versions v on v.id = p.version_id
            where p.tournament_id = $1 order by p.place"#,
         id as TournamentId
     )
     .fetch_all(db)
-    .await?
-    .into_iter()
-    .map(|r| (r.name, r.number))
-    .collect();
+    .await?;
+    // By place: a place whose row is gone still has its slot, so that every game's
+    // places name the right participants (and none points past the list).
+    let mut participants =
+        vec![(GONE.to_string(), 0); rows.last().map_or(0, |r| r.place as usize + 1)];
+    for r in rows {
+        participants[r.place as usize] = (r.name, r.number);
+    }
     let maps = sqlx::query_scalar!(
         "select m.name from tournament_maps t join maps m on m.id = t.map_id
          where t.tournament_id = $1 order by t.place",
@@ -116,15 +126,16 @@ pub struct Game {
 }
 
 impl Game {
-    /// The game as the standings count it: finished, every seat ranked.
-    pub fn scored(&self) -> Option<stats::Game> {
+    /// The game as the standings of `n` participants count it: finished, every seat
+    /// ranked and one of the `n`.
+    pub fn scored(&self, n: usize) -> Option<stats::Game> {
         if self.status != MatchStatus::Finished {
             return None;
         }
         let ranks = self
             .seats
             .iter()
-            .map(|s| Some((s.place, s.rank? as u32)))
+            .map(|s| Some((s.place, s.rank? as u32)).filter(|&(place, _)| place < n))
             .collect::<Option<Vec<_>>>()?;
         Some(stats::Game { ranks })
     }
@@ -219,7 +230,7 @@ impl Progress {
 }
 
 /// A participant's line of the standings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     pub place: usize,
     pub bot: String,
@@ -231,7 +242,7 @@ pub struct Row {
 }
 
 /// A pair's head-to-head record, from the row's participant's side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     pub wins: u32,
     pub draws: u32,
@@ -246,7 +257,7 @@ impl Cell {
 
 /// The standings: rows best first, the chance that the leader is the strongest, and
 /// the cross table (by place, both ways).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub rows: Vec<Row>,
     pub leader_strongest: Option<f64>,
@@ -258,7 +269,7 @@ pub struct Table {
 /// The standings of `t` from its games: sorted by points, then strength.
 pub fn standings_of(t: &Tournament, games: &[Game]) -> Table {
     let n = t.participants.len();
-    let scored: Vec<stats::Game> = games.iter().filter_map(Game::scored).collect();
+    let scored: Vec<stats::Game> = games.iter().filter_map(|g| g.scored(n)).collect();
     let s = stats::standings(n, &scored, stats::RESAMPLES, t.seed as u64);
     let mut played = vec![0usize; n];
     for g in &scored {

@@ -78,9 +78,10 @@ async fn pair_round(
     let (entrants, picked) = entrants_and_maps(conn, id).await?;
     let n = entrants.len();
     let games = read::games(&mut *conn, id).await?;
-    let scored: Vec<stats::Game> = games.iter().filter_map(read::Game::scored).collect();
+    let scored: Vec<stats::Game> = games.iter().filter_map(|g| g.scored(n)).collect();
     let mut points = stats::points(n, &scored);
-    let mut met = HashSet::new();
+    // Bots of one owner count as met already: they never meet while avoidable.
+    let mut met = super::create::same_owner(&entrants);
     let mut played = vec![HashSet::new(); round as usize];
     for g in &games {
         let places: Vec<usize> = g.seats.iter().map(|s| s.place).collect();
@@ -116,9 +117,13 @@ async fn entrants_and_maps(
     id: TournamentId,
 ) -> sqlx::Result<(Vec<Entrant>, Vec<MapPick>)> {
     let entrants = sqlx::query!(
-        r#"select bot_id as "bot: BotId", version_id as "version: VersionId"
-           from tournament_participants where tournament_id = $1 order by place"#,
-        id as TournamentId
+        r#"select p.bot_id as "bot: BotId", p.version_id as "version: VersionId",
+               case when u.name <> $2 then b.owner_id end as "owner: crate::ids::UserId"
+           from tournament_participants p join bots b on b.id = p.bot_id
+           join users u on u.id = b.owner_id
+           where p.tournament_id = $1 order by p.place"#,
+        id as TournamentId,
+        crate::house::ACCOUNT
     )
     .fetch_all(&mut *conn)
     .await?
@@ -126,6 +131,7 @@ async fn entrants_and_maps(
     .map(|r| Entrant {
         bot: r.bot,
         version: r.version,
+        owner: r.owner,
     })
     .collect();
     let maps = sqlx::query_scalar!(

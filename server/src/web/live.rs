@@ -11,12 +11,14 @@
 
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use askama::Template;
-use axum::extract::{Path, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::Html;
 use axum::routing::get;
@@ -26,6 +28,7 @@ use tokio::sync::mpsc;
 
 use super::api::ApiResult;
 use super::error::{AppError, AppResult};
+use super::live_feed::{Feed, NoSlot, Snapshot, PER_ADDRESS};
 use super::AppState;
 use crate::ids::MatchId;
 use crate::status::MatchStatus;
@@ -37,15 +40,11 @@ pub fn router() -> Router<AppState> {
         .route("/live", get(screen))
 }
 
-/// Most live streams this server keeps open at once.
-pub const MAX_STREAMS: usize = 256;
 /// How long one stream lasts; the browser's EventSource then opens another.
 const STREAM_FOR: Duration = Duration::from_secs(30 * 60);
-/// How often a stream looks for new turns.
-const POLL: Duration = Duration::from_millis(300);
-
-/// The open streams, counted.
-pub type Streams = Arc<tokio::sync::Semaphore>;
+/// Rows sent in one event: what a viewer that does not read holds is a few such
+/// events (the channel's capacity), not the whole replay.
+const ROWS_PER_EVENT: usize = 50;
 
 /// The receiving end of a stream's events.
 struct Events(mpsc::Receiver<Event>);
@@ -60,21 +59,27 @@ impl futures_core::Stream for Events {
 async fn turns(
     State(state): State<AppState>,
     Path(id): Path<MatchId>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
 ) -> AppResult<Sse<impl futures_core::Stream<Item = Result<Event, Infallible>>>> {
     status_of(&state, id).await?.ok_or(AppError::NotFound)?;
-    let permit = state
-        .live_streams
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| {
-            AppError::Unavailable(
-                "Too many people are watching live right now; try again in a minute.".into(),
-            )
-        })?;
+    let ip = state.client_ip(addr.ip(), &headers);
+    let featured = featured(&state).await?.is_some_and(|(f, _)| f == id);
+    let slot = state.live_feeds.slot(ip, featured).map_err(|e| match e {
+        NoSlot::Address => AppError::Status(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("This address has {PER_ADDRESS} live streams open already; close one first."),
+        ),
+        NoSlot::Full => AppError::Unavailable(
+            "Too many people are watching live right now; try again in a minute.".into(),
+        ),
+    })?;
+    let feed = state.live_feeds.feed(&state.db, id);
     let (tx, rx) = mpsc::channel(8);
+    let delay = state.config.live_delay as usize;
     tokio::spawn(async move {
-        let _permit = permit;
-        if let Err(e) = follow(&state, id, &tx).await {
+        let _slot = slot;
+        if let Err(e) = follow(&feed, delay, &tx).await {
             tracing::debug!(match_id = %id, "a live stream ended: {e:#}");
         }
     });
@@ -90,85 +95,74 @@ async fn status_of(state: &AppState, id: MatchId) -> sqlx::Result<Option<MatchSt
     .await
 }
 
-fn event(name: &str, data: String) -> Event {
+fn event(name: &str, data: &str) -> Event {
     Event::default().event(name).data(data)
 }
 
-/// Sends the match's turns until it ends, the viewer leaves or the stream's time is up.
-async fn follow(state: &AppState, id: MatchId, tx: &mpsc::Sender<Event>) -> anyhow::Result<()> {
-    let until = Instant::now() + STREAM_FOR;
-    let delay = state.config.live_delay as usize;
-    let mut next = 0i32;
-    let mut head_sent = false;
-    let mut waited: Option<Instant> = None;
-    while Instant::now() < until && !tx.is_closed() {
-        match status_of(state, id).await?.ok_or(AppError::NotFound)? {
-            MatchStatus::Queued => {
-                if waited.is_none_or(|w| w.elapsed() > Duration::from_secs(5)) {
-                    tx.send(event("wait", json!({"status": "queued"}).to_string()))
-                        .await?;
-                    waited = Some(Instant::now());
-                }
-            }
-            MatchStatus::Running => {
-                if let Some((head, rows)) = crate::live::read(&state.db, id, next).await? {
-                    if !head_sent {
-                        tx.send(event("head", head)).await?;
-                        head_sent = true;
-                    }
-                    let shown = rows.len().saturating_sub(delay);
-                    if shown > 0 {
-                        let rows: Vec<&str> = rows[..shown].iter().map(|r| r.1.as_str()).collect();
-                        let data = format!("{{\"from\":{next},\"rows\":[{}]}}", rows.join(","));
-                        tx.send(event("rows", data)).await?;
-                        next += shown as i32;
-                    }
-                }
-            }
-            MatchStatus::Finished => return finish(state, id, tx, next, head_sent).await,
-            MatchStatus::Void => {
-                let end = json!({"status": "voided", "result": null, "replay": null});
-                tx.send(event("end", end.to_string())).await?;
-                return Ok(());
-            }
-        }
-        tokio::time::sleep(POLL).await;
-    }
-    Ok(())
+/// What one viewer has been sent.
+#[derive(Default)]
+struct Sent {
+    head: bool,
+    rows: usize,
+    waited: Option<Instant>,
 }
 
-/// The rows not sent yet, from the stored replay, and the end.
-async fn finish(
-    state: &AppState,
-    id: MatchId,
+/// Sends the match's turns from its feed until it ends, the viewer leaves or the
+/// stream's time is up; the last `delay` turns are held back while it runs.
+async fn follow(feed: &Feed, delay: usize, tx: &mpsc::Sender<Event>) -> anyhow::Result<()> {
+    let until = Instant::now() + STREAM_FOR;
+    let mut snapshots = feed.snapshot.clone();
+    let mut sent = Sent::default();
+    let mut polled = true;
+    loop {
+        let s = snapshots.borrow_and_update().clone();
+        if send(&s, delay, &mut sent, tx).await? || !polled || Instant::now() >= until {
+            return Ok(());
+        }
+        tokio::select! {
+            changed = snapshots.changed() => polled = changed.is_ok(),
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = tx.closed() => return Ok(()),
+        }
+    }
+}
+
+/// Sends what `s` has that the viewer was not sent yet; true once the end is sent.
+async fn send(
+    s: &Snapshot,
+    delay: usize,
+    sent: &mut Sent,
     tx: &mpsc::Sender<Event>,
-    next: i32,
-    head_sent: bool,
-) -> anyhow::Result<()> {
-    let stored = sqlx::query_scalar!("select replay from matches where id = $1", id as MatchId)
-        .fetch_one(&state.db)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("a finished match without its replay"))?;
-    let text = crate::compress::gunzip(&stored)?;
-    let replay =
-        engine::replay_v2::read_any(&String::from_utf8_lossy(&text)).map_err(anyhow::Error::msg)?;
-    let compact = engine::replay_v2::encode(&replay);
-    if !head_sent {
-        tx.send(event("head", crate::live::head_of(&replay)))
-            .await?;
+) -> anyhow::Result<bool> {
+    if s.status == Some(MatchStatus::Queued)
+        && sent
+            .waited
+            .is_none_or(|w| w.elapsed() > Duration::from_secs(5))
+    {
+        tx.send(event("wait", r#"{"status":"queued"}"#)).await?;
+        sent.waited = Some(Instant::now());
     }
-    let rest = compact.turns.get(next as usize..).unwrap_or_default();
-    if !rest.is_empty() {
-        let data = json!({"from": next, "rows": rest});
-        tx.send(event("rows", data.to_string())).await?;
+    if let (Some(head), false) = (&s.head, sent.head) {
+        tx.send(event("head", head)).await?;
+        sent.head = true;
     }
-    let end = json!({
-        "status": "finished",
-        "result": compact.result,
-        "replay": format!("/matches/{id}/replay.json"),
-    });
-    tx.send(event("end", end.to_string())).await?;
-    Ok(())
+    let shown = if s.end.is_some() {
+        s.rows.len()
+    } else {
+        s.rows.len().saturating_sub(delay)
+    };
+    while sent.rows < shown {
+        let to = (sent.rows + ROWS_PER_EVENT).min(shown);
+        let rows: Vec<&str> = s.rows[sent.rows..to].iter().map(|r| &**r).collect();
+        let data = format!("{{\"from\":{},\"rows\":[{}]}}", sent.rows, rows.join(","));
+        tx.send(event("rows", &data)).await?;
+        sent.rows = to;
+    }
+    if let Some(end) = &s.end {
+        tx.send(event("end", end)).await?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// The featured match: the running tournament's current game (else its next), else

@@ -17,6 +17,7 @@ pub mod gzipped;
 pub mod ladder;
 pub mod listener;
 pub mod live;
+pub mod live_feed;
 pub mod ops;
 pub mod pages;
 pub mod profile;
@@ -59,8 +60,8 @@ pub struct Shared {
     pub leaderboard: ladder::LeaderboardCache,
     /// Classic logs printed lately, gzipped.
     pub classic_logs: byte_cache::ByteCache,
-    /// The live streams open (`live.rs`), at most [`live::MAX_STREAMS`].
-    pub live_streams: live::Streams,
+    /// The live streams open (`live.rs`) and the matches' feeds they share.
+    pub live_feeds: Arc<live_feed::Feeds>,
     /// Tournaments' standings fitted lately.
     pub standings: tournaments::StandingsCache,
     /// The contest's phase, read every few seconds (every page shows it).
@@ -89,7 +90,7 @@ impl AppState {
             classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
             contest: crate::contest::ContestCache::default(),
             standings: tournaments::StandingsCache::default(),
-            live_streams: Arc::new(tokio::sync::Semaphore::new(live::MAX_STREAMS)),
+            live_feeds: Arc::default(),
             metrics_refreshed: crate::metrics::Refreshed::default(),
             day_ago_ranks: crate::standings::DayAgoRanks::default(),
         }))

@@ -274,9 +274,7 @@ async fn delete_account(
         )
         .await;
     }
-    sqlx::query!("delete from users where id = $1", who.user.id as UserId)
-        .execute(&state.db)
-        .await?;
+    accounts::delete_account(&state.db, who.user.id).await?;
     tracing::info!(user = %who.user.name, "deleted the account");
     let cookie = set_cookie(SESSION_COOKIE, None, 0, state.config.secure_cookies());
     Ok(([(header::SET_COOKIE, cookie)], Redirect::to("/?deleted=1")).into_response())

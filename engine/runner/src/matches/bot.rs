@@ -23,6 +23,8 @@ pub(super) struct Bot {
     /// Late replies still to be read and dropped.
     pub(super) owed: u32,
     pub(super) consecutive_timeouts: u32,
+    /// Wall-clock time spent waiting for its replies so far, over the whole game.
+    pub(super) waited: Duration,
     /// Set when the bot left the game: kill its tree at this moment.
     pub(super) kill_at: Option<Instant>,
     killed: bool,
@@ -146,6 +148,7 @@ pub(super) fn start_bot(
         queue: VecDeque::new(),
         owed: 0,
         consecutive_timeouts: 0,
+        waited: Duration::ZERO,
         kill_at: None,
         killed: false,
         report: PlayerReport {

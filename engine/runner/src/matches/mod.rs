@@ -56,6 +56,11 @@ pub struct MatchConfig {
     pub max_consecutive_timeouts: u32,
     /// With CPU accounting, the wall clock still stops a reply at this multiple.
     pub wall_factor: u32,
+    /// Most time on the wall clock one bot's replies may take over the whole game; a
+    /// bot past it is removed (docs/rules.md §7). Replies limited in CPU time can
+    /// still sleep: this bounds how long a bot can hold a match. `None`: no budget,
+    /// as in 2016.
+    pub game_wall_budget: Option<Duration>,
     /// With CPU accounting, a bot that uses no CPU at all for this long while its
     /// reply is awaited is blocked (most often on its own unflushed output) and times
     /// out then. `None` in ladder games, whose rules have no such clause; the smoke
@@ -78,6 +83,7 @@ impl Default for MatchConfig {
             on_timeout: OnTimeout::Skip,
             max_consecutive_timeouts: 10,
             wall_factor: 3,
+            game_wall_budget: None,
             idle_cap: None,
             max_line_bytes: 64 * 1024,
             max_reply_lines: 100_000,

@@ -32,7 +32,13 @@ pub(super) fn collect_replies(
     turn.send_states(game, bots, &pending);
     while !pending.is_empty() {
         turn.wait(bots, rx, &pending);
-        pending.retain(|&p| !turn.settle(p, &mut bots[p]));
+        pending.retain(|&p| {
+            let done = turn.settle(p, &mut bots[p]);
+            if done {
+                bots[p].waited += turn.start.elapsed();
+            }
+            !done
+        });
     }
     (turn.orders, turn.events)
 }
@@ -44,6 +50,8 @@ struct Gathering<'a> {
     limit: Duration,
     /// When the states were sent.
     start: Instant,
+    /// What is left of each player's wall-clock budget for the game, if it has one.
+    budget_left: Vec<Option<Duration>>,
     /// Each player's CPU time when its state was sent, where it can be measured.
     cpu_start: Vec<Option<Duration>>,
     /// Each player's CPU time when last seen to change, and when (for `idle_cap`).
@@ -58,6 +66,7 @@ impl<'a> Gathering<'a> {
             config,
             limit,
             start: Instant::now(),
+            budget_left: vec![None; n],
             cpu_start: vec![None; n],
             last_busy: vec![(None, Instant::now()); n],
             orders: vec![Orders::none(); n],
@@ -75,6 +84,8 @@ impl<'a> Gathering<'a> {
             if let Some(tx) = &bots[p].stdin {
                 let _ = tx.send(state);
             }
+            self.budget_left[p] =
+                (self.config.game_wall_budget).map(|b| b.saturating_sub(bots[p].waited));
             self.cpu_start[p] = bots[p].process.cpu_time();
             self.last_busy[p] = (self.cpu_start[p], Instant::now());
         }
@@ -95,11 +106,17 @@ impl<'a> Gathering<'a> {
     /// How long player `p` may take on the wall clock: with CPU accounting, a multiple
     /// of the limit.
     fn wall_cap(&self, p: usize) -> Duration {
-        if self.cpu_start[p].is_some() {
+        let cap = if self.cpu_start[p].is_some() {
             self.limit * self.config.wall_factor
         } else {
             self.limit
-        }
+        };
+        self.budget_left[p].map_or(cap, |left| cap.min(left))
+    }
+
+    /// Whether player `p` ran out of its wall-clock budget for the game this turn.
+    fn over_budget(&self, p: usize) -> bool {
+        self.budget_left[p].is_some_and(|left| self.start.elapsed() >= left)
     }
 
     /// Waits for the next event or the nearest deadline, at most a few milliseconds
@@ -134,6 +151,20 @@ impl<'a> Gathering<'a> {
             _ => self.start.elapsed(),
         };
         if self.take_events(p, bot, used) {
+            return true;
+        }
+        if self.over_budget(p) {
+            let budget = self
+                .config
+                .game_wall_budget
+                .unwrap_or_default()
+                .as_secs_f64();
+            self.orders[p] = Orders::Fatal(format!(
+                "out of time for the game: its replies took {budget:.0} s on the clock in \
+                 all, the most one game allows (a bot that sleeps or waits while its reply \
+                 is awaited uses it up)"
+            ));
+            self.record_time(p, bot, used);
             return true;
         }
         if used > self.limit || self.start.elapsed() > self.wall_cap(p) {

@@ -140,6 +140,13 @@ while True:
     elif mode == "warnings":
         mine = [f[0] for f in forts if f[3] == me]
         reply(["nonsense", "a b", "x y 5", "%s %s abc" % (mine[0], mine[0]), "%s %s 1" % (mine[0], mine[0])])
+    elif mode == "sleepy":
+        # Sleeps (no CPU used) through most of each turn's time.
+        time.sleep(0.25)
+        reply([])
+    elif mode == "flood":
+        # 700 distinct bad lines a turn: the warnings a game keeps stay bounded.
+        reply(["flood%d_%d x 1" % (turn, i) for i in range(700)])
     elif mode == "wait_for_peer":
         # Replies only once the other bot has seen this turn's state.
         flag = "peer-%d" % turn

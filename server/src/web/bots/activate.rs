@@ -46,6 +46,12 @@ async fn make_active(
             "Only its owner can choose the version this bot plays.".into(),
         ));
     }
+    if row.status != VersionStatus::Active && crate::contest::closed_now(&mut *tx).await?.is_some()
+    {
+        return Err(AppError::Forbidden(
+            crate::contest::FIXED_AFTER_DEADLINE.into(),
+        ));
+    }
     match row.status {
         VersionStatus::Active => return Ok(Ok(row.name)),
         VersionStatus::Ready | VersionStatus::Retired => {}

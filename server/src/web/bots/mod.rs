@@ -204,7 +204,10 @@ async fn accept(
     crate::uploads::accept(
         &state.db,
         state.languages.clone(),
-        state.config.pending_builds,
+        crate::uploads::Caps {
+            waiting: state.config.pending_builds,
+            bots: state.config.bots_per_account,
+        },
         owner,
         existing,
         up,

@@ -47,7 +47,7 @@ pub fn url_of(kind: Kind, id: ChallengeId) -> String {
 pub(crate) fn status_of(r: &Refusal) -> StatusCode {
     match r {
         Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
-        Refusal::NotYours(_) => StatusCode::FORBIDDEN,
+        Refusal::NotYours(_) | Refusal::Closed(_) => StatusCode::FORBIDDEN,
         Refusal::Conflict(_) => StatusCode::CONFLICT,
         Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
         Refusal::Off => StatusCode::SERVICE_UNAVAILABLE,

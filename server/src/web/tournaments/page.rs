@@ -14,6 +14,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::url_of;
+use sqlx::PgPool;
+
 use crate::ids::TournamentId;
 use crate::status::MatchStatus;
 use crate::tournaments::{self, read, Game, Progress, Table, Tournament};
@@ -27,28 +29,120 @@ use crate::web::{AppState, Layout};
 pub const LIVE_EVERY_MS: u32 = 3000;
 
 /// Standings fitted lately, by tournament: a fit (with its bootstrap) is made once per
-/// game finished, however many visitors follow the page.
+/// game finished, however many visitors follow the page, one at a time and off the
+/// async runtime. A finished tournament's are stored with it (`tournaments.standings`)
+/// and read from there; running ones' are kept here, the least recently used going
+/// first.
 #[derive(Default)]
-pub struct StandingsCache(Mutex<HashMap<TournamentId, (usize, Arc<Table>)>>);
+pub struct StandingsCache {
+    held: Mutex<HashMap<TournamentId, Held>>,
+    /// Held while fitting: visitors arriving meanwhile wait for that fit.
+    fitting: tokio::sync::Mutex<()>,
+}
 
-/// Most tournaments whose standings are kept.
+struct Held {
+    /// Games scored when it was fitted.
+    scored: usize,
+    table: Arc<Table>,
+    /// When it was last read, as a count of reads.
+    used: u64,
+}
+
+/// Most tournaments whose standings are kept in memory (at most 4 run at once).
 const CACHED: usize = 16;
 
 impl StandingsCache {
-    fn get(&self, t: &Tournament, games: &[Game]) -> Arc<Table> {
-        let scored = games.iter().filter(|g| g.scored().is_some()).count();
-        if let Some((n, table)) = self.0.lock().expect("not poisoned").get(&t.id) {
-            if *n == scored {
-                return table.clone();
+    fn lookup(&self, id: TournamentId, scored: usize) -> Option<Arc<Table>> {
+        let mut held = self.held.lock().expect("not poisoned");
+        let clock = held.values().map(|h| h.used).max().unwrap_or(0) + 1;
+        let h = held.get_mut(&id).filter(|h| h.scored == scored)?;
+        h.used = clock;
+        Some(h.table.clone())
+    }
+
+    fn keep(&self, id: TournamentId, scored: usize, table: Arc<Table>) {
+        let mut held = self.held.lock().expect("not poisoned");
+        let clock = held.values().map(|h| h.used).max().unwrap_or(0) + 1;
+        if held.len() >= CACHED && !held.contains_key(&id) {
+            if let Some(oldest) = held.iter().min_by_key(|(_, h)| h.used).map(|(k, _)| *k) {
+                held.remove(&oldest);
             }
         }
-        let table = Arc::new(tournaments::standings_of(t, games));
-        let mut held = self.0.lock().expect("not poisoned");
-        if held.len() >= CACHED {
-            held.clear();
+        let used = clock;
+        held.insert(
+            id,
+            Held {
+                scored,
+                table,
+                used,
+            },
+        );
+    }
+
+    /// `t`'s standings from `games`, with the participants' names as they are now.
+    async fn get(&self, db: &PgPool, t: &Tournament, games: &[Game]) -> anyhow::Result<Table> {
+        let n = t.participants.len();
+        let scored = games.iter().filter(|g| g.scored(n).is_some()).count();
+        let table = match self.lookup(t.id, scored) {
+            Some(table) => table,
+            None => self.fit(db, t, games, scored).await?,
+        };
+        let mut table = (*table).clone();
+        for r in &mut table.rows {
+            if let Some((bot, version)) = t.participants.get(r.place) {
+                (r.bot, r.version) = (bot.clone(), *version);
+            }
         }
-        held.insert(t.id, (scored, table.clone()));
-        table
+        Ok(table)
+    }
+
+    /// Reads a finished tournament's stored standings, or fits them (and stores them
+    /// when it is finished).
+    async fn fit(
+        &self,
+        db: &PgPool,
+        t: &Tournament,
+        games: &[Game],
+        scored: usize,
+    ) -> anyhow::Result<Arc<Table>> {
+        let _one_at_a_time = self.fitting.lock().await;
+        if let Some(table) = self.lookup(t.id, scored) {
+            return Ok(table);
+        }
+        let finished = !t.running() && t.finished_at.is_some();
+        let stored = if finished {
+            sqlx::query_scalar!(
+                "select standings from tournaments where id = $1",
+                t.id as TournamentId
+            )
+            .fetch_one(db)
+            .await?
+            .and_then(|v| serde_json::from_value::<Table>(v).ok())
+        } else {
+            None
+        };
+        let table = match stored {
+            Some(table) => Arc::new(table),
+            None => {
+                let (t2, g2) = (t.clone(), games.to_vec());
+                let table = Arc::new(
+                    tokio::task::spawn_blocking(move || tournaments::standings_of(&t2, &g2))
+                        .await?,
+                );
+                if finished {
+                    sqlx::query!(
+                        "update tournaments set standings = $2 where id = $1 and status <> 'running'",
+                        t.id as TournamentId,
+                        serde_json::to_value(&*table)?
+                    )
+                    .execute(db)
+                    .await?;
+                }
+                table
+            }
+        };
+        self.keep(t.id, scored, table.clone());
+        Ok(table)
     }
 }
 
@@ -57,7 +151,7 @@ struct View {
     t: Tournament,
     games: Vec<Game>,
     progress: Progress,
-    table: Arc<Table>,
+    table: Table,
 }
 
 async fn view(state: &AppState, id: TournamentId) -> AppResult<View> {
@@ -72,7 +166,7 @@ async fn view(state: &AppState, id: TournamentId) -> AppResult<View> {
     .fetch_one(&mut *conn)
     .await?;
     let progress = Progress::of(&t, &games, workers as usize);
-    let table = state.standings.get(&t, &games);
+    let table = state.standings.get(&state.db, &t, &games).await?;
     Ok(View {
         t,
         games,
@@ -83,7 +177,10 @@ async fn view(state: &AppState, id: TournamentId) -> AppResult<View> {
 
 impl View {
     fn name(&self, place: usize) -> &str {
-        &self.t.participants[place].0
+        self.t
+            .participants
+            .get(place)
+            .map_or(crate::tournaments::read::GONE, |p| p.0.as_str())
     }
 
     /// The games being played, each with its players by seat.
@@ -306,9 +403,14 @@ pub async fn pair_games(
     Ok(Html(page.render()?))
 }
 
-/// A field of CSV: quoted when it holds a comma, a quote or a line break.
+/// A field of CSV: quoted when it holds a comma, a quote or a line break. One that a
+/// spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return: a bot may be named `-1-1`) is also quoted and starts with `'`, so
+/// that it opens as the text it is.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("\"'{}\"", s.replace('"', "\"\""))
+    } else if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -443,5 +545,9 @@ mod tests {
         assert_eq!(signed(&-40.6), "−41");
         assert_eq!(signed(&0.2), "0");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("-1-1"), "\"'-1-1\"");
+        assert_eq!(csv_field("=cmd"), "\"'=cmd\"");
+        assert_eq!(csv_field("@x\"y"), "\"'@x\"\"y\"");
+        assert_eq!(csv_field("a-1"), "a-1");
     }
 }

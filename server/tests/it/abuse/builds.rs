@@ -266,3 +266,31 @@ fn workspaces_are_tmpfs_mounts_when_the_server_may_mount() {
     assert!(!path.exists());
     assert_eq!(mounts_under(cache.dir()), 0);
 }
+
+/// A server stopping while builds run does not wait for their threads, so their
+/// workspaces are never dropped: the stop unmounts what they left, and a data folder
+/// can be deleted afterwards.
+#[test]
+fn a_stop_in_the_middle_of_builds_leaves_no_workspace_mounted() {
+    if !is_root() {
+        println!("skipping: builds get a tmpfs only as root");
+        return;
+    }
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-stop-mid-build");
+    let _ = std::fs::remove_dir_all(&base);
+    let cache = BuildCache::new(base.join("builds"), 4 * MIB, 64 * MIB).unwrap();
+    let running: Vec<_> = [7, 8]
+        .map(|v| cache.workspace(server::ids::VersionId(v)).unwrap())
+        .into();
+    assert_eq!(mounts_under(cache.dir()), 2, "two builds running");
+    // The process ends with their threads still at work: nothing drops them.
+    std::mem::forget(running);
+    cache.unmount_all();
+    assert_eq!(mounts_under(cache.dir()), 0);
+    assert!(
+        leftovers(cache.dir()).is_empty(),
+        "{:?}",
+        leftovers(cache.dir())
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}

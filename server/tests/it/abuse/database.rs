@@ -71,3 +71,42 @@ fn the_embedded_database_starts_from_a_closed_folder_and_takes_no_other_account(
     let note = std::fs::read_to_string(data.join("postgres.location")).unwrap();
     assert!(note.contains(server::db::CLUSTERS), "{note}");
 }
+
+/// A server killed outright leaves its cluster running: the next start takes it over
+/// and stops it at its own clean exit. A data folder deleted to start over takes its
+/// cluster (kept elsewhere when we are root) with it, at the next start of any site.
+#[test]
+fn a_killed_servers_cluster_is_taken_over_and_a_deleted_folders_cluster_removed() {
+    if !is_root() {
+        println!("skipping: needs root, whose clusters live under the clusters folder");
+        return;
+    }
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-clusters");
+    let _ = std::fs::remove_dir_all(&base);
+    let (old, new) = (base.join("old-site/data"), base.join("new-site/data"));
+    let first = server::db::EmbeddedPg::start(&old, None).unwrap_or_else(|e| panic!("{e:#}"));
+    let cluster = server::db::EmbeddedPg::folder_of(&old).unwrap();
+    // Killed with -9: it never stops its cluster, and its pid is no process's now.
+    std::mem::forget(first);
+    std::fs::write(old.join("postgres.owner"), "999999999 5\n").unwrap();
+    let again = server::db::EmbeddedPg::start(&old, None).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(
+        cluster.join("postmaster.pid").exists(),
+        "still running, reused"
+    );
+    again.stop();
+    assert!(
+        !cluster.join("postmaster.pid").exists(),
+        "taken over, so stopped at the clean exit"
+    );
+    // The organizer deletes the data folder to start over; another site starts.
+    std::fs::remove_dir_all(base.join("old-site")).unwrap();
+    assert!(cluster.exists());
+    let other = server::db::EmbeddedPg::start(&new, None).unwrap_or_else(|e| panic!("{e:#}"));
+    other.stop();
+    assert!(!cluster.exists(), "the deleted folder's cluster is gone");
+    let mine = server::db::EmbeddedPg::folder_of(&new).unwrap();
+    assert!(mine.exists());
+    std::fs::remove_dir_all(&base).unwrap();
+    let _ = std::fs::remove_dir_all(&mine);
+}

@@ -8,3 +8,4 @@ mod database;
 mod http;
 mod sandbox;
 mod web;
+mod workers;

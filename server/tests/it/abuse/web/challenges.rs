@@ -118,3 +118,42 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
     assert_eq!(c.get("/api/abtests/-1").await.status, 404);
     assert_eq!(c.get("/challenges/x").await.status, 400);
 }
+
+/// After the deadline what plays is fixed: a candidate uploaded before it can be
+/// neither made active nor A/B tested, on the page or through the API, while the
+/// active version plays on.
+#[tokio::test]
+async fn after_the_deadline_a_pre_uploaded_candidate_cannot_be_chosen() {
+    let (mut c, b, token) = site("deadline", crate::common::test_config()).await;
+    c.upload(
+        "/bots/mine/versions",
+        &[("candidate", "on")],
+        Some(("bot.py", crate::builds::greedy())),
+    )
+    .await;
+    while b.build_next().await.unwrap() {}
+    assert_eq!(crate::builds::status(&c, "mine", 2).await.0, "ready");
+    // Closed by the database's clock a minute ago.
+    sqlx::query("update ranker set deadline = now() - interval '1 minute'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let ab = json!({"bot": "mine", "candidate": 2, "games": 10});
+    let r = api_json(&mut c, "/api/abtests", &token, &ab).await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("what plays is fixed"), "{}", r.body);
+    let r = api_json(
+        &mut c,
+        "/api/bots/mine/versions/2/activate",
+        &token,
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = c.post("/bots/mine/versions/2/activate", &[]).await;
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(crate::builds::active(&c, "mine").await, Some(1));
+    // Making the active version active again is no change, and is not refused.
+    let r = c.post("/bots/mine/versions/1/activate", &[]).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+}

@@ -5,6 +5,7 @@
 mod accounts;
 mod challenges;
 mod endpoints;
+mod live;
 mod pages;
 mod tournaments;
 mod uploads;

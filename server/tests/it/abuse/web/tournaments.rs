@@ -92,3 +92,86 @@ async fn a_contestant_cannot_cancel(c: &crate::common::Client) {
         403
     );
 }
+
+/// An account whose bot played a tournament is deleted: the tournament's pages, its
+/// exports and the live page still answer, with the bot under an anonymous name, and
+/// every past game keeps all its seats.
+#[tokio::test]
+async fn deleting_an_account_keeps_the_tournaments_its_bots_played() {
+    let (mut c, b, token) = site("deleted-account").await;
+    let db = c.state.db.clone();
+    let mut bob = c.stranger();
+    bob.register("bob", crate::builds::PW).await;
+    sqlx::query("update bots set owner_id = (select id from users where name = 'bob') where name = 'greedy'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let ask = json!({"name": "Cup", "participants": ["idle", "greedy", "strong"],
+                     "format": "round-robin", "maps": ["ring-2p"]});
+    let r = api_json(&mut c, "/api/tournaments", &token, &ask).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = crate::common::worker(&b, "cup", 40);
+    for _ in 0..6 {
+        let m = w.claim().await.unwrap().expect("a game of the tournament");
+        let result = w.play(&m).await.unwrap().unwrap();
+        assert!(w.record(&m, &result).await.unwrap());
+        server::tournaments::advance(&db, m.tournament.unwrap())
+            .await
+            .unwrap();
+    }
+    let seats = "select count(*) from match_players";
+    let before: i64 = sqlx::query_scalar(seats).fetch_one(&db).await.unwrap();
+
+    let gone = bob
+        .post(
+            "/profile/delete",
+            &[("password", crate::builds::PW), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(gone.status, 303, "{}", gone.body);
+    let after: i64 = sqlx::query_scalar(seats).fetch_one(&db).await.unwrap();
+    assert_eq!(after, before, "every past game keeps its seats");
+    let mut v = c.stranger();
+    for path in [
+        "/tournaments/1",
+        "/tournaments/1/standings.csv",
+        "/live",
+        "/api/live",
+        "/leaderboard",
+    ] {
+        let r = v.get(path).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+    }
+    // A name a spreadsheet would run as a formula opens as text.
+    sqlx::query("update bots set name = '-1-1' where name = 'idle'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let (_, csv) = v.get_bytes("/tournaments/1/standings.csv").await;
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(csv.contains(",\"'-1-1\","), "{csv}");
+    let t = v.get("/api/tournaments/1").await.json();
+    assert_eq!(t["standings"].as_array().unwrap().len(), 3, "{t}");
+    assert_eq!(t["done"], 6);
+    let names: Vec<&str> = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("deleted~")), "{names:?}");
+    assert!(!names.contains(&"greedy"), "{names:?}");
+    // The name is free again, and the old account cannot log in.
+    assert_eq!(v.login("bob", crate::builds::PW).await.status, 401);
+    assert!(v
+        .register("bob", crate::builds::PW)
+        .await
+        .status
+        .is_redirection());
+    let disabled: bool =
+        sqlx::query_scalar("select disabled from bots where name like 'deleted~%'")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert!(disabled, "a deleted account's bot leaves the ladder");
+}

@@ -294,3 +294,51 @@ async fn the_version_a_bot_plays_is_chosen_by_its_owner_only_and_not_too_often()
     }
     assert_eq!(active().await, 3, "one change a minute");
 }
+
+/// Copies of one bot would crowd the ladder and a tournament's top K: an account has
+/// at most `bots_per_account` bots (5 by default), at once too.
+#[tokio::test]
+async fn an_account_cannot_have_more_bots_than_the_cap_even_at_once() {
+    let config = server::config::Config::load(Default::default(), None).unwrap();
+    assert_eq!(config.bots_per_account, 5, "the default");
+    let settings = server::config::Settings {
+        pending_builds: Some(100),
+        ..Default::default()
+    };
+    let mut c = Client::with_config(server::config::Config::load(settings, None).unwrap()).await;
+    c.register("alice", PW).await;
+    let token = c.new_token("laptop").await;
+    let all: Vec<_> = (0..8)
+        .map(|i| {
+            let mut v = c.stranger();
+            let token = token.clone();
+            tokio::spawn(async move {
+                let name = format!("copy{i}");
+                v.api_upload(
+                    "/api/bots",
+                    &token,
+                    &[("name", &name)],
+                    Some(("bot.py", b"print()")),
+                )
+                .await
+            })
+        })
+        .collect();
+    let mut refused = Vec::new();
+    for r in all {
+        let r = r.await.unwrap();
+        if r.status != StatusCode::CREATED {
+            refused.push((r.status, r.body));
+        }
+    }
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    assert!(
+        refused[0].1.contains("the most one account may have"),
+        "{refused:?}"
+    );
+    let bots: i64 = sqlx::query_scalar("select count(*) from bots")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(bots, 5);
+}

@@ -1,0 +1,84 @@
+//! Workers against slow bots: a bot is in one match at a time, so a bot that takes
+//! its time holds one worker, not every worker that claims a match of it.
+
+use crate::common;
+use server::ids::{BotId, MapId, VersionId};
+
+async fn bot(db: &sqlx::PgPool, name: &str) -> (BotId, VersionId) {
+    let (id, v): (i64, i64) =
+        sqlx::query_as("select id, active_version_id from bots where name = $1")
+            .bind(name)
+            .fetch_one(db)
+            .await
+            .unwrap();
+    (BotId(id), VersionId(v))
+}
+
+#[tokio::test]
+async fn a_bot_playing_one_match_is_not_put_in_another_at_once() {
+    let c = common::Client::new().await;
+    let db = c.state.db.clone();
+    let b = common::house_ladder(&db, "abuse-one-at-a-time", "ring-2p").await;
+    let map: i64 = sqlx::query_scalar("select id from maps where name = 'ring-2p'")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let (idle, random, greedy) = (
+        bot(&db, "idle").await,
+        bot(&db, "random").await,
+        bot(&db, "greedy").await,
+    );
+    let mut conn = db.acquire().await.unwrap();
+    for other in [random, greedy] {
+        server::ranker::insert_match(
+            &mut conn,
+            MapId(map),
+            &[idle, other],
+            server::ranker::Purpose::Ranked,
+        )
+        .await
+        .unwrap();
+    }
+    drop(conn);
+    let first = common::worker(&b, "first", 50);
+    let second = common::worker(&b, "second", 50);
+    let m = first.claim().await.unwrap().expect("the first match");
+    assert!(
+        second.claim().await.unwrap().is_none(),
+        "idle is playing: its other match waits"
+    );
+    let result = first.play(&m).await.unwrap().unwrap();
+    assert!(first.record(&m, &result).await.unwrap());
+    let next = second.claim().await.unwrap().expect("idle is free again");
+    assert_ne!(next.id, m.id);
+}
+
+/// A worker killed outright stops saying it is alive: once silent for a lease it is
+/// forgotten, by the next heartbeat of any worker and in the organizer's status.
+#[tokio::test]
+async fn a_worker_silent_for_a_lease_is_forgotten() {
+    let c = common::Client::new().await;
+    let db = c.state.db.clone();
+    let b = common::house_ladder(&db, "abuse-dead-worker", "ring-2p").await;
+    sqlx::query(
+        "insert into workers (name, heartbeat_at) values ('killed', now() - interval '61 seconds')",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let status = server::ranker::status(&db).await.unwrap();
+    assert!(
+        status.workers.iter().all(|w| w.name != "killed"),
+        "{:?}",
+        status.workers
+    );
+    common::worker(&b, "alive", 50)
+        .heartbeat(None)
+        .await
+        .unwrap();
+    let names: Vec<String> = sqlx::query_scalar("select name from workers order by name")
+        .fetch_all(&db)
+        .await
+        .unwrap();
+    assert_eq!(names, ["alive"]);
+}
