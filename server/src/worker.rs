@@ -313,6 +313,7 @@ impl Worker {
                 dir: root,
             });
         }
+        let roots: Vec<std::path::PathBuf> = specs.iter().map(|s| s.dir.clone()).collect();
         let map = Arc::new(
             engine::Map::parse(&m.map_text).map_err(|e| anyhow::anyhow!("the match's map: {e}"))?,
         );
@@ -350,7 +351,15 @@ impl Worker {
             }
         };
         match result {
-            Ok(r) => Ok(Some(r)),
+            Ok(mut r) => {
+                // Its owner sees paths relative to the bot's folder, not the server's.
+                for (p, root) in r.players.iter_mut().zip(&roots) {
+                    for (_, text) in &mut p.stderr {
+                        *text = crate::builds::relative_paths(text, root);
+                    }
+                }
+                Ok(Some(r))
+            }
             Err(RunError::Cancelled) if lost.load(Ordering::Relaxed) => {
                 anyhow::bail!("the lease was lost")
             }

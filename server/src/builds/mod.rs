@@ -22,7 +22,10 @@ use crate::build_cache::BuildCache;
 use crate::ids::VersionId;
 use crate::languages::{Languages, Recipe};
 
+mod failure;
 mod queue;
+
+pub use failure::relative_paths;
 pub use queue::{activate, run};
 
 /// The map of smoke tests (their opponent is `house::SMOKE_OPPONENT`).
@@ -301,7 +304,7 @@ impl Builder {
         let bot = BotSpec {
             name: job.bot_name.clone(),
             command: recipe.run.clone(),
-            dir: root,
+            dir: root.clone(),
         };
         let mut opponent = self.opponent.clone();
         if opponent.name.eq_ignore_ascii_case(&bot.name) {
@@ -322,35 +325,14 @@ impl Builder {
         let result = run_match(map, &[bot, opponent], &launcher, &config, &mut progress)
             .context("the smoke-test game could not be played")?;
         let me = &result.players[0];
-        // A bot that never answered at all most often wrote its reply without flushing.
-        let never_replied = !result.replay.turns.iter().any(|t| {
-            let ev = &t.events;
-            ev.ms.first().copied().flatten().is_some()
-                && !ev.timeouts.contains(&0)
-                && !ev.removed.iter().any(|r| r.0 == 0)
-        });
-        let hint = if never_replied && (me.timeouts > 0 || me.error.is_some()) {
-            "no reply: does it flush stdout after each reply (after its last command or `end` line)? "
-        } else {
-            ""
-        };
         let stderr: String = me
             .stderr
             .iter()
-            .map(|(_, b)| String::from_utf8_lossy(b))
+            .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, &root)).into_owned())
             .collect();
-        let failure = if let Some(e) = &me.error {
-            Some(format!(
-                "{hint}the smoke-test game against a house bot removed it: {e}"
-            ))
-        } else if me.timeouts > 0 {
-            Some(format!(
-                "{hint}it timed out {} time(s) in the smoke-test game against a house bot",
-                me.timeouts
-            ))
-        } else {
-            None
-        };
+        let failure = failure::smoke_failure(me, &result.replay).map(|f| {
+            String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), &root)).into_owned()
+        });
         Ok(Verdict {
             failure,
             log,

@@ -174,7 +174,11 @@ async fn a_bot_that_crashes_in_its_test_game_fails_and_the_active_version_stays(
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
     assert!(
-        failure.contains("removed it") && failure.contains("exited with status 4"),
+        failure.starts_with("Its test game against a house bot ended for it at turn 3: its output ended: the bot exited with status 4."),
+        "{failure}"
+    );
+    assert!(
+        failure.contains("Its error output says: `giving up now`."),
         "{failure}"
     );
     assert_eq!(
@@ -209,7 +213,9 @@ async fn a_bot_that_overruns_its_cpu_time_in_its_test_game_fails() {
     let failure = failure.unwrap();
     // The test game ends at the first timeout, and says so.
     assert!(
-        failure.contains("smoke-test game") && failure.contains("timed out: no reply within"),
+        failure.starts_with(
+            "Its test game against a house bot ended for it at turn 1: timed out: no reply within"
+        ),
         "{failure}"
     );
     assert!(!failure.contains("flush"), "it did reply before: {failure}");
@@ -230,7 +236,7 @@ async fn a_bot_that_never_flushes_fails_in_seconds_with_a_hint() {
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
     assert!(
-        failure.starts_with("no reply: does it flush stdout after each reply"),
+        failure.contains("If it runs, does it flush stdout after each reply"),
         "{failure}"
     );
     // Stopped by the idle cap, not the 30 s wall clock of its first turn.
@@ -403,4 +409,56 @@ async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
         c.get("/starters/cobol.zip").await.status,
         axum::http::StatusCode::NOT_FOUND
     );
+}
+
+/// A syntax error and a bot that prints garbage: the failure leads with what happened
+/// (how the bot ended, the line of its stderr that names the error, the reply quoted),
+/// then the likely fix, and shows no path of the server's.
+#[tokio::test]
+async fn a_failure_leads_with_its_cause_and_hides_the_servers_paths() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "causes");
+    c.upload(
+        "/bots/new",
+        &[("name", "typo")],
+        Some(("bot.py", b"def f(\n")),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "typo", 1).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(
+        failure.starts_with("Its test game against a house bot ended for it at turn 0: its output ended: the bot exited with status 1."),
+        "{failure}"
+    );
+    assert!(failure.contains("SyntaxError"), "{failure}");
+    assert!(!failure.contains("flush"), "{failure}");
+    let stderr: String = sqlx::query_scalar(
+        "select smoke_stderr from bot_versions v join bots b on b.id = v.bot_id where b.name = 'typo'",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    assert!(stderr.contains("\"bot.py\""), "{stderr}");
+    assert!(!stderr.contains("/builds/"), "{stderr}");
+    assert!(!stderr.contains(env!("CARGO_TARGET_TMPDIR")), "{stderr}");
+
+    let garbage =
+        b"import sys\nsys.stdin.readline()\nprint('hello world', flush=True)\nsys.stdin.read()\n";
+    c.upload(
+        "/bots/new",
+        &[("name", "chatty")],
+        Some(("bot.py", garbage)),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let (_, failure) = status(&c, "chatty", 1).await;
+    let failure = failure.unwrap();
+    assert!(
+        failure.starts_with("Its test game against a house bot ended for it at turn 0: invalid reply header `hello world`"),
+        "{failure}"
+    );
+    assert!(failure.contains("belongs on stderr"), "{failure}");
 }

@@ -456,7 +456,7 @@ fn version_2_fails_and_says_why_while_version_1_plays(
     let failed_after = uploaded.elapsed();
     let reason = b.text("#version-2 .alert.error");
     assert!(
-        reason.contains("removed it") && reason.contains("exited with status 3"),
+        reason.contains("ended for it") && reason.contains("exited with status 3"),
         "{reason}"
     );
     assert!(b.text(".bot-summary").contains("version 1 plays"));

@@ -1,0 +1,154 @@
+//! Why a version failed its test game, in words that lead with what happened (the
+//! turn, how the bot ended, the line of its stderr that names the error, the reply
+//! quoted) and then the likely fix; and a bot's stderr with the server's own paths
+//! (where its build lives in the data folder) made relative to the bot's folder.
+
+use std::path::Path;
+
+use engine::replay::Replay;
+use runner::PlayerReport;
+
+/// What a contestant is told when version `me` (seat 0 of `replay`) failed its test
+/// game against a house bot; `None` when it passed.
+pub fn smoke_failure(me: &PlayerReport, replay: &Replay) -> Option<String> {
+    let turn = problem_turn(replay);
+    let at = turn.map_or(String::new(), |t| format!(" at turn {t}"));
+    let lead = match (&me.error, me.timeouts) {
+        (Some(e), _) => format!("Its test game against a house bot ended for it{at}: {e}."),
+        (None, n) if n > 0 => {
+            format!("It sent no reply in time{at} of its test game against a house bot.")
+        }
+        _ => return None,
+    };
+    let stderr: Vec<u8> = me
+        .stderr
+        .iter()
+        .flat_map(|(_, b)| b.iter().copied())
+        .collect();
+    let said = telling_line(&String::from_utf8_lossy(&stderr));
+    let mut out = lead;
+    if let Some(line) = &said {
+        out.push_str(&format!(" Its error output says: `{line}`."));
+    }
+    out.push(' ');
+    out.push_str(&likely_fix(me, replied(replay), said.is_some()));
+    Some(out)
+}
+
+/// The first turn where seat 0 timed out or was removed.
+fn problem_turn(replay: &Replay) -> Option<usize> {
+    replay
+        .turns
+        .iter()
+        .position(|t| t.events.timeouts.contains(&0) || t.events.removed.iter().any(|r| r.0 == 0))
+}
+
+/// Whether seat 0 ever sent a whole reply in time.
+fn replied(replay: &Replay) -> bool {
+    replay.turns.iter().any(|t| {
+        let ev = &t.events;
+        ev.ms.first().copied().flatten().is_some()
+            && !ev.timeouts.contains(&0)
+            && !ev.removed.iter().any(|r| r.0 == 0)
+    })
+}
+
+/// The fix to try first, from what happened.
+fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool) -> String {
+    let error = me.error.as_deref().unwrap_or_default();
+    if error.contains("reply header") {
+        "A reply starts with a header line, `N commands:` (or `? commands:` ended by `end`), then its commands; anything the bot prints for itself belongs on stderr.".into()
+    } else if error.contains("exited") || error.contains("killed by signal") {
+        if has_stderr {
+            "Fix that error, and try the bot at home with `bottlebats play` (the kit's config) before uploading again.".into()
+        } else {
+            "Run it at home with `bottlebats play` (the kit's config) to see how it stops.".into()
+        }
+    } else if !replied {
+        "If it runs, does it flush stdout after each reply (after its last command or `end` line)? Replies that stay in the bot's buffer never arrive.".into()
+    } else {
+        "Its replies must come within the time limit each turn (docs/rules.md §7): make its slowest turn faster.".into()
+    }
+}
+
+/// The line of `stderr` that names the error: the first that says `Error`,
+/// `Exception`, `error:` or `panicked` (a Python traceback's last line, Java's first),
+/// else its last line; at most 200 characters.
+fn telling_line(stderr: &str) -> Option<String> {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let named = ["Error", "Exception", "error:", "panicked"];
+    let line = lines
+        .iter()
+        .find(|l| named.iter().any(|n| l.contains(n)))
+        .or(lines.last())?;
+    let mut line: String = line.chars().take(200).collect();
+    line = line.replace('`', "'");
+    Some(line)
+}
+
+/// `bytes` with the bot's folder `root` written as a path relative to it: the data
+/// folder's layout (`…/data/builds/v6/bot.py`) is the server's, not the owner's.
+pub fn relative_paths(bytes: &[u8], root: &Path) -> Vec<u8> {
+    let root = root.as_os_str().as_encoded_bytes();
+    if root.len() < 2 || root[0] != b'/' {
+        return bytes.to_vec();
+    }
+    let root = root.strip_suffix(b"/").unwrap_or(root);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(root) {
+            i += root.len();
+            if bytes.get(i) == Some(&b'/') {
+                i += 1;
+            } else {
+                out.push(b'.');
+            }
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_naming_the_error_is_picked() {
+        let python = "  File \"broken.py\", line 3\n    def f(\n         ^\nSyntaxError: '(' was never closed\n";
+        assert_eq!(
+            telling_line(python).as_deref(),
+            Some("SyntaxError: '(' was never closed")
+        );
+        let java = "Exception in thread \"main\" java.lang.NullPointerException\n\tat Bot.main(Bot.java:3)\n";
+        assert!(telling_line(java)
+            .unwrap()
+            .starts_with("Exception in thread"));
+        assert_eq!(
+            telling_line("giving up now\n").as_deref(),
+            Some("giving up now")
+        );
+        assert_eq!(telling_line("\n  \n"), None);
+    }
+
+    #[test]
+    fn the_servers_paths_become_relative_to_the_bot() {
+        let root = Path::new("/srv/bb/data/builds/v6");
+        let said = b"File \"/srv/bb/data/builds/v6/broken.py\", line 3 in /srv/bb/data/builds/v6\n";
+        assert_eq!(
+            String::from_utf8(relative_paths(said, root)).unwrap(),
+            "File \"broken.py\", line 3 in .\n"
+        );
+        assert_eq!(
+            relative_paths(b"x /srv/bb y", Path::new(".")),
+            b"x /srv/bb y"
+        );
+    }
+}
