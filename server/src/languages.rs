@@ -123,6 +123,31 @@ impl Languages {
         }
     }
 
+    /// The languages of the table this server cannot build, each with what an
+    /// organizer would install for it: ("Rust", "rustc").
+    pub fn missing(&self) -> Vec<(String, String)> {
+        self.list
+            .iter()
+            .filter(|e| !e.available)
+            .map(|e| {
+                (
+                    e.language.name.clone(),
+                    e.missing.clone().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    /// The names of the languages offered, for a sentence: "Python, C and Java".
+    pub fn names(&self) -> String {
+        let names: Vec<&str> = self.available().map(|e| e.language.name.as_str()).collect();
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
     /// Languages offered to contestants.
     pub fn available(&self) -> impl Iterator<Item = &Entry> {
         self.list.iter().filter(|e| e.available)

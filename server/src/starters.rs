@@ -14,11 +14,13 @@ pub fn languages() -> Vec<&'static str> {
     subfolders(STARTERS)
 }
 
-/// The languages with a kit, in the order shown, each with its name in the site's
-/// languages table (the key itself for a language the table lacks).
+/// The languages with a kit that this server can build and run, in the order shown,
+/// each with its name in the site's languages table: a kit for a language the server
+/// cannot build would only lead to a refused upload.
 pub fn kits(languages: &Languages) -> Vec<(&'static str, String)> {
     self::languages()
         .into_iter()
+        .filter(|lang| offered(languages, lang))
         .map(|lang| {
             let name = languages
                 .get(lang)
@@ -26,6 +28,11 @@ pub fn kits(languages: &Languages) -> Vec<(&'static str, String)> {
             (lang, name)
         })
         .collect()
+}
+
+/// Whether the kit of `lang` can be built and run here.
+pub fn offered(languages: &Languages, lang: &str) -> bool {
+    languages.get(lang).is_some_and(|e| e.available)
 }
 
 /// The zip of a kit, made once: its files in a folder `bottlebats-LANG/`.

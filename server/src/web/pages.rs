@@ -3,6 +3,7 @@
 
 use askama::Template;
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -20,12 +21,15 @@ pub fn router() -> Router<AppState> {
         .route("/starters/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
         .route("/api/me", get(api_me))
+        .route("/api/languages", get(api_languages))
 }
 
 #[derive(Template)]
 #[template(path = "pages/home.html")]
 struct HomePage {
     layout: Layout,
+    /// The languages this server builds, for a sentence.
+    languages: String,
     /// For a logged-in contestant: their bots at a glance and their latest matches.
     mine: Option<(Vec<super::profile::OwnBot>, Vec<super::ladder::ListedMatch>)>,
 }
@@ -50,6 +54,8 @@ struct GettingStartedPage {
     kits: Vec<(&'static str, String)>,
     /// Languages uploads may use here.
     languages: Vec<String>,
+    /// Languages of the table this server cannot build, with the program it lacks.
+    missing: Vec<(String, String)>,
     /// The program to download: (platform, MiB, SHA-256), if it can be served.
     program: Option<(String, String, String)>,
 }
@@ -75,6 +81,7 @@ async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html
     Ok(Html(
         HomePage {
             layout: visitor.layout(),
+            languages: state.languages.names(),
             mine,
         }
         .render()?,
@@ -113,6 +120,7 @@ async fn getting_started(
             .available()
             .map(|l| l.language.name.clone())
             .collect(),
+        missing: state.languages.missing(),
         program: super::downloads::program_facts().await,
     };
     Ok(Html(page.render()?))
@@ -120,9 +128,20 @@ async fn getting_started(
 
 /// `/starters/LANG.zip`
 async fn starter_kit(
+    State(state): State<AppState>,
     axum::extract::Path(file): axum::extract::Path<String>,
 ) -> AppResult<Response> {
     let lang = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
+    if !crate::starters::offered(&state.languages, lang) {
+        return Err(match state.languages.get(lang) {
+            Some(e) => AppError::Status(StatusCode::NOT_FOUND, format!(
+                "This server does not build {} bots (`{}` is not installed here), so it offers no kit for them.",
+                e.language.name,
+                e.missing.as_deref().unwrap_or("its toolchain")
+            )),
+            None => AppError::NotFound,
+        });
+    }
     let bytes = crate::starters::zip(lang).ok_or(AppError::NotFound)?;
     let name = format!("bottlebats-{lang}.zip");
     Ok(super::downloads::attachment(
@@ -139,6 +158,29 @@ async fn api_me(ApiUser(u): ApiUser) -> Response {
 /// The `/rules` page is written by hand for contestants, and `docs/rules.md` is the
 /// complete reference. These tests hold the two together: the page has the document's
 /// numbered sections, in order, and both give the numbers the code uses.
+/// `GET /api/languages`: the languages this server builds (their key for uploads, the
+/// entry files that mark an archive, the kit to start from) and those it does not, with
+/// what the organizers would install for them.
+async fn api_languages(State(state): State<AppState>) -> Json<serde_json::Value> {
+    let offered: Vec<_> = state
+        .languages
+        .available()
+        .map(|e| {
+            let kit = crate::starters::languages()
+                .contains(&e.key.as_str())
+                .then(|| format!("/starters/{}.zip", e.key));
+            json!({"key": e.key, "name": e.language.name, "entries": e.language.entries, "kit": kit})
+        })
+        .collect();
+    let missing: Vec<_> = state
+        .languages
+        .missing()
+        .into_iter()
+        .map(|(name, needs)| json!({"name": name, "needs": needs}))
+        .collect();
+    Json(json!({"languages": offered, "not_offered": missing}))
+}
+
 #[cfg(test)]
 mod rules_page {
     use std::path::Path;

@@ -29,6 +29,7 @@ mod candidates;
 mod challenges;
 mod downloads;
 mod ladder;
+mod languages;
 mod play;
 mod ranker;
 mod reference_arbiter;
