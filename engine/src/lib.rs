@@ -10,6 +10,7 @@ pub mod game;
 pub mod generate;
 pub mod geometry;
 pub mod map;
+pub mod plugin;
 pub mod problems;
 pub mod replay;
 pub mod replay_v2;

@@ -212,6 +212,12 @@ fn every_citation_of_the_rules_names_a_section_they_have() {
             .unwrap_or(&path)
             .display()
             .to_string();
+        // Another game's crate and rules document cite that document's sections.
+        if shown.starts_with("games/")
+            || (shown.starts_with("docs/") && shown.ends_with("-rules.md"))
+        {
+            continue;
+        }
         let in_rules = shown == "docs/rules.md";
         for (i, line) in text.lines().enumerate() {
             let at = format!("{shown}:{}", i + 1);
@@ -222,6 +228,9 @@ fn every_citation_of_the_rules_names_a_section_they_have() {
                 }
             }
             for (pos, _) in line.match_indices(RULES) {
+                if line[..pos].ends_with('-') {
+                    continue; // another game's rules, `docs/vindinium-rules.md`
+                }
                 if !line[..pos].ends_with("docs/") {
                     wrong.push(format!("{at}: cite the rules as `docs/rules.md`"));
                 }

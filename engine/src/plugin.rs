@@ -1,0 +1,274 @@
+//! Bottle Bats as a game of the game interface (crate `game_interface`): the
+//! [`GameKind`] [`BottleBats`] and its [`Match`], [`BottleBatsMatch`], over the engine's
+//! own types and without changing them.
+//!
+//! A match plays as the runner plays one today: replies become [`Orders`]
+//! ([`Answer::Lines`] the commands, [`Answer::NoReply`] none, [`Answer::Crashed`] a
+//! fatal error), [`Game::step`] plays them, and the turn's events, with the runner's
+//! notes merged in (timeouts, limits, times), go to a v1 [`Replay`]. The stored form is
+//! that replay's compact form ([`replay_v2::encode`]); the live rows are the
+//! [`Encoder`]'s, written as the turns are played, as the server's live watcher writes
+//! them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use game_interface::{
+    Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
+    RunnerNotes, Seat, SetupError, StepReport,
+};
+
+use crate::game::{Game, Orders};
+use crate::generate::{generate, GenerateOptions, PLAYERS};
+use crate::map::{self, Map};
+use crate::replay::{reason_text, Events, Replay, FORMAT};
+use crate::replay_v2::{self, Encoder, Row, KEYFRAME_EVERY};
+
+/// The game's name in the registry and in stored rows.
+pub const NAME: &str = "bottlebats";
+
+/// Bottle Bats, the game: simultaneous moves, fog of war, counted replies.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BottleBats;
+
+/// The game, boxed for a registry.
+pub fn kind() -> Box<dyn GameKind> {
+    Box::new(BottleBats)
+}
+
+/// A number for the interface's named numbers (counts never come near `i64::MAX`).
+fn number(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
+fn parse(map_text: &str) -> Result<Map, SetupError> {
+    Map::parse(map_text).map_err(|e| SetupError::Map(e.to_string()))
+}
+
+impl GameKind for BottleBats {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn title(&self) -> &'static str {
+        "Bottle Bats"
+    }
+
+    fn framing(&self) -> Framing {
+        Framing::Counted
+    }
+
+    /// The runner's defaults (`runner::MatchConfig::default`), seats as generated maps.
+    fn defaults(&self) -> Defaults {
+        Defaults {
+            seats: (*PLAYERS.start(), *PLAYERS.end()),
+            turn_time: Duration::from_millis(2000),
+            first_reply_time: Duration::from_millis(10_000),
+            turn_limit: 500,
+        }
+    }
+
+    fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError> {
+        let map = parse(map_text)?;
+        Ok(MapInfo {
+            seats: map.seats.len(),
+            numbers: vec![
+                ("forts", number(map.forts.len())),
+                ("roads", number(map.roads.len())),
+            ],
+        })
+    }
+
+    fn setup(
+        &self,
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        let map = parse(map_text)?;
+        let game = Game::new(Arc::new(map), players, max_turns)
+            .map_err(|e| SetupError::Players(e.to_string()))?;
+        Ok(Box::new(BottleBatsMatch::new(game)))
+    }
+
+    fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
+        let opts = GenerateOptions {
+            players: seats,
+            seed,
+            forts: None,
+        };
+        generate(&opts)
+            .map(|m| m.to_text())
+            .map_err(|e| GenerateError(e.to_string()))
+    }
+}
+
+/// A Bottle Bats match in progress: the game, its v1 replay and its live rows.
+pub struct BottleBatsMatch {
+    game: Game,
+    replay: Replay,
+    encoder: Encoder,
+    /// Row `t` of the live stream: board `t`, with the events of the turn before it.
+    rows: Vec<Row>,
+}
+
+impl BottleBatsMatch {
+    /// The match of a game set up and not played yet.
+    pub fn new(game: Game) -> BottleBatsMatch {
+        let replay = Replay::start(&game);
+        let mut encoder = Encoder::new(&replay.map, &replay.players, KEYFRAME_EVERY);
+        let first = encoder.row(&replay.turns[0], &Events::default());
+        let mut m = BottleBatsMatch {
+            game,
+            replay,
+            encoder,
+            rows: vec![first],
+        };
+        m.finish_if_over();
+        m
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The v1 replay so far (the form the engine works on).
+    pub fn replay(&self) -> &Replay {
+        &self.replay
+    }
+
+    /// Records the result once the game is over, as the runner's `finish` does.
+    fn finish_if_over(&mut self) {
+        if self.game.is_over() && self.replay.result.is_none() {
+            self.replay.finish(&self.game, &self.game.outcome());
+        }
+    }
+
+    /// One order per seat: the awaited seats' answers, none for everyone else.
+    fn orders(&self, answers: &[(Seat, Answer)]) -> Vec<Orders> {
+        let awaited = self.to_answer();
+        let mut orders = vec![Orders::none(); self.game.players().len()];
+        for (seat, answer) in answers {
+            if awaited.contains(seat) {
+                orders[*seat] = match answer {
+                    Answer::Lines(lines) => Orders::Commands(lines.clone()),
+                    Answer::NoReply => Orders::none(),
+                    Answer::Crashed(why) => Orders::Fatal(why.clone()),
+                };
+            }
+        }
+        orders
+    }
+}
+
+impl Match for BottleBatsMatch {
+    fn seats(&self) -> usize {
+        self.game.players().len()
+    }
+
+    fn turn(&self) -> u32 {
+        self.game.turn()
+    }
+
+    fn to_answer(&self) -> Vec<Seat> {
+        if self.game.is_over() {
+            return Vec::new();
+        }
+        self.game.active_players().map(|s| s.0).collect()
+    }
+
+    fn view(&self, seat: Seat) -> Vec<u8> {
+        self.game.state_for(map::Seat(seat)).into_bytes()
+    }
+
+    fn step(&mut self, answers: &[(Seat, Answer)], notes: &RunnerNotes) -> StepReport {
+        if self.game.is_over() {
+            return StepReport::default();
+        }
+        let orders = self.orders(answers);
+        let played = self.game.step(&orders);
+        // The game's events, and the runner's own (timeouts, limits, times); late
+        // replies are not in this game's replay.
+        let events = Events {
+            timeouts: notes.timeouts.clone(),
+            limits: notes.limits.clone(),
+            ms: notes.ms.clone(),
+            ..Events::of(&played)
+        };
+        self.replay.push(events, &self.game);
+        let t = self.replay.turns.len() - 1;
+        let row = self
+            .encoder
+            .row(&self.replay.turns[t], &self.replay.turns[t - 1].events);
+        self.rows.push(row);
+        self.finish_if_over();
+        StepReport {
+            warnings: played
+                .warnings
+                .iter()
+                .map(|(s, w)| (s.0, w.clone()))
+                .collect(),
+            removals: (played.removals.iter())
+                .map(|(s, r)| (s.0, reason_text(r)))
+                .collect(),
+        }
+    }
+
+    /// As the runner's `note_late_limits`: with the events of the last turn played,
+    /// and in the row that carries them when it was written already.
+    fn note_late_limit(&mut self, seat: Seat, text: String) {
+        let played = self.replay.turns.len().saturating_sub(2);
+        if let Some(turn) = self.replay.turns.get_mut(played) {
+            turn.events.limits.push((seat, text.clone()));
+        }
+        if let Some(row) = self.rows.get_mut(played + 1) {
+            row.e.limits.push((seat, text));
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            ranks: self.game.outcome().ranks,
+        }
+    }
+
+    /// Forts owned and soldiers (garrisons and marches), as `game.holdings()`.
+    fn stats(&self) -> Vec<Numbers> {
+        (self.game.holdings().into_iter())
+            .map(|(forts, soldiers)| vec![("forts", number(forts)), ("soldiers", number(soldiers))])
+            .collect()
+    }
+
+    fn warnings(&self) -> Vec<u64> {
+        self.game.players().iter().map(|p| p.warnings).collect()
+    }
+
+    fn replay_json(&self) -> String {
+        replay_v2::encode(&self.replay).to_json()
+    }
+
+    /// The compact replay without its turns and result, as the server's `head_of`.
+    fn replay_head(&self) -> String {
+        let r = &self.replay;
+        serde_json::json!({
+            "format": FORMAT,
+            "version": replay_v2::VERSION,
+            "map": r.map,
+            "players": r.players,
+            "max_steps": r.max_steps,
+            "keyframe_every": KEYFRAME_EVERY,
+        })
+        .to_string()
+    }
+
+    fn rows_since(&self, n: usize) -> Vec<String> {
+        (self.rows.iter().skip(n))
+            .map(|row| serde_json::to_string(row).expect("a row always serializes"))
+            .collect()
+    }
+}
