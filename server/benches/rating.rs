@@ -155,6 +155,7 @@ fn ladder(seed: u64, luck: Luck, settings: &Settings, rate: &Rater, sort_by: Sor
             sigma: rating::SIGMA,
             load: 0,
             last_game: None,
+            queued: 0,
         })
         .collect();
     let mut games = vec![0usize; BOTS];
@@ -387,6 +388,7 @@ fn sweep_settings(noise: f64, runs: u64, d: &Settings) {
             let settings = Settings {
                 max_window,
                 multi_player_share,
+                ..Settings::default()
             };
             row(
                 &format!("  max_window {max_window}, multi_player_share {multi_player_share}"),
@@ -396,6 +398,7 @@ fn sweep_settings(noise: f64, runs: u64, d: &Settings) {
         let two = Settings {
             max_window,
             multi_player_share: 0.0,
+            ..Settings::default()
         };
         row(
             &format!("  refit, max_window {max_window}, duels"),

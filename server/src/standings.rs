@@ -165,6 +165,25 @@ pub struct BotStanding {
     /// (place, bots in line), when it can play.
     pub line: Option<(i64, i64)>,
     pub finished_lately: i64,
+    /// Why no ranked match starts now, when none does: paused, or frozen at the
+    /// deadline.
+    pub stopped: Option<&'static str>,
+    /// Bots that play and that it may meet (of other owners).
+    pub opponents: usize,
+    /// The mean gap between a bot's ranked games over the last 10 minutes, in minutes:
+    /// bots that play over the seats of the matches finished.
+    pub gap_minutes: Option<f64>,
+}
+
+/// Seats of the ranked matches finished in the last 10 minutes.
+pub async fn seats_lately(db: &PgPool) -> sqlx::Result<i64> {
+    sqlx::query_scalar!(
+        r#"select count(*) as "n!" from match_players p join matches m on m.id = p.match_id
+           where m.status = 'finished' and m.finished_at > now() - interval '10 minutes'
+             and m.ranked"#
+    )
+    .fetch_one(db)
+    .await
 }
 
 /// The leaderboard's places of a day ago (ratings as `rating_history` had them then),
@@ -245,6 +264,21 @@ pub async fn bot_standing(
                 .await?
         }
     };
+    let owner = me.map(|i| board[i].owner.as_str());
+    let opponents = board
+        .iter()
+        .filter(|s| Some(s.owner.as_str()) != owner || s.owner == crate::house::ACCOUNT)
+        .count()
+        .saturating_sub(usize::from(owner == Some(crate::house::ACCOUNT)));
+    let seats = seats_lately(db).await?;
+    let contest = crate::contest::load(db).await?;
+    let stopped = if crate::ranker::is_paused(db).await? {
+        Some("paused")
+    } else if contest.frozen() {
+        Some("frozen")
+    } else {
+        None
+    };
     Ok(BotStanding {
         rank: me.map(|i| (i as i64 + 1, of)),
         rank_day_ago: day_ago.get(db).await?.get(&bot).copied(),
@@ -254,6 +288,9 @@ pub async fn bot_standing(
             (ahead as i64 + 1, of)
         }),
         finished_lately: lately,
+        stopped,
+        opponents,
+        gap_minutes: (seats > 0).then(|| 10.0 * of as f64 / seats as f64),
     })
 }
 

@@ -3,7 +3,10 @@
 //!
 //! 1. The seed is the bot whose active version has played least (counting matches
 //!    already queued), so new versions play first; ties go to the one that waited
-//!    longest, then at random.
+//!    longest, then at random. But a bot with nothing queued that has waited more
+//!    than [`STARVED`] times the median wait of the bots is the seed first: otherwise a
+//!    bot whose owner's newer bots keep being seeds (and one owner's bots never meet)
+//!    could go unplayed for as long as they catch up.
 //! 2. The number of players: 2, or with probability `multi_player_share` the seat count of a
 //!    multi-player map, if enough owners are available.
 //! 3. Opponents come from the bots nearest the seed in rating, within a window whose
@@ -33,6 +36,33 @@ pub struct Candidate {
     pub load: u32,
     /// When it last played (unix seconds), if ever.
     pub last_game: Option<i64>,
+    /// Matches queued for it now.
+    pub queued: u32,
+}
+
+/// A bot waiting this many times the median wait of the bots that played (both since
+/// their last game, counted to the latest game of all) is seeded first.
+pub const STARVED: i64 = 2;
+
+/// The bot that has waited longest, with nothing queued, when it has waited more than
+/// `factor` times the median wait of the bots that played: waits are counted to the
+/// latest game of all, the ladder's clock.
+pub fn starved(cands: &[Candidate], factor: i64) -> Option<usize> {
+    let latest = cands.iter().filter_map(|c| c.last_game).max()?;
+    let waits: Vec<(usize, i64)> = cands
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.last_game.map(|t| (i, latest - t)))
+        .collect();
+    // The median: the starving bots themselves do not raise the bar.
+    let mut sorted: Vec<i64> = waits.iter().map(|w| w.1).collect();
+    sorted.sort_unstable();
+    let typical = sorted[sorted.len() / 2];
+    waits
+        .into_iter()
+        .filter(|&(i, w)| cands[i].queued == 0 && w > factor * typical.max(1))
+        .max_by_key(|&(_, w)| w)
+        .map(|(i, _)| i)
 }
 
 /// A bot's place in the line of seeds (step 1): lower goes first. `load` is its
@@ -60,6 +90,10 @@ pub struct Settings {
     /// The opponents are drawn from the `players - 1 + window` bots nearest in rating,
     /// with `window` drawn from `0..=max_window`.
     pub max_window: usize,
+    /// A bot with nothing queued that waited more than this many times the median wait
+    /// is seeded first ([`starved`]); `None`: never (`cargo bench -p server --bench
+    /// waits` compares).
+    pub starved_after: Option<i64>,
 }
 
 impl Default for Settings {
@@ -67,6 +101,7 @@ impl Default for Settings {
         Settings {
             multi_player_share: 0.5,
             max_window: 6,
+            starved_after: Some(STARVED),
         }
     }
 }
@@ -101,9 +136,13 @@ pub fn players(
 ) -> Option<Vec<usize>> {
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.shuffle(rng);
-    let seed = *order
+    let least_played = *order
         .iter()
         .min_by_key(|&&i| line_key(i64::from(cands[i].load), cands[i].last_game))?;
+    let seed = settings
+        .starved_after
+        .and_then(|f| starved(cands, f))
+        .unwrap_or(least_played);
     let owners = {
         let mut o: Vec<i64> = cands.iter().map(|c| c.owner).collect();
         o.sort_unstable();
@@ -192,6 +231,7 @@ mod tests {
             sigma: 3.0,
             load,
             last_game: Some(0),
+            queued: 0,
         }
     }
 
@@ -231,6 +271,46 @@ mod tests {
             .unwrap();
             assert!(p.seats.contains(&7));
         }
+    }
+
+    /// An owner's two new bots keep being seeds while they catch up; its old bot cannot
+    /// meet them, and would wait throughout. Past twice the median wait it goes
+    /// first, once (its match queued, the line goes on).
+    #[test]
+    fn a_bot_that_waited_twice_the_median_is_the_seed() {
+        let mut cands: Vec<Candidate> = (0..8)
+            .map(|i| Candidate {
+                last_game: Some(1000 - 10 * i),
+                ..bot(i, i, 25.0, 50)
+            })
+            .collect();
+        // Owner 100: an old bot that played long ago, two new ones that played least.
+        cands.push(Candidate {
+            last_game: Some(700),
+            ..bot(8, 100, 25.0, 300)
+        });
+        for (id, load) in [(9, 0), (10, 1)] {
+            cands.push(Candidate {
+                last_game: None,
+                ..bot(id, 100, 25.0, load)
+            });
+        }
+        assert_eq!(starved(&cands, STARVED), Some(8));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let p = players(&cands, &maps(), &Settings::default(), &mut rng).unwrap();
+        assert_eq!(p[0], 8, "the starved bot is the seed");
+        cands[8].queued = 1;
+        assert_eq!(
+            starved(&cands, STARVED),
+            None,
+            "once queued, the line goes on"
+        );
+        let p = players(&cands, &maps(), &Settings::default(), &mut rng).unwrap();
+        assert!([9, 10].contains(&p[0]), "{p:?}");
+        // Waits near the median starve nobody.
+        cands[8].queued = 0;
+        cands[8].last_game = Some(950);
+        assert_eq!(starved(&cands, STARVED), None);
     }
 
     #[test]

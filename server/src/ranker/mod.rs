@@ -118,6 +118,7 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
             sigma: r.sigma,
             load: (r.version_games.max(0) as u32).saturating_add(r.queued as u32),
             last_game: r.last_game_at.map(|t| t.unix_timestamp()),
+            queued: r.queued as u32,
         })
         .collect())
 }
@@ -279,6 +280,7 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
         queue_match(&mut tx, &p, &cands).await?;
         for &i in &p.seats {
             cands[i].load += 1;
+            cands[i].queued += 1;
         }
         made += 1;
     }

@@ -381,9 +381,32 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
         "{page}"
     );
     assert!(
-        page.contains("in line to start a match"),
-        "when it plays next"
+        page.contains("usually within about ") && page.contains("in line (least played first)"),
+        "when it plays next, at the ladder's pace: {page}"
     );
+    // Paused, the page says so rather than promising a game; frozen likewise.
+    server::ranker::set_paused(&db, true).await.unwrap();
+    let paused = alice.get("/bots/chatty/record").await.body;
+    assert!(
+        paused.contains("Next match: none for now: the organizers paused the ladder"),
+        "{paused}"
+    );
+    server::ranker::set_paused(&db, false).await.unwrap();
+    sqlx::query(
+        "update ranker set deadline = now() - interval '1 minute', freeze_at_deadline = true",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    let frozen = alice.get("/bots/chatty/record").await.body;
+    assert!(
+        frozen.contains("Next match: none: the ladder froze at the submission deadline"),
+        "{frozen}"
+    );
+    sqlx::query("update ranker set deadline = null")
+        .execute(&db)
+        .await
+        .unwrap();
     assert!(page.contains("data-live-section=\"/bots/chatty/record\""));
     let fragment = alice.get("/bots/chatty/record").await;
     assert_eq!(fragment.status, axum::http::StatusCode::OK);
