@@ -33,6 +33,7 @@ const SOURCE: &[&str] = &[
     ".cargo",
     ".sqlx",
     "engine",
+    "games",
     "server",
     "templates",
     "migrations",

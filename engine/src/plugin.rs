@@ -271,4 +271,19 @@ impl Match for BottleBatsMatch {
             .map(|row| serde_json::to_string(row).expect("a row always serializes"))
             .collect()
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any + Send> {
+        self
+    }
+}
+
+impl BottleBatsMatch {
+    /// The game and its v1 replay, once played.
+    pub fn into_parts(self) -> (Game, Replay) {
+        (self.game, self.replay)
+    }
 }

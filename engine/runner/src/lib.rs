@@ -2,8 +2,9 @@
 //! `engine` crate, with bots started by a [`process::Launcher`] (plain processes as the
 //! 2016 arbiter ran them, or the [`sandbox`] for strangers' code).
 //!
-//! Architecture invariant: the runner decides nothing about the game; it turns bot
-//! output into `Orders` and hands them to `Game::step`. Everything that touches the
+//! Architecture invariant: the runner decides nothing about the game; it plays any
+//! game through the game interface (`game_interface::Match`), handing it each seat's
+//! answer and the runner's own notes of the turn. Everything that touches the
 //! operating system (processes, pipes, clocks, cgroups, namespaces) lives in this
 //! crate, never in `engine`.
 
@@ -12,5 +13,6 @@ pub mod process;
 pub mod sandbox;
 
 pub use matches::{
-    run_match, run_match_watched, MatchConfig, MatchResult, OnTimeout, PlayerReport, RunError,
+    run_game, run_match, run_match_watched, GameResult, MatchConfig, MatchResult, OnTimeout,
+    PlayerReport, RunError,
 };

@@ -183,4 +183,9 @@ pub trait Match: Send {
     /// The live stream's rows from row `n` on, each one JSON text: row `t` is board
     /// `t` (row 0 the first), so there are [`Match::turn`] + 1 rows in all.
     fn rows_since(&self, n: usize) -> Vec<String>;
+    /// The match as [`std::any::Any`], for code of the game itself that needs its own
+    /// types back (a game's local tool printing its own log, say).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// [`Match::as_any`], taking the match.
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any + Send>;
 }

@@ -160,6 +160,14 @@ impl Match for Pile {
     fn rows_since(&self, n: usize) -> Vec<String> {
         self.moves.iter().skip(n).cloned().collect()
     }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any + Send> {
+        self
+    }
 }
 
 fn assert_shared<T: Send + Sync + ?Sized>() {}

@@ -91,6 +91,8 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         "server/build.rs",
         "engine/src/lib.rs",
         "engine/runner/src/lib.rs",
+        "games/interface/src/lib.rs",
+        "games/vindinium/src/lib.rs",
         "migrations",
         ".sqlx",
         ".cargo/config.toml",
@@ -131,6 +133,7 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         "\"name\":\"server\"",
         "\"name\":\"engine\"",
         "\"name\":\"runner\"",
+        "\"name\":\"vindinium\"",
     ] {
         assert!(text.contains(package), "{package}");
     }

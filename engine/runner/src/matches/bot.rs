@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use super::pipes::{drain_stderr, read_replies, write_states, BotEvent, Credit, StderrBuf};
 use super::{MatchConfig, PlayerReport};
 use crate::process::{BotProcess, BotSpec, Launcher};
+use game_interface::Framing;
 
 /// One player's bot in a match.
 pub(super) struct Bot {
@@ -23,6 +24,8 @@ pub(super) struct Bot {
     /// Late replies still to be read and dropped.
     pub(super) owed: u32,
     pub(super) consecutive_timeouts: u32,
+    /// States sent so far: the first has the first reply's time limit.
+    pub(super) asked: u32,
     /// Wall-clock time spent waiting for its replies so far, over the whole game.
     pub(super) waited: Duration,
     /// Set when the bot left the game: kill its tree at this moment.
@@ -106,7 +109,7 @@ pub(super) fn start_bot(
     index: usize,
     spec: &BotSpec,
     launcher: &dyn Launcher,
-    config: &MatchConfig,
+    (config, framing): (&MatchConfig, Framing),
     tx: &Sender<(usize, BotEvent)>,
 ) -> std::io::Result<Bot> {
     let mut process = launcher.launch(spec)?;
@@ -127,7 +130,9 @@ pub(super) fn start_bot(
     let room = credit.clone();
     thread::Builder::new()
         .name(thread_name("stdout"))
-        .spawn(move || read_replies(index, stdout, max_line, max_lines, &room, events))?;
+        .spawn(move || {
+            read_replies(index, stdout, (framing, max_line, max_lines), &room, events)
+        })?;
 
     let buf = Arc::new(Mutex::new(StderrBuf::default()));
     let sink = buf.clone();
@@ -148,6 +153,7 @@ pub(super) fn start_bot(
         queue: VecDeque::new(),
         owed: 0,
         consecutive_timeouts: 0,
+        asked: 0,
         waited: Duration::ZERO,
         kill_at: None,
         killed: false,

@@ -1,8 +1,12 @@
 //! One match with real bot processes (docs/rules.md §7): states out, replies in, timing,
 //! protocol errors, stderr, and making sure nothing outlives the game.
 //!
-//! Architecture invariant: the runner decides nothing about the game. It turns bot
-//! output into [`Orders`](engine::game::Orders) and hands them to [`Game::step`].
+//! Architecture invariant: the runner decides nothing about the game. It plays any
+//! game through the game interface ([`run_game`]: a `game_interface::Match`): it sends
+//! each awaited seat its view, cuts its reply as the game frames it, and hands the
+//! game its answers with the runner's own notes of the turn (timeouts, limits, times).
+//! [`run_match`] is Bottle Bats' match through that loop, read back in the engine's
+//! types, for the callers that still use them.
 //!
 //! Each bot gets three threads: a writer (so a bot that never reads cannot block the
 //! runner), a stdout reader that cuts the output into replies (so the k-th reply
@@ -26,9 +30,11 @@ use std::time::{Duration, Instant};
 
 use crate::process::{BotSpec, Launcher};
 use bot::{start_bot, Bot};
-use engine::game::{Game, Outcome, RemovalReason, SetupError};
+use engine::game::{Game, Outcome, SetupError};
 use engine::map::Map;
-use engine::replay::{Events, Replay};
+use engine::plugin::BottleBatsMatch;
+use engine::replay::Replay;
+use game_interface::{Answer, Framing, Match, Numbers};
 use pipes::BotEvent;
 use replies::collect_replies;
 
@@ -111,12 +117,16 @@ pub enum RunError {
 pub struct PlayerReport {
     pub name: String,
     pub rank: u32,
-    /// Forts owned and soldiers (garrisons and marches) at the end.
+    /// Forts owned and soldiers (garrisons and marches) at the end, in a Bottle Bats
+    /// match ([`run_match`]).
     pub forts: u64,
     pub soldiers: u64,
+    /// The seat's statistics at the end, as the game names them.
+    pub stats: Numbers,
     /// Warnings, each occurrence counted.
     pub warnings: u64,
-    /// How often each distinct warning text happened (the replay holds each once).
+    /// How often each distinct warning text happened (the replay holds each once), in
+    /// a Bottle Bats match.
     pub warning_counts: std::collections::HashMap<String, u64>,
     /// The fatal protocol error that removed the player, if any.
     pub error: Option<String>,
@@ -145,8 +155,8 @@ pub struct MatchResult {
     pub players: Vec<PlayerReport>,
 }
 
-/// Plays one match. `progress` is called with the turn number before each turn and
-/// returns false to stop the match there ([`RunError::Cancelled`]).
+/// Plays one match of Bottle Bats. `progress` is called with the turn number before
+/// each turn and returns false to stop the match there ([`RunError::Cancelled`]).
 pub fn run_match(
     map: Arc<Map>,
     specs: &[BotSpec],
@@ -160,7 +170,9 @@ pub fn run_match(
 }
 
 /// [`run_match`], whose `watch` sees the replay so far before every turn (its last
-/// board is the state the bots are about to answer): what a live viewer is sent.
+/// board is the state the bots are about to answer): what a live viewer is sent. The
+/// match is played through the game interface ([`run_game`]) as
+/// [`engine::plugin::BottleBatsMatch`], and its result read back in the engine's types.
 pub fn run_match_watched(
     map: Arc<Map>,
     specs: &[BotSpec],
@@ -169,22 +181,71 @@ pub fn run_match_watched(
     watch: &mut dyn FnMut(&Replay) -> bool,
 ) -> Result<MatchResult, RunError> {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let mut game = Game::new(map, &names, config.max_steps)?;
-    let (tx, rx) = mpsc::channel::<(usize, BotEvent)>();
-    let mut bots = start_bots(specs, launcher, config, tx)?;
+    let game = Game::new(map, &names, config.max_steps)?;
+    let m = Box::new(BottleBatsMatch::new(game));
+    let played = run_game(m, Framing::Counted, specs, launcher, config, &mut |m| {
+        watch(bottle_bats(m).replay())
+    })?;
+    let (game, replay) = played
+        .game
+        .into_any()
+        .downcast::<BottleBatsMatch>()
+        .expect("a Bottle Bats match stays one")
+        .into_parts();
+    let holdings = game.holdings();
+    let players = (played.players.into_iter().enumerate())
+        .map(|(i, mut r)| {
+            (r.forts, r.soldiers) = holdings[i];
+            r.warning_counts = game.players()[i].warning_counts().clone();
+            r
+        })
+        .collect();
+    Ok(MatchResult {
+        replay,
+        outcome: game.outcome(),
+        players,
+    })
+}
 
-    let mut replay = Replay::start(&game);
-    while !game.is_over() {
-        if !watch(&replay) {
+fn bottle_bats(m: &dyn Match) -> &BottleBatsMatch {
+    m.as_any()
+        .downcast_ref::<BottleBatsMatch>()
+        .expect("a Bottle Bats match stays one")
+}
+
+/// A match played through the game interface: the match itself, over (its outcome,
+/// statistics and replay are the game's), and the runner's report of each seat.
+pub struct GameResult {
+    pub game: Box<dyn Match>,
+    pub players: Vec<PlayerReport>,
+}
+
+/// Plays match `m` of a game whose replies are framed as `framing`, with a bot
+/// process per seat (`specs`, in seat order). `watch` sees the match before every
+/// turn and returns false to stop it ([`RunError::Cancelled`]). The runner decides
+/// nothing about the game: it sends each awaited seat its view, cuts its reply from
+/// its output, times it, and hands the game the answers with its own notes.
+pub fn run_game(
+    mut m: Box<dyn Match>,
+    framing: Framing,
+    specs: &[BotSpec],
+    launcher: &dyn Launcher,
+    config: &MatchConfig,
+    watch: &mut dyn FnMut(&dyn Match) -> bool,
+) -> Result<GameResult, RunError> {
+    let (tx, rx) = mpsc::channel::<(usize, BotEvent)>();
+    let mut bots = start_bots(specs, launcher, (config, framing), tx)?;
+    while !m.is_over() {
+        if !watch(&*m) {
             for b in &mut bots {
                 b.kill_now();
             }
             return Err(RunError::Cancelled);
         }
-        play_turn(&mut game, &mut bots, &rx, config, &mut replay);
+        play_turn(&mut *m, &mut bots, &rx, config);
     }
-    end_bots(&mut bots, &mut replay, config.kill_grace);
-    Ok(finish(&game, bots, replay))
+    end_bots(&mut bots, &mut *m, config.kill_grace);
+    Ok(finish(m, bots))
 }
 
 /// Starts every bot, or none: when one cannot be started, those already running are
@@ -192,12 +253,12 @@ pub fn run_match_watched(
 fn start_bots(
     specs: &[BotSpec],
     launcher: &dyn Launcher,
-    config: &MatchConfig,
+    how: (&MatchConfig, Framing),
     tx: Sender<(usize, BotEvent)>,
 ) -> Result<Vec<Bot>, RunError> {
     let mut bots: Vec<Bot> = Vec::with_capacity(specs.len());
     for (i, spec) in specs.iter().enumerate() {
-        match start_bot(i, spec, launcher, config, &tx) {
+        match start_bot(i, spec, launcher, how, &tx) {
             Ok(bot) => bots.push(bot),
             Err(error) => {
                 for b in &mut bots {
@@ -214,52 +275,48 @@ fn start_bots(
 }
 
 /// One turn: the replies gathered, the stderr and limits of the turn filed under it,
-/// the rules applied, removed bots told the game is over for them, and bots whose
-/// grace period ran out killed.
+/// the game's step, seats that crashed or left told the game is over for them, and
+/// bots whose grace period ran out killed.
 fn play_turn(
-    game: &mut Game,
+    m: &mut dyn Match,
     bots: &mut [Bot],
     rx: &Receiver<(usize, BotEvent)>,
     config: &MatchConfig,
-    replay: &mut Replay,
 ) {
-    let turn = game.turn();
-    let (orders, mut events) = collect_replies(game, bots, rx, config);
+    let turn = m.turn();
+    let (answers, mut notes) = collect_replies(&*m, bots, rx, config);
     for b in bots.iter_mut() {
         b.file_stderr(turn);
     }
     for (p, b) in bots.iter_mut().enumerate() {
         for text in b.new_incidents() {
-            events.limits.push((p, text));
+            notes.limits.push((p, text));
         }
     }
-    let played = game.step(&orders);
-    // The game's events, and the runner's own (timeouts, limits, times).
-    let events = Events {
-        timeouts: std::mem::take(&mut events.timeouts),
-        limits: std::mem::take(&mut events.limits),
-        ms: std::mem::take(&mut events.ms),
-        ..Events::of(&played)
-    };
-    for (seat, reason) in &played.removals {
-        let bot = &mut bots[seat.0];
-        if let RemovalReason::Fatal(why) = reason {
-            bot.report.error = Some(why.clone());
+    let report = m.step(&answers, &notes);
+    // A seat that crashed answers no more, whatever the game makes of it.
+    for (seat, answer) in &answers {
+        if let Answer::Crashed(why) = answer {
+            bots[*seat].report.error = Some(why.clone());
+            bots[*seat].close_stdin(config.kill_grace);
         }
-        bot.close_stdin(config.kill_grace);
     }
-    replay.push(events, game);
+    for (seat, _) in &report.removals {
+        bots[*seat].close_stdin(config.kill_grace);
+    }
     let now = Instant::now();
     for (p, b) in bots.iter_mut().enumerate() {
         if b.kill_at.is_some_and(|t| t <= now) {
-            note_late_limits(replay, p, b.kill_now());
+            for text in b.kill_now() {
+                m.note_late_limit(p, text);
+            }
         }
     }
 }
 
 /// The end: close every stdin, give the bots the grace period, then kill; and let the
 /// stderr readers take in what was still in the pipes.
-fn end_bots(bots: &mut [Bot], replay: &mut Replay, grace: Duration) {
+fn end_bots(bots: &mut [Bot], m: &mut dyn Match, grace: Duration) {
     for b in bots.iter_mut() {
         b.close_stdin(grace);
     }
@@ -268,7 +325,9 @@ fn end_bots(bots: &mut [Bot], replay: &mut Replay, grace: Duration) {
         thread::sleep(Duration::from_millis(5));
     }
     for (p, b) in bots.iter_mut().enumerate() {
-        note_late_limits(replay, p, b.kill_now());
+        for text in b.kill_now() {
+            m.note_late_limit(p, text);
+        }
     }
     // Let the stderr readers take in what was still in the pipes.
     let deadline = Instant::now() + Duration::from_millis(500);
@@ -281,42 +340,27 @@ fn end_bots(bots: &mut [Bot], replay: &mut Replay, grace: Duration) {
     }
 }
 
-/// The played match: its outcome, the replay finished, and each player's report.
-fn finish(game: &Game, bots: Vec<Bot>, mut replay: Replay) -> MatchResult {
-    let outcome = game.outcome();
-    replay.finish(game, &outcome);
-    let holdings = game.holdings();
+/// The played match and each seat's report: its rank, statistics and warnings as the
+/// game has them, and what the runner saw.
+fn finish(m: Box<dyn Match>, bots: Vec<Bot>) -> GameResult {
+    let ranks = m.outcome().ranks;
+    let (stats, warnings) = (m.stats(), m.warnings());
+    let turn = m.turn();
     let players = bots
         .into_iter()
         .enumerate()
         .map(|(i, b)| {
             let mut r = b.report;
-            r.rank = outcome.ranks[i];
-            (r.forts, r.soldiers) = holdings[i];
-            r.warnings = game.players()[i].warnings;
-            r.warning_counts = game.players()[i].warning_counts().clone();
+            r.rank = ranks[i];
+            r.stats = stats[i].clone();
+            r.warnings = warnings[i];
             let buf = b.stderr.lock().unwrap_or_else(|e| e.into_inner());
             if !buf.turn.is_empty() {
-                r.stderr.push((game.turn(), buf.turn.clone()));
+                r.stderr.push((turn, buf.turn.clone()));
             }
             r.stderr_dropped = buf.dropped;
             r
         })
         .collect();
-    MatchResult {
-        replay,
-        outcome,
-        players,
-    }
-}
-
-/// Adds limits a bot ran into after its turn's events were taken (while it was ended,
-/// or in the last turn) to the last turn played.
-fn note_late_limits(replay: &mut Replay, player: usize, fresh: Vec<String>) {
-    let played = replay.turns.len().saturating_sub(2);
-    if let Some(turn) = replay.turns.get_mut(played) {
-        turn.events
-            .limits
-            .extend(fresh.into_iter().map(|text| (player, text)));
-    }
+    GameResult { game: m, players }
 }

@@ -6,7 +6,7 @@ use std::process::{ChildStdin, ChildStdout};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 
-use engine::map::{is_ignored, parse_header, Count};
+use game_interface::{Cutter, Framing};
 
 /// What the reader threads tell the match loop.
 pub(super) enum BotEvent {
@@ -106,124 +106,41 @@ fn read_line(
     Ok(Some(String::from_utf8_lossy(buf).into_owned()))
 }
 
-/// Cuts a bot's stdout into replies, within the caps on lines.
-struct ReplyReader {
-    r: BufReader<ChildStdout>,
-    buf: Vec<u8>,
-    max_line: usize,
-    max_lines: usize,
-}
-
-impl ReplyReader {
-    /// Reads the next line that the format does not ignore.
-    fn next_line(&mut self) -> Result<Option<String>, String> {
-        loop {
-            match read_line(&mut self.r, &mut self.buf, self.max_line)? {
-                Some(l) if is_ignored(&l) => continue,
-                other => return Ok(other),
-            }
-        }
-    }
-
-    /// The command lines of the next reply; `Ok(None)` where the output ended before
-    /// its header. An error is fatal to the bot.
-    fn next_reply(&mut self) -> Result<Option<Vec<String>>, String> {
-        let Some(header) = self.next_line()? else {
-            return Ok(None);
-        };
-        let count = self.count(&header)?;
-        self.command_lines(count).map(Some)
-    }
-
-    /// The number of command lines `header` promises, within the cap.
-    fn count(&self, header: &str) -> Result<Count, String> {
-        let max_lines = self.max_lines;
-        match parse_header(header) {
-            Some(Count::Exactly(n)) if n > max_lines => Err(format!(
-                "promised {n} command lines; at most {max_lines} are allowed"
-            )),
-            Some(c) => Ok(c),
-            None => Err(format!(
-                "invalid reply header `{}`: expected `COUNT WORD:` or `? WORD:`",
-                shorten(header)
-            )),
-        }
-    }
-
-    /// The command lines after a header that promised `count`.
-    fn command_lines(&mut self, count: Count) -> Result<Vec<String>, String> {
-        let max_lines = self.max_lines;
-        let mut lines = Vec::new();
-        loop {
-            if count == Count::Exactly(lines.len()) {
-                break;
-            }
-            let Some(line) = self.next_line()? else {
-                let got = lines.len();
-                return Err(match count {
-                    Count::Exactly(n) => format!(
-                        "output ended after {got} of the {n} command lines its header promised"
-                    ),
-                    Count::UntilEnd => {
-                        format!("output ended after {got} command lines without `end`")
-                    }
-                });
-            };
-            if count == Count::UntilEnd && line.trim() == "end" {
-                break;
-            }
-            if lines.len() == max_lines {
-                return Err(format!(
-                    "sent more than {max_lines} command lines in one reply"
-                ));
-            }
-            lines.push(line);
-        }
-        Ok(lines)
-    }
-}
-
-/// The stdout thread: sends each reply as it is read, at most [`MAX_AHEAD`] ahead of
-/// the match loop, then the end of the output or the error that ended the reading.
+/// The stdout thread: cuts the output into replies as the game frames them (within
+/// the caps on lines) and sends each as it is read, at most [`MAX_AHEAD`] ahead of the
+/// match loop, then the end of the output or the error that ended the reading.
 pub(super) fn read_replies(
     index: usize,
     stdout: ChildStdout,
-    max_line: usize,
-    max_lines: usize,
+    (framing, max_line, max_lines): (Framing, usize, usize),
     credit: &Credit,
     events: Sender<(usize, BotEvent)>,
 ) {
-    let mut reader = ReplyReader {
-        r: BufReader::with_capacity(64 * 1024, stdout),
-        buf: Vec::new(),
-        max_line,
-        max_lines,
-    };
+    let mut r = BufReader::with_capacity(64 * 1024, stdout);
+    let mut buf = Vec::new();
+    let mut cutter = Cutter::new(framing, max_lines);
     let send = |ev: BotEvent| events.send((index, ev)).is_ok();
     loop {
-        match reader.next_reply() {
+        let reply = match read_line(&mut r, &mut buf, max_line) {
+            Ok(Some(line)) => cutter.push(&line),
+            Ok(None) => {
+                send(cutter.end().map_or(BotEvent::Eof, BotEvent::Fatal));
+                return;
+            }
+            Err(e) => Err(e),
+        };
+        match reply {
             Ok(Some(lines)) => {
                 if !credit.acquire() || !send(BotEvent::Reply(lines)) {
                     return;
                 }
             }
-            Ok(None) => {
-                send(BotEvent::Eof);
-                return;
-            }
+            Ok(None) => {}
             Err(e) => {
                 send(BotEvent::Fatal(e));
                 return;
             }
         }
-    }
-}
-
-fn shorten(s: &str) -> String {
-    let s = s.trim();
-    match s.char_indices().nth(80) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
     }
 }
 

@@ -1,5 +1,6 @@
-//! One turn's gathering of replies: every state sent at once, then each reply taken
-//! within its time limit, on CPU time where it is measured and the wall clock else.
+//! One turn's gathering of replies: every awaited seat sent its view at once, then each
+//! reply taken within its time limit, on CPU time where it is measured and the wall
+//! clock else.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -10,26 +11,20 @@ use super::bot::Bot;
 use super::pipes::BotEvent;
 use super::{MatchConfig, OnTimeout};
 use crate::process::BotProcess;
-use engine::game::{Game, Orders};
-use engine::map::Seat;
-use engine::replay::Events;
+use game_interface::{Answer, Match, RunnerNotes, Seat};
 
-/// Sends every active player its state at once, then gathers one reply from each
-/// within its time limit. Returns the orders and the runner's part of the events.
+/// Sends every seat the match awaits its view at once, then gathers one reply from
+/// each within its time limit. Returns the answers and the runner's notes of the turn.
 pub(super) fn collect_replies(
-    game: &Game,
+    m: &dyn Match,
     bots: &mut [Bot],
     rx: &Receiver<(usize, BotEvent)>,
     config: &MatchConfig,
-) -> (Vec<Orders>, Events) {
-    let limit = if game.turn() == 0 {
-        config.startup_timeout
-    } else {
-        config.turn_timeout
-    };
-    let mut pending: Vec<usize> = game.active_players().map(|Seat(s)| s).collect();
-    let mut turn = Gathering::new(bots.len(), limit, config);
-    turn.send_states(game, bots, &pending);
+) -> (Vec<(Seat, Answer)>, RunnerNotes) {
+    let mut pending: Vec<usize> = m.to_answer();
+    let awaited = pending.clone();
+    let mut turn = Gathering::new(bots.len(), config);
+    turn.send_views(m, bots, &pending);
     while !pending.is_empty() {
         turn.wait(bots, rx, &pending);
         pending.retain(|&p| {
@@ -40,14 +35,17 @@ pub(super) fn collect_replies(
             !done
         });
     }
-    (turn.orders, turn.events)
+    let answers = (awaited.into_iter())
+        .map(|p| (p, turn.answers[p].take().unwrap_or(Answer::NoReply)))
+        .collect();
+    (answers, turn.notes)
 }
 
 /// One turn's clock and what each player sent in it.
 struct Gathering<'a> {
     config: &'a MatchConfig,
-    /// The time allowed for a reply this turn.
-    limit: Duration,
+    /// The time each seat is allowed for its reply this turn.
+    limits: Vec<Duration>,
     /// When the states were sent.
     start: Instant,
     /// What is left of each player's wall-clock budget for the game, if it has one.
@@ -56,33 +54,38 @@ struct Gathering<'a> {
     cpu_start: Vec<Option<Duration>>,
     /// Each player's CPU time when last seen to change, and when (for `idle_cap`).
     last_busy: Vec<(Option<Duration>, Instant)>,
-    orders: Vec<Orders>,
-    events: Events,
+    answers: Vec<Option<Answer>>,
+    notes: RunnerNotes,
 }
 
 impl<'a> Gathering<'a> {
-    fn new(n: usize, limit: Duration, config: &'a MatchConfig) -> Gathering<'a> {
+    fn new(n: usize, config: &'a MatchConfig) -> Gathering<'a> {
         Gathering {
             config,
-            limit,
+            limits: vec![config.turn_timeout; n],
             start: Instant::now(),
             budget_left: vec![None; n],
             cpu_start: vec![None; n],
             last_busy: vec![(None, Instant::now()); n],
-            orders: vec![Orders::none(); n],
-            events: Events {
+            answers: vec![None; n],
+            notes: RunnerNotes {
                 ms: vec![None; n],
-                ..Events::default()
+                ..RunnerNotes::default()
             },
         }
     }
 
-    /// Sends each pending player its state, and notes its CPU time.
-    fn send_states(&mut self, game: &Game, bots: &mut [Bot], pending: &[usize]) {
+    /// Sends each pending seat its view, and notes its CPU time. A seat's first
+    /// reply has the first reply's time limit.
+    fn send_views(&mut self, m: &dyn Match, bots: &mut [Bot], pending: &[usize]) {
         for &p in pending {
-            let state: Arc<str> = game.state_for(Seat(p)).into();
+            let view: Arc<str> = String::from_utf8_lossy(&m.view(p)).into();
+            if bots[p].asked == 0 {
+                self.limits[p] = self.config.startup_timeout;
+            }
+            bots[p].asked += 1;
             if let Some(tx) = &bots[p].stdin {
-                let _ = tx.send(state);
+                let _ = tx.send(view);
             }
             self.budget_left[p] =
                 (self.config.game_wall_budget).map(|b| b.saturating_sub(bots[p].waited));
@@ -107,9 +110,9 @@ impl<'a> Gathering<'a> {
     /// of the limit.
     fn wall_cap(&self, p: usize) -> Duration {
         let cap = if self.cpu_start[p].is_some() {
-            self.limit * self.config.wall_factor
+            self.limits[p] * self.config.wall_factor
         } else {
-            self.limit
+            self.limits[p]
         };
         self.budget_left[p].map_or(cap, |left| cap.min(left))
     }
@@ -127,7 +130,7 @@ impl<'a> Gathering<'a> {
             .iter()
             .map(|&p| self.wall_cap(p))
             .min()
-            .unwrap_or(self.limit);
+            .unwrap_or(self.config.turn_timeout);
         let mut wait = nearest.saturating_sub(elapsed);
         if pending.iter().any(|&p| self.cpu_start[p].is_some()) {
             wait = wait.min(Duration::from_millis(5));
@@ -159,15 +162,15 @@ impl<'a> Gathering<'a> {
                 .game_wall_budget
                 .unwrap_or_default()
                 .as_secs_f64();
-            self.orders[p] = Orders::Fatal(format!(
+            self.answers[p] = Some(Answer::Crashed(format!(
                 "out of time for the game: its replies took {budget:.0} s on the clock in \
                  all, the most one game allows (a bot that sleeps or waits while its reply \
                  is awaited uses it up)"
-            ));
+            )));
             self.record_time(p, bot, used);
             return true;
         }
-        if used > self.limit || self.start.elapsed() > self.wall_cap(p) {
+        if used > self.limits[p] || self.start.elapsed() > self.wall_cap(p) {
             self.time_out(p, bot, None);
             return true;
         }
@@ -192,26 +195,28 @@ impl<'a> Gathering<'a> {
                     bot.credit.release();
                     bot.owed -= 1;
                     bot.report.late_replies += 1;
+                    self.notes.late_replies.push(p);
                 }
                 BotEvent::Reply(lines) => {
                     bot.credit.release();
-                    self.orders[p] = Orders::Commands(lines);
+                    self.answers[p] = Some(Answer::Lines(lines));
                     bot.consecutive_timeouts = 0;
                     self.record_time(p, bot, used);
                     return true;
                 }
                 BotEvent::Fatal(why) => {
-                    self.orders[p] = Orders::Fatal(why);
+                    self.answers[p] = Some(Answer::Crashed(why));
                     self.record_time(p, bot, used);
                     return true;
                 }
                 BotEvent::Eof => {
-                    self.orders[p] = Orders::Fatal(ended(bot.process.as_mut(), "its output ended"));
+                    let why = ended(bot.process.as_mut(), "its output ended");
+                    self.answers[p] = Some(Answer::Crashed(why));
                     return true;
                 }
                 BotEvent::StdinClosed => {
-                    self.orders[p] =
-                        Orders::Fatal(ended(bot.process.as_mut(), "it closed its input"));
+                    let why = ended(bot.process.as_mut(), "it closed its input");
+                    self.answers[p] = Some(Answer::Crashed(why));
                     return true;
                 }
             }
@@ -222,34 +227,34 @@ impl<'a> Gathering<'a> {
     /// No reply in time (`idle` says why when it is not the time limit): the turn
     /// skipped (its reply owed, to be dropped when it comes), or the bot removed.
     fn time_out(&mut self, p: usize, bot: &mut Bot, idle: Option<String>) {
-        let limit = self.limit;
+        let limit = self.limits[p];
         self.record_time(p, bot, limit);
         bot.report.timeouts += 1;
         bot.consecutive_timeouts += 1;
         let ms = limit.as_millis();
-        self.orders[p] = match self.config.on_timeout {
-            OnTimeout::Eliminate => Orders::Fatal(format!(
+        self.answers[p] = Some(match self.config.on_timeout {
+            OnTimeout::Eliminate => Answer::Crashed(format!(
                 "timed out: {}",
                 idle.unwrap_or_else(|| format!("no reply within {ms} ms"))
             )),
             OnTimeout::Skip if bot.consecutive_timeouts >= self.config.max_consecutive_timeouts => {
-                Orders::Fatal(format!(
+                Answer::Crashed(format!(
                     "unresponsive: no reply within {ms} ms for {} turns in a row",
                     bot.consecutive_timeouts
                 ))
             }
             OnTimeout::Skip => {
                 bot.owed += 1;
-                self.events.timeouts.push(p);
-                Orders::none()
+                self.notes.timeouts.push(p);
+                Answer::NoReply
             }
-        };
+        });
     }
 
     fn record_time(&mut self, p: usize, bot: &mut Bot, used: Duration) {
         bot.report.time_used += used;
         bot.report.cpu_measured = self.cpu_start[p].is_some();
-        self.events.ms[p] = Some(used.as_millis().min(u32::MAX as u128) as u32);
+        self.notes.ms[p] = Some(used.as_millis().min(u32::MAX as u128) as u32);
     }
 }
 
