@@ -11,7 +11,8 @@
 //! - `board`, `map`: tiles, the map text format and the six original maps;
 //! - `hero`, `game`, `arbiter`: the state, one move (`Game::step`), outcome and stats;
 //! - `view`: the JSON a bot is sent;
-//! - `generate`: seeded random maps.
+//! - `generate`: seeded random maps;
+//! - `plugin`: the game as the platform's game interface sees it, and its replay.
 
 mod arbiter;
 pub mod board;
@@ -19,6 +20,7 @@ pub mod game;
 pub mod generate;
 pub mod hero;
 pub mod map;
+pub mod plugin;
 pub mod pos;
 mod view;
 

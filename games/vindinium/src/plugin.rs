@@ -1,0 +1,400 @@
+//! Vindinium as a game of the game interface (crate `game_interface`): the
+//! [`GameKind`] [`Vindinium`] and its [`Match`], [`VindiniumMatch`], over the crate's own
+//! types and without changing them (docs/vindinium-rules.md §14).
+//!
+//! One hero answers at a time (1, 2, 3, 4, 1, …). An answer's first line is read as the
+//! original reads it ([`Dir::from_answer`]); anything but a direction or `stay` is a
+//! Stay with a warning. No reply in time and a crash are both the original's `Crash`
+//! (§9): the hero stays in the game and the match plays each of its later moves as a
+//! Stay by itself, so a crashed hero is never asked again and nobody is ever removed.
+//!
+//! The replay is the moves, one character each ([`move_char`]), from which the rules
+//! rebuild every state ([`decode`]), with the runner's notes kept sparsely.
+
+use std::time::Duration;
+
+use crate::board::Tile;
+use crate::game::{Game, Status, DEFAULT_MAX_TURNS};
+use crate::map::Map;
+use crate::pos::{Dir, Move};
+use game_interface::{
+    Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
+    RunnerNotes, Seat, SetupError, StepReport,
+};
+
+mod replay;
+
+pub use replay::{
+    char_move, decode, decode_live, move_char, read, replay_moves, NoteAt, Notes, Row, Stored,
+    StoredResult,
+};
+
+/// The game's name in the registry and in stored rows.
+pub const NAME: &str = "vindinium";
+/// The `format` of the stored replay and of the live head.
+pub const FORMAT: &str = "vindinium-replay";
+/// The version of the replay format.
+pub const VERSION: u32 = 1;
+/// The game id every match shows its bots (`game.id` of the view).
+pub const GAME_ID: &str = "vindinium";
+/// Characters of an unknown answer quoted in its warning.
+pub const QUOTED_CHARS: usize = 100;
+
+/// Vindinium, the game: four heroes, one move at a time, one line a reply.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Vindinium;
+
+/// The game, boxed for a registry.
+pub fn kind() -> Box<dyn GameKind> {
+    Box::new(Vindinium)
+}
+
+fn number(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
+fn parse(map_text: &str) -> Result<Map, SetupError> {
+    Map::parse(map_text).map_err(|e| SetupError::Map(e.to_string()))
+}
+
+impl GameKind for Vindinium {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn title(&self) -> &'static str {
+        "Vindinium"
+    }
+
+    fn framing(&self) -> Framing {
+        Framing::Line
+    }
+
+    /// Four seats, 1 s a move (10 s for the first: interpreters start), 1,200 moves.
+    fn defaults(&self) -> Defaults {
+        Defaults {
+            seats: (4, 4),
+            turn_time: Duration::from_secs(1),
+            first_reply_time: Duration::from_secs(10),
+            turn_limit: DEFAULT_MAX_TURNS,
+        }
+    }
+
+    fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError> {
+        let map = parse(map_text)?;
+        let taverns = (map.board.tiles().iter())
+            .filter(|t| **t == Tile::Tavern)
+            .count();
+        Ok(MapInfo {
+            seats: 4,
+            numbers: vec![
+                ("size", number(map.board.size())),
+                ("mines", number(map.board.count_mines())),
+                ("taverns", number(taverns)),
+            ],
+        })
+    }
+
+    fn setup(
+        &self,
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        Ok(Box::new(VindiniumMatch::new(map_text, players, max_turns)?))
+    }
+
+    fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
+        if seats != 4 {
+            return Err(GenerateError(format!(
+                "Vindinium is played by 4 heroes, not {seats}"
+            )));
+        }
+        crate::generate::generate(seed)
+            .map(|m| m.render())
+            .map_err(|e| GenerateError(e.to_string()))
+    }
+}
+
+/// A game set up as a match sets it up: hero `i + 1` named `players[i]`, id [`GAME_ID`];
+/// a game of 0 moves is over at once.
+pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game, SetupError> {
+    let map = parse(map_text)?;
+    let names: [&str; 4] = match players {
+        [a, b, c, d] => [a, b, c, d],
+        _ => {
+            return Err(SetupError::Players(format!(
+                "Vindinium is played by 4 heroes, not {}",
+                players.len()
+            )))
+        }
+    };
+    for (i, name) in names.iter().enumerate() {
+        if name.is_empty() || names[..i].contains(name) {
+            return Err(SetupError::Players(format!(
+                "player names must be distinct and not empty: `{name}`"
+            )));
+        }
+    }
+    let mut game = Game::new(GAME_ID, &map, names, max_turns);
+    if max_turns == 0 {
+        game.status = Status::TurnMax;
+    }
+    Ok(game)
+}
+
+/// A bot's answer line read as the original reads it ([`Dir::from_answer`]), with a
+/// warning `unknown move `TEXT`: stayed` unless it names a direction or `stay` (the
+/// text trimmed, cut to [`QUOTED_CHARS`] characters and `…`).
+pub fn read_order(line: &str) -> (Dir, Option<String>) {
+    let dir = Dir::from_answer(line);
+    let word = line.to_lowercase();
+    if dir != Dir::Stay || word.trim_matches(|c| c <= ' ') == "stay" {
+        return (dir, None);
+    }
+    let text = line.trim();
+    let mut quoted: String = text.chars().take(QUOTED_CHARS).collect();
+    if quoted.len() < text.len() {
+        quoted.push('…');
+    }
+    (dir, Some(format!("unknown move `{quoted}`: stayed")))
+}
+
+/// A Vindinium match in progress: the game, the map text it came from and its rows.
+pub struct VindiniumMatch {
+    game: Game,
+    map_text: String,
+    heroes: Vec<String>,
+    /// Row 0 (the initial state) and one row per move played.
+    rows: Vec<Row>,
+    warnings: [u64; 4],
+}
+
+impl VindiniumMatch {
+    /// A match on `map_text`, hero `i + 1` played by `players[i]`.
+    pub fn new(
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+    ) -> Result<VindiniumMatch, SetupError> {
+        let game = start(map_text, players, max_turns)?;
+        Ok(VindiniumMatch {
+            game,
+            map_text: map_text.to_string(),
+            heroes: players.to_vec(),
+            rows: vec![Row {
+                start: true,
+                ..Row::default()
+            }],
+            warnings: [0; 4],
+        })
+    }
+
+    /// The game as it stands.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The rows so far: row 0 and one per move.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The stored replay as a value ([`Match::replay_json`] writes it).
+    pub fn stored(&self) -> Stored {
+        let moves = self.rows[1..].iter().filter_map(|r| r.m).collect();
+        let ms = self.rows[1..].iter().map(|r| r.ms).collect();
+        let notes = (self.rows.iter().enumerate())
+            .filter(|(_, r)| !r.notes.is_empty())
+            .map(|(t, r)| NoteAt {
+                t,
+                notes: r.notes.clone(),
+            })
+            .collect();
+        let result = self.game.is_finished().then(|| {
+            let stats = self.game.stats();
+            StoredResult {
+                status: match self.game.status {
+                    Status::AllCrashed => "all_crashed",
+                    _ => "turn_max",
+                }
+                .to_string(),
+                ranks: self.game.outcome().ranks.to_vec(),
+                gold: stats.iter().map(|s| s.gold).collect(),
+                mines: stats.iter().map(|s| s.mines).collect(),
+                deaths: stats.iter().map(|s| s.deaths).collect(),
+                warnings: self.warnings.to_vec(),
+            }
+        });
+        Stored {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            map: self.map_text.clone(),
+            heroes: self.heroes.clone(),
+            max_turns: self.game.max_turns,
+            moves,
+            ms,
+            notes,
+            result,
+        }
+    }
+
+    /// Plays `mv` for the hero to move and writes its row.
+    fn play(&mut self, mv: Move, ms: Option<u32>, notes: Notes) {
+        let crashed = self.game.hero(self.game.hero_to_move()).crashed;
+        let mv = if crashed { Move::Go(Dir::Stay) } else { mv };
+        self.game
+            .step(mv)
+            .expect("moves are played only before the end");
+        self.rows.push(Row {
+            start: false,
+            m: Some(move_char(mv)),
+            ms,
+            notes,
+        });
+    }
+}
+
+/// The move an answer stands for (§9: no reply in time and a crash are both a crash),
+/// and the notes it leaves.
+fn read_answer(answer: Option<&Answer>) -> (Move, Notes) {
+    match answer {
+        None | Some(Answer::NoReply) => (Move::Crash, Notes::default()),
+        Some(Answer::Crashed(why)) => (
+            Move::Crash,
+            Notes {
+                crash: Some(why.clone()),
+                ..Notes::default()
+            },
+        ),
+        Some(Answer::Lines(lines)) => {
+            let (dir, warning) = read_order(lines.first().map_or("", String::as_str));
+            (
+                Move::Go(dir),
+                Notes {
+                    warning,
+                    ..Notes::default()
+                },
+            )
+        }
+    }
+}
+
+impl Match for VindiniumMatch {
+    fn seats(&self) -> usize {
+        4
+    }
+
+    /// Moves played: the rows after row 0 (one more than the game's turn when the
+    /// fourth crash ended it, which does not advance the turn).
+    fn turn(&self) -> u32 {
+        (self.rows.len() - 1) as u32
+    }
+
+    fn to_answer(&self) -> Vec<Seat> {
+        if self.game.is_finished() {
+            return Vec::new();
+        }
+        vec![self.game.hero_to_move() - 1]
+    }
+
+    fn view(&self, seat: Seat) -> Vec<u8> {
+        let mut line = self.game.view_line(seat + 1);
+        line.push('\n');
+        line.into_bytes()
+    }
+
+    /// The awaited hero's move, then the Stays of every crashed hero to move after it,
+    /// up to a hero still playing or the end.
+    fn step(&mut self, answers: &[(Seat, Answer)], notes: &RunnerNotes) -> StepReport {
+        if self.game.is_finished() {
+            return StepReport::default();
+        }
+        let seat = self.game.hero_to_move() - 1;
+        let answer = answers.iter().find(|(s, _)| *s == seat).map(|(_, a)| a);
+        let (mv, mut row_notes) = read_answer(answer);
+        let mut report = StepReport::default();
+        if let Some(warning) = &row_notes.warning {
+            self.warnings[seat] += 1;
+            report.warnings.push((seat, warning.clone()));
+        }
+        row_notes.timeout = notes.timeouts.contains(&seat);
+        row_notes.limits = notes.limits.clone();
+        let ms = notes.ms.get(seat).copied().flatten();
+        let crashed = !self.game.hero(seat + 1).crashed && mv == Move::Crash;
+        self.play(mv, ms, row_notes);
+        if crashed {
+            // Its hero plays on by itself (Stays): the runner ends its bot.
+            report
+                .removals
+                .push((seat, "crashed: its hero stays until the end".into()));
+        }
+        while !self.game.is_finished() && self.game.hero(self.game.hero_to_move()).crashed {
+            self.play(Move::Go(Dir::Stay), None, Notes::default());
+        }
+        report
+    }
+
+    /// With the last row written (row 0 before any move).
+    fn note_late_limit(&mut self, seat: Seat, text: String) {
+        if let Some(row) = self.rows.last_mut() {
+            row.notes.limits.push((seat, text));
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_finished()
+    }
+
+    fn outcome(&self) -> Outcome {
+        Outcome {
+            ranks: self.game.outcome().ranks.to_vec(),
+        }
+    }
+
+    /// Gold, mines and deaths (docs/vindinium-rules.md §11).
+    fn stats(&self) -> Vec<Numbers> {
+        (self.game.stats().iter())
+            .map(|s| {
+                vec![
+                    ("gold", number(s.gold)),
+                    ("mines", number(s.mines)),
+                    ("deaths", number(s.deaths)),
+                ]
+            })
+            .collect()
+    }
+
+    fn warnings(&self) -> Vec<u64> {
+        self.warnings.to_vec()
+    }
+
+    fn replay_json(&self) -> String {
+        serde_json::to_string(&self.stored()).expect("a replay always serializes")
+    }
+
+    fn replay_head(&self) -> String {
+        serde_json::json!({
+            "format": FORMAT,
+            "version": VERSION,
+            "map": self.map_text,
+            "heroes": self.heroes,
+            "max_turns": self.game.max_turns,
+        })
+        .to_string()
+    }
+
+    fn rows_since(&self, n: usize) -> Vec<String> {
+        (self.rows.iter().skip(n))
+            .map(|row| serde_json::to_string(row).expect("a row always serializes"))
+            .collect()
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any + Send> {
+        self
+    }
+}
