@@ -38,6 +38,11 @@ pub fn check_name(name: &str) -> Result<(), String> {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if ok {
         Ok(())
+    } else if name.chars().count() > NAME_MAX {
+        Err(format!(
+            "That name has {} characters; a name is {NAME_RULE}.",
+            name.chars().count()
+        ))
     } else {
         Err(format!("A name is {NAME_RULE}."))
     }

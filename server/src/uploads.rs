@@ -73,6 +73,11 @@ pub fn check_bot_name(name: &str) -> Result<(), String> {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     {
         Ok(())
+    } else if name.chars().count() > 32 {
+        Err(format!(
+            "That name has {} characters; a bot name is 1 to 32 letters, digits, `-` or `_`.",
+            name.chars().count()
+        ))
     } else {
         Err("A bot name is 1 to 32 letters, digits, `-` or `_`.".to_string())
     }

@@ -53,7 +53,7 @@ async fn names_are_unique_whatever_their_case() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(
         r.body
-            .contains("The name `aLICE` is taken; choose another."),
+            .contains("The name <code>aLICE</code> is taken; choose another."),
         "{}",
         r.body
     );
@@ -66,7 +66,12 @@ async fn bad_registrations_say_what_is_wrong_and_store_nothing() {
     let long = "x".repeat(300);
     let cases: Vec<(&str, &str, &str, &str)> = vec![
         ("a", PW, PW, "A name is 2 to 32 letters"),
-        (&long, PW, PW, "A name is 2 to 32 letters"),
+        (
+            &long,
+            PW,
+            PW,
+            "That name has 300 characters; a name is 2 to 32 letters",
+        ),
         (
             "<script>alert(1)</script>",
             PW,
@@ -487,4 +492,46 @@ async fn pages_anyone_can_read_and_the_error_pages() {
     let r = c.get("/").await;
     assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR);
     assert!(r.body.contains("The server ran into a problem"));
+}
+
+/// A name past the limit is refused with the limit and its length, not cut short by
+/// the form; the rule's code spans are shown as code, not as raw backticks.
+#[tokio::test]
+async fn an_over_long_name_is_refused_with_the_limit() {
+    let mut c = Client::new().await;
+    let form = c.get("/register").await.body;
+    assert!(
+        !form.contains("maxlength=\"32\""),
+        "the browser would cut it silently"
+    );
+    let long = "a".repeat(300);
+    let r = c.register(&long, PW).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert!(
+        r.body
+            .contains("That name has 300 characters; a name is 2 to 32"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("<code>-</code>"), "{}", r.body);
+    assert!(!r.body.contains("`-`"), "{}", r.body);
+    let users: i64 = sqlx::query_scalar("select count(*) from users")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(users, 0);
+    c.register("alice", PW).await;
+    let up = c
+        .upload(
+            "/bots/new",
+            &[("name", &"b".repeat(300))],
+            Some(("bot.py", b"print()")),
+        )
+        .await;
+    assert!(
+        up.body
+            .contains("That name has 300 characters; a bot name is 1 to 32"),
+        "{}",
+        up.body
+    );
 }
