@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use game_interface::{
-    Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
+    number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
     RunnerNotes, Seat, SetupError, StepReport,
 };
 
@@ -34,11 +34,6 @@ pub struct BottleBats;
 /// The game, boxed for a registry.
 pub fn kind() -> Box<dyn GameKind> {
     Box::new(BottleBats)
-}
-
-/// A number for the interface's named numbers (counts never come near `i64::MAX`).
-fn number(n: impl TryInto<i64>) -> i64 {
-    n.try_into().unwrap_or(i64::MAX)
 }
 
 fn parse(map_text: &str) -> Result<Map, SetupError> {

@@ -471,34 +471,38 @@ pub fn decode(replay: &CompactReplay) -> Result<Replay, String> {
 
 /// A replay's JSON of either version, as v1 (the form the engine reads and prints).
 pub fn read_any(text: &str) -> Result<Replay, String> {
-    #[derive(Deserialize)]
-    struct Head {
-        format: String,
-        version: u32,
-    }
-    let head: Head = serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
-    match (head.format.as_str(), head.version) {
-        (FORMAT, VERSION) => {
-            let r: CompactReplay =
-                serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
-            decode(&r)
-        }
-        _ => Replay::from_json(text),
+    match read_either(text)? {
+        Either::Compact(r) => decode(&r),
+        Either::Whole(r) => Ok(r),
     }
 }
 
 /// A replay's JSON of either version, in compact form: a v2 text is read as it is
 /// (no board is rebuilt), a v1 text is encoded.
 pub fn read_compact(text: &str) -> Result<CompactReplay, String> {
+    match read_either(text)? {
+        Either::Compact(r) => Ok(r),
+        Either::Whole(r) => Ok(encode(&r)),
+    }
+}
+
+/// A replay as its JSON holds it: compact (v2) or whole (v1).
+enum Either {
+    Compact(CompactReplay),
+    Whole(Replay),
+}
+
+fn read_either(text: &str) -> Result<Either, String> {
     #[derive(Deserialize)]
     struct Head {
         format: String,
         version: u32,
     }
-    let head: Head = serde_json::from_str(text).map_err(|e| format!("not a replay: {e}"))?;
+    let not = |e: serde_json::Error| format!("not a replay: {e}");
+    let head: Head = serde_json::from_str(text).map_err(not)?;
     match (head.format.as_str(), head.version) {
-        (FORMAT, VERSION) => serde_json::from_str(text).map_err(|e| format!("not a replay: {e}")),
-        _ => Ok(encode(&Replay::from_json(text)?)),
+        (FORMAT, VERSION) => serde_json::from_str(text).map(Either::Compact).map_err(not),
+        _ => Replay::from_json(text).map(Either::Whole),
     }
 }
 

@@ -471,22 +471,3 @@ fn setup_refuses_bad_maps_and_players_with_the_engines_words() {
     let err = kind.setup(&text, &names(&["x", "x"]), 10).err().unwrap();
     assert_eq!(err.to_string(), "two players are called `x`");
 }
-
-#[test]
-fn the_interface_reads_reply_headers_as_the_engine_does() {
-    // Lines split at `|`: headers, not quite headers, and other lines.
-    let lines = "3 commands:|0 commands:|? commands:|3  forts:|\t2\tx|+4 a:|commands:|two \
-                 forts:|hello there friend|3 a: b|-1 a:|?? a:|1||end|# 2 a:|99999999999999999999999 a:";
-    for line in lines.split('|') {
-        let theirs = engine::map::parse_header(line).map(|c| match c {
-            engine::map::Count::Exactly(n) => Count::Exactly(n),
-            engine::map::Count::UntilEnd => Count::UntilEnd,
-        });
-        assert_eq!(game_interface::parse_header(line), theirs, "`{line}`");
-        assert_eq!(
-            game_interface::is_ignored(line),
-            engine::map::is_ignored(line),
-            "`{line}`"
-        );
-    }
-}

@@ -221,7 +221,10 @@ fn every_citation_of_the_rules_names_a_section_they_have() {
         let in_rules = shown == "docs/rules.md";
         for (i, line) in text.lines().enumerate() {
             let at = format!("{shown}:{}", i + 1);
-            for n in cited_sections(line) {
+            // A line naming another game's rules (`docs/vindinium-rules.md §4`) cites
+            // that document's sections.
+            let others = line.contains("-rules.md");
+            for n in cited_sections(line).into_iter().filter(|_| !others) {
                 checked += 1;
                 if !sections.contains(&n) {
                     wrong.push(format!("{at}: §{n} is not a section of docs/rules.md"));

@@ -89,17 +89,7 @@ fn strengths(rng: &mut ChaCha8Rng) -> Vec<f64> {
 
 /// The shipped maps as matchmaking sees them.
 fn shipped_maps() -> Vec<MapChoice> {
-    server::ranker::shipped_maps()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, text))| MapChoice {
-            id: MapId(i as i64 + 1),
-            seats: engine::Map::parse(text)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .seats
-                .len(),
-        })
-        .collect()
+    server::ranker::shipped_map_choices()
 }
 
 /// What one simulated ladder measured at each checkpoint.

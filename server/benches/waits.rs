@@ -36,17 +36,7 @@ const SETTLE: i64 = 3600;
 const NEW_VERSION_EVERY: i64 = 120;
 
 fn shipped_maps() -> Vec<MapChoice> {
-    server::ranker::shipped_maps()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, text))| MapChoice {
-            id: MapId(i as i64 + 1),
-            seats: engine::Map::parse(text)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .seats
-                .len(),
-        })
-        .collect()
+    server::ranker::shipped_map_choices()
 }
 
 fn bots() -> Vec<Candidate> {

@@ -1,37 +1,14 @@
 //! The shape of the text format (docs/rules.md §2): headers, sections and the lines the
-//! format skips. Bot replies use the same headers (the runner reads them with
-//! [`parse_header`] and [`is_ignored`]); map files are split here into their three
+//! format skips. Bot replies use the same headers (the runner cuts them with the game
+//! interface's `Cutter`, whose [`parse_header`] and [`is_ignored`] these are); map
+//! files are split here into their three
 //! sections of lines with the right number of fields, every error naming its line.
 
 use super::{err, MapError};
 
-/// A section header: `COUNT WORD:` or `? WORD:`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Count {
-    Exactly(usize),
-    UntilEnd,
-}
-
-/// Parses a header line into its count. `None` when it is not two fields with a count
-/// that is a non-negative integer or `?`.
-pub fn parse_header(line: &str) -> Option<Count> {
-    let mut fields = line.split_whitespace();
-    let (count, _word) = (fields.next()?, fields.next()?);
-    if fields.next().is_some() {
-        return None;
-    }
-    if count == "?" {
-        Some(Count::UntilEnd)
-    } else {
-        count.parse::<usize>().ok().map(Count::Exactly)
-    }
-}
-
-/// True for lines the format ignores everywhere: blank ones and `#` comments.
-pub fn is_ignored(line: &str) -> bool {
-    let t = line.trim();
-    t.is_empty() || t.starts_with('#')
-}
+/// A section header (`COUNT WORD:` or `? WORD:`), the lines the format skips, and how
+/// a header is read: the game interface's, which bot replies are cut by too.
+pub use game_interface::{is_ignored, parse_header, Count};
 
 /// One section of a file: its entries with their line numbers.
 pub(super) struct Section<'a> {

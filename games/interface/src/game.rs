@@ -13,6 +13,12 @@ pub type Seat = usize;
 /// `mines`, `deaths`) or a map's facts for the catalog (`forts`, `roads`).
 pub type Numbers = Vec<(&'static str, i64)>;
 
+/// A count as one of the named [`Numbers`] (counts never come near `i64::MAX`; one that
+/// did would read as it).
+pub fn number(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
 /// A game's defaults for its matches; the organizer may change them per match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defaults {

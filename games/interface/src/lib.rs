@@ -17,7 +17,7 @@ mod registry;
 
 pub use framing::{is_ignored, parse_header, Count, Cutter, Framing};
 pub use game::{
-    Answer, Defaults, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome, RunnerNotes, Seat,
-    SetupError, StepReport,
+    number, Answer, Defaults, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
+    RunnerNotes, Seat, SetupError, StepReport,
 };
 pub use registry::{DuplicateName, Registry};

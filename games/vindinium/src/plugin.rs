@@ -18,7 +18,7 @@ use crate::game::{Game, Status, DEFAULT_MAX_TURNS};
 use crate::map::Map;
 use crate::pos::{Dir, Move};
 use game_interface::{
-    Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
+    number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
     RunnerNotes, Seat, SetupError, StepReport,
 };
 
@@ -47,10 +47,6 @@ pub struct Vindinium;
 /// The game, boxed for a registry.
 pub fn kind() -> Box<dyn GameKind> {
     Box::new(Vindinium)
-}
-
-fn number(n: impl TryInto<i64>) -> i64 {
-    n.try_into().unwrap_or(i64::MAX)
 }
 
 fn parse(map_text: &str) -> Result<Map, SetupError> {

@@ -38,6 +38,22 @@ pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
+/// The shipped maps as matchmaking sees them (ids 1, 2, … in their order): for the
+/// simulations of `server/benches/`.
+pub fn shipped_map_choices() -> Vec<matchmaking::MapChoice> {
+    shipped_maps()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, text))| matchmaking::MapChoice {
+            id: MapId(i as i64 + 1),
+            seats: engine::Map::parse(text)
+                .unwrap_or_else(|e| panic!("the shipped map {name}: {e}"))
+                .seats
+                .len(),
+        })
+        .collect()
+}
+
 /// Adds a map to the ladder (checked first); false when one of that name exists.
 pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool> {
     let map = engine::Map::parse(text).map_err(|e| anyhow::anyhow!("map `{name}`: {e}"))?;
