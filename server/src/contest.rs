@@ -19,6 +19,8 @@ pub struct Contest {
     pub deadline: Option<OffsetDateTime>,
     /// Whether the ladder stops playing ranked matches once the deadline has passed.
     pub freeze: bool,
+    /// Whether the organizers paused the ladder (read with the phase, for the pages).
+    pub paused: bool,
 }
 
 impl Contest {
@@ -89,12 +91,13 @@ impl Contest {
 
 /// The phase as stored.
 pub async fn load(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Contest> {
-    let row = sqlx::query!("select deadline, freeze_at_deadline from ranker")
+    let row = sqlx::query!("select deadline, freeze_at_deadline, paused from ranker")
         .fetch_one(db)
         .await?;
     Ok(Contest {
         deadline: row.deadline,
         freeze: row.freeze_at_deadline,
+        paused: row.paused,
     })
 }
 
@@ -110,6 +113,7 @@ pub async fn closed_now(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Option<St
     let contest = Contest {
         deadline: row.deadline,
         freeze: row.freeze_at_deadline,
+        paused: false,
     };
     Ok(row.closed.then(|| contest.refusal()))
 }
@@ -268,6 +272,7 @@ mod tests {
         let c = Contest {
             deadline: Some(d),
             freeze: false,
+            paused: false,
         };
         assert!(!c.closed_at(d - time::Duration::seconds(1)));
         assert!(c.closed_at(d));

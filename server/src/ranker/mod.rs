@@ -347,7 +347,8 @@ pub const DISABLED_REASON_DEFAULT: &str = "disabled by an organizer";
 pub async fn set_bot_disabled(db: &PgPool, name: &str, reason: Option<&str>) -> sqlx::Result<bool> {
     let disabled = reason.is_some();
     let reason = reason.map(|r| {
-        let r = r.trim();
+        // Pages end the sentence themselves: "… reason: "cheating"." not "..".
+        let r = r.trim().trim_end_matches(['.', ' ']);
         let r = if r.is_empty() {
             DISABLED_REASON_DEFAULT
         } else {

@@ -153,6 +153,12 @@ async fn login(
     }
     let token = accounts::create_session(&state.db, user.id).await?;
     tracing::info!(user = %user.name, "logged in");
+    // An organizer who was sent nowhere in particular lands where the contest is run.
+    let next = if user.is_admin && form.next.as_deref().is_none_or(str::is_empty) {
+        "/admin".to_string()
+    } else {
+        next
+    };
     Ok(logged_in(&state, token, &next))
 }
 

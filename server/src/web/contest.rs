@@ -17,9 +17,18 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/contest", get(api_contest))
 }
 
-/// The banner every page shows while there is a deadline.
+/// The banner every page shows while there is a deadline, or while the ladder is
+/// paused.
 #[derive(Clone, Debug)]
 pub struct Banner {
+    /// Whether the organizers paused the ladder.
+    pub paused: bool,
+    pub deadline: Option<DeadlineBanner>,
+}
+
+/// The deadline's part of the banner.
+#[derive(Clone, Debug)]
+pub struct DeadlineBanner {
     /// Whether submissions are closed.
     pub closed: bool,
     /// Whether the ladder stopped at the deadline.
@@ -32,16 +41,19 @@ pub struct Banner {
 }
 
 impl Banner {
-    /// The banner of a phase: none without a deadline.
+    /// The banner of a phase: none without a deadline or a pause.
     pub fn of(c: &Contest) -> Option<Banner> {
-        let d = c.deadline?;
         let now = OffsetDateTime::now_utc();
-        Some(Banner {
+        let deadline = c.deadline.map(|d| DeadlineBanner {
             closed: c.closed_at(now),
             frozen: c.frozen(),
             deadline: format_deadline(d),
             iso: rfc3339(d),
             left: time_left(now, d),
+        });
+        (c.paused || deadline.is_some()).then_some(Banner {
+            paused: c.paused,
+            deadline,
         })
     }
 }

@@ -106,6 +106,19 @@ impl AppState {
     ) -> std::net::IpAddr {
         guard::client_ip(peer, self.config.trusted_proxy, headers)
     }
+
+    /// This site's address for the commands pages show (`curl …`): `base_url` when
+    /// set, else the address the visitor asked for (`Host`, or `localhost:8000`).
+    pub fn site_address(&self, headers: &axum::http::HeaderMap) -> String {
+        if let Some(base) = &self.config.base_url {
+            return base.trim_end_matches('/').to_string();
+        }
+        let host = (headers.get(axum::http::header::HOST))
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| h.len() <= 255 && h.bytes().all(|b| b.is_ascii_graphic()))
+            .unwrap_or("localhost:8000");
+        format!("http://{host}")
+    }
 }
 
 /// What the base template needs on every page.
@@ -120,7 +133,9 @@ pub struct Layout {
 impl Layout {
     /// Whether the submission deadline has passed: upload forms are not shown.
     pub fn submissions_closed(&self) -> bool {
-        self.contest.as_ref().is_some_and(|c| c.closed)
+        (self.contest.as_ref())
+            .and_then(|c| c.deadline.as_ref())
+            .is_some_and(|d| d.closed)
     }
 }
 

@@ -17,6 +17,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home))
         .route("/rules", get(rules))
+        .route("/rules.md", get(rules_reference))
         .route("/getting-started", get(getting_started))
         .route("/starters/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
@@ -58,6 +59,8 @@ struct GettingStartedPage {
     missing: Vec<(String, String)>,
     /// The program to download: (platform, MiB, SHA-256), if it can be served.
     program: Option<(String, String, String)>,
+    /// This site's address, for the commands shown.
+    site: String,
 }
 
 async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
@@ -110,9 +113,11 @@ async fn viewer(visitor: Visitor) -> AppResult<Html<String>> {
 
 async fn getting_started(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     visitor: Visitor,
 ) -> AppResult<Html<String>> {
     let page = GettingStartedPage {
+        site: state.site_address(&headers),
         layout: visitor.layout(),
         kits: crate::starters::kits(&state.languages),
         languages: state
@@ -158,6 +163,19 @@ async fn api_me(ApiUser(u): ApiUser) -> Response {
 /// The `/rules` page is written by hand for contestants, and `docs/rules.md` is the
 /// complete reference. These tests hold the two together: the page has the document's
 /// numbered sections, in order, and both give the numbers the code uses.
+/// `GET /rules.md`: the complete rules, the repository's `docs/rules.md` as it was
+/// when the program was built.
+async fn rules_reference() -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/markdown; charset=utf-8",
+        )],
+        include_str!("../../../docs/rules.md"),
+    )
+        .into_response()
+}
+
 /// `GET /api/languages`: the languages this server builds (their key for uploads, the
 /// entry files that mark an archive, the kit to start from) and those it does not, with
 /// what the organizers would install for them.

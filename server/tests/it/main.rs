@@ -27,6 +27,7 @@ mod browser;
 mod builds;
 mod candidates;
 mod challenges;
+mod contestant_loop;
 mod downloads;
 mod ladder;
 mod languages;

@@ -93,16 +93,21 @@ impl Typed {
 
     /// The request the form makes, or what is wrong with it.
     fn ask(&self) -> Result<Ask, Refusal> {
-        let number = |what: &str, s: &str| -> Result<Option<u32>, Refusal> {
+        // A number of the form, said with its range when it is not one (`-1` games).
+        let number = |what: &str, s: &str, most: u32| -> Result<Option<u32>, Refusal> {
             let s = s.trim();
             if s.is_empty() {
                 return Ok(None);
             }
-            s.parse()
-                .map(Some)
-                .map_err(|_| Refusal::Invalid(format!("The {what} must be a whole number.")))
+            s.parse().map(Some).map_err(|_| {
+                Refusal::Invalid(format!(
+                    "The {what} is a whole number from 1 to {most}, not `{}`.",
+                    s.chars().take(20).collect::<String>()
+                ))
+            })
         };
-        let k = number("number of opponents", &self.k)?.unwrap_or(0);
+        let opponents_most = challenges::MAX_OPPONENTS as u32;
+        let k = number("number of opponents", &self.k, opponents_most)?.unwrap_or(0);
         let opponents = match self.mode.as_str() {
             "top" => Opponents::Top { top: k },
             "near" => Opponents::Near { near: k },
@@ -116,12 +121,12 @@ impl Typed {
         };
         Ok(Ask {
             bot: self.bot.clone(),
-            version: number("version", &self.version)?.map(|v| v as i32),
+            version: number("version", &self.version, i32::MAX as u32)?.map(|v| v as i32),
             opponents,
             maps: self.maps.clone(),
-            games: number("number of games", &self.games)?
+            games: number("number of games", &self.games, challenges::MAX_GAMES)?
                 .ok_or_else(|| Refusal::Invalid("Say how many games to play.".into()))?,
-            players: number("number of players", &self.players)?,
+            players: number("number of players", &self.players, challenges::MAX_PLAYERS)?,
         })
     }
 }
@@ -286,4 +291,26 @@ async fn api_create_abtest(
         .await?
         .map(|id| created(Kind::Abtest, id))
         .map_err(api_refusal)
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::Typed;
+
+    #[test]
+    fn a_number_out_of_its_range_is_refused_with_the_range() {
+        let typed = |games: &str| Typed {
+            bot: "mine".into(),
+            mode: "near".into(),
+            k: "1".into(),
+            games: games.into(),
+            ..Typed::default()
+        };
+        let refused = typed("-1").ask().err().unwrap().message();
+        assert_eq!(
+            refused,
+            "The number of games is a whole number from 1 to 20, not `-1`."
+        );
+        assert!(typed("3").ask().is_ok());
+    }
 }

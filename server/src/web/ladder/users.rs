@@ -67,13 +67,20 @@ struct ApiPage {
     layout: Layout,
     /// The owners' allowance of challenges, as this site sets it.
     limits: crate::challenges::Limits,
+    /// This site's address, for the commands shown.
+    site: String,
 }
 
-pub async fn api_page(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+pub async fn api_page(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    visitor: Visitor,
+) -> AppResult<Html<String>> {
     Ok(Html(
         ApiPage {
             layout: visitor.layout(),
             limits: state.config.challenge_limits,
+            site: state.site_address(&headers),
         }
         .render()?,
     ))

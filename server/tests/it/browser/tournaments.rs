@@ -64,7 +64,8 @@ fn an_organizer_runs_a_tournament_to_its_standings_and_the_big_screen_follows_a_
     v.b.fill("input[name=name]", "olga");
     v.b.fill("input[name=password]", PASSWORD);
     v.b.click("main button[type=submit]");
-    wait_for_path(v.b, "/profile");
+    // An organizer lands where the contest is run.
+    wait_for_path(v.b, "/admin");
 
     let id = round_robin_from_admin(v);
     watch_a_game_live(v, id);
