@@ -330,6 +330,13 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
         .into());
     }
     let entrants = participants(&mut tx, &ask.participants).await?;
+    let kin = same_owner(&entrants);
+    if ask.format == Format::Groups && !kin.is_empty() {
+        return Err(Refusal::Conflict(
+            "Some of the bots named have one owner, and in groups they would meet: name one bot per owner, or play a round robin or Swiss rounds (where they never meet).".into(),
+        )
+        .into());
+    }
     if (k as usize) > entrants.len() {
         return Err(Refusal::Conflict(format!(
             "Games of {k} need at least {k} participants; there are {}.",
@@ -341,13 +348,6 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
     let seed = ask
         .seed
         .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);
-    let kin = same_owner(&entrants);
-    if ask.format == Format::Groups && !kin.is_empty() {
-        return Err(Refusal::Conflict(
-            "Some of the bots named have one owner, and in groups they would meet: name one bot per owner, or play a round robin or Swiss rounds (where they never meet).".into(),
-        )
-        .into());
-    }
     let Schedule { now, games, rounds } = schedule(
         ask.format,
         entrants.len(),

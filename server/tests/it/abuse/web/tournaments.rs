@@ -151,6 +151,13 @@ async fn deleting_an_account_keeps_the_tournaments_its_bots_played() {
     let csv = String::from_utf8(csv).unwrap();
     assert!(csv.contains(",\"'-1-1\","), "{csv}");
     let t = v.get("/api/tournaments/1").await.json();
+    // A finished tournament's standings are fitted once and stored with it.
+    let stored: bool =
+        sqlx::query_scalar("select standings is not null from tournaments where id = 1")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert!(stored, "the standings of a finished tournament are kept");
     assert_eq!(t["standings"].as_array().unwrap().len(), 3, "{t}");
     assert_eq!(t["done"], 6);
     let names: Vec<&str> = t["standings"]
@@ -174,4 +181,66 @@ async fn deleting_an_account_keeps_the_tournaments_its_bots_played() {
             .await
             .unwrap();
     assert!(disabled, "a deleted account's bot leaves the ladder");
+}
+
+/// One owner's bots: "all" and the top K take its best one only; named, they never
+/// meet in a round robin, and groups refuse them.
+#[tokio::test]
+async fn one_owners_bots_get_one_place_unless_named_and_never_meet() {
+    let (mut c, _b, token) = site("kin").await;
+    let db = c.state.db.clone();
+    let mut bob = c.stranger();
+    bob.register("bob", crate::builds::PW).await;
+    sqlx::query("update bots set owner_id = (select id from users where name = 'bob') where name in ('greedy', 'random')")
+        .execute(&db)
+        .await
+        .unwrap();
+    let all =
+        json!({"name": "All", "participants": "all", "format": "round-robin", "maps": ["ring-2p"]});
+    let r = api_json(&mut c, "/api/tournaments", &token, &all).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let t = c
+        .get(&format!("/api/tournaments/{}", r.json()["id"]))
+        .await
+        .json();
+    let names: Vec<&str> = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names
+            .iter()
+            .filter(|n| ["greedy", "random"].contains(n))
+            .count(),
+        1,
+        "{names:?}"
+    );
+    let named = json!({"name": "Named", "participants": ["greedy", "random", "idle"],
+                       "format": "round-robin", "maps": ["ring-2p"]});
+    let r = api_json(&mut c, "/api/tournaments", &token, &named).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        r.json()["queued"],
+        4,
+        "6 ordered pairs less bob's two: {}",
+        r.body
+    );
+    let id = r.json()["id"].as_i64().unwrap();
+    let kin: i64 = sqlx::query_scalar(
+        "select count(*) from matches m where m.tournament_id = $1 and (
+             select count(*) from match_players p join bots b on b.id = p.bot_id
+             where p.match_id = m.id and b.name in ('greedy', 'random')) = 2",
+    )
+    .bind(id)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(kin, 0, "bob's bots never meet");
+    let groups = json!({"name": "Groups", "participants": ["greedy", "random", "idle", "strong"],
+                        "format": "groups", "players_per_game": 2, "maps": ["ring-2p"]});
+    let r = api_json(&mut c, "/api/tournaments", &token, &groups).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("one owner"), "{}", r.body);
 }
