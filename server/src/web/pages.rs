@@ -17,7 +17,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home))
         .route("/rules", get(rules))
-        .route("/rules.md", get(rules_reference))
+        .route("/docs/rules.md", get(rules_reference))
         .route("/getting-started", get(getting_started))
         .route("/starters/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
@@ -163,7 +163,7 @@ async fn api_me(ApiUser(u): ApiUser) -> Response {
 /// The `/rules` page is written by hand for contestants, and `docs/rules.md` is the
 /// complete reference. These tests hold the two together: the page has the document's
 /// numbered sections, in order, and both give the numbers the code uses.
-/// `GET /rules.md`: the complete rules, the repository's `docs/rules.md` as it was
+/// `GET /docs/rules.md`: the complete rules, the repository's `docs/rules.md` as it was
 /// when the program was built.
 async fn rules_reference() -> Response {
     (

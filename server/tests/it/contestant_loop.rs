@@ -43,8 +43,12 @@ async fn the_rules_page_links_the_complete_rules_and_commands_name_the_site() {
     let mut config = test_config();
     config.base_url = Some("https://bots.example.org/".into());
     let mut c = Client::with_config(config).await;
-    assert!(c.get("/rules").await.body.contains("href=\"/rules.md\""));
-    let rules = c.get("/rules.md").await;
+    assert!(c
+        .get("/rules")
+        .await
+        .body
+        .contains("href=\"/docs/rules.md\""));
+    let rules = c.get("/docs/rules.md").await;
     assert_eq!(rules.status, StatusCode::OK);
     assert!(rules.body.starts_with("# "), "{}", &rules.body[..80]);
     assert!(rules.body.contains("## 7. The bot process"));
