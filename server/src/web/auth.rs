@@ -74,7 +74,13 @@ async fn login_page(visitor: Visitor, Query(q): Query<NextQuery>) -> AppResult<R
     let page = LoginPage {
         layout: visitor.layout(),
         name: String::new(),
-        next: safe_next(q.next.as_deref()),
+        // Empty when the visitor was sent from nowhere: the login then picks the
+        // landing page (an organizer's is /admin).
+        next: q
+            .next
+            .as_deref()
+            .map(|n| safe_next(Some(n)))
+            .unwrap_or_default(),
         error: None,
     };
     Ok(Html(page.render()?).into_response())
@@ -110,7 +116,12 @@ async fn login(
         let page = LoginPage {
             layout: visitor.layout(),
             name: form.name.chars().take(accounts::NAME_MAX).collect(),
-            next: next.clone(),
+            // Asked for nothing: still nothing on the next try.
+            next: if form.next.as_deref().is_none_or(str::is_empty) {
+                String::new()
+            } else {
+                next.clone()
+            },
             error: Some(error),
         };
         Ok((status, Html(page.render()?)).into_response())

@@ -34,6 +34,17 @@ async fn an_organizer_lands_on_admin_and_a_contestant_on_their_profile() {
         .unwrap();
     let olga = c.stranger().login("olga", PW).await;
     assert_eq!(olga.location(), Some("/admin"));
+    // Through the login page, which sends its (empty) `next` field, as a browser does.
+    let mut browser = c.stranger();
+    let form = browser.get("/login").await.body;
+    assert!(form.contains("name=\"next\" value=\"\""), "{form}");
+    let r = browser
+        .post(
+            "/login",
+            &[("name", "olga"), ("password", PW), ("next", "")],
+        )
+        .await;
+    assert_eq!(r.location(), Some("/admin"));
     let carl = c.stranger().login("carl", PW).await;
     assert_eq!(carl.location(), Some("/profile"));
 }
