@@ -243,8 +243,9 @@ pub async fn finished_lately(db: &PgPool) -> sqlx::Result<i64> {
 }
 
 /// The standing of the bot `bot` named `name`, from the leaderboard of the moment
-/// (`board`, everyone who plays, best first) and the ladder's pace (`lately`): no query
-/// but the places of a day ago, which are kept for 10 minutes.
+/// (`board`, everyone who plays, best first), the ladder's pace (`lately`) and the
+/// contest's phase (`contest`, paused or frozen): queries only the seats played lately
+/// and the places of a day ago, which are kept for 10 minutes.
 pub async fn bot_standing(
     db: &PgPool,
     day_ago: &DayAgoRanks,
@@ -252,6 +253,7 @@ pub async fn bot_standing(
     name: &str,
     board: &[Standing],
     lately: i64,
+    contest: &crate::contest::Contest,
 ) -> sqlx::Result<BotStanding> {
     let me = board.iter().position(|s| s.name.eq_ignore_ascii_case(name));
     let of = board.len() as i64;
@@ -271,8 +273,7 @@ pub async fn bot_standing(
         .count()
         .saturating_sub(usize::from(owner == Some(crate::house::ACCOUNT)));
     let seats = seats_lately(db).await?;
-    let contest = crate::contest::load(db).await?;
-    let stopped = if crate::ranker::is_paused(db).await? {
+    let stopped = if contest.paused {
         Some("paused")
     } else if contest.frozen() {
         Some("frozen")

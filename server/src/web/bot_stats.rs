@@ -259,6 +259,8 @@ pub async fn stats(
         name,
         &board.standings,
         board.finished_lately,
+        // The phase every page reads already (paused, frozen), from its cache.
+        &state.contest.get(&state.db).await?,
     )
     .await?;
     Ok(Stats {

@@ -386,6 +386,7 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     );
     // Paused, the page says so rather than promising a game; frozen likewise.
     server::ranker::set_paused(&db, true).await.unwrap();
+    alice.state.contest.forget(); // as /admin does: pages read the phase from a cache
     let paused = alice.get("/bots/chatty/record").await.body;
     assert!(
         paused.contains("Next match: none for now: the organizers paused the ladder"),
@@ -398,6 +399,7 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     .execute(&db)
     .await
     .unwrap();
+    alice.state.contest.forget();
     let frozen = alice.get("/bots/chatty/record").await.body;
     assert!(
         frozen.contains("Next match: none: the ladder froze at the submission deadline"),

@@ -100,12 +100,7 @@ async fn a_contestant_cannot_cancel(c: &crate::common::Client) {
 async fn deleting_an_account_keeps_the_tournaments_its_bots_played() {
     let (mut c, b, token) = site("deleted-account").await;
     let db = c.state.db.clone();
-    let mut bob = c.stranger();
-    bob.register("bob", crate::builds::PW).await;
-    sqlx::query("update bots set owner_id = (select id from users where name = 'bob') where name = 'greedy'")
-        .execute(&db)
-        .await
-        .unwrap();
+    let mut bob = bob_owns(&c, &["greedy"]).await;
     let ask = json!({"name": "Cup", "participants": ["idle", "greedy", "strong"],
                      "format": "round-robin", "maps": ["ring-2p"]});
     let r = api_json(&mut c, "/api/tournaments", &token, &ask).await;
@@ -189,12 +184,7 @@ async fn deleting_an_account_keeps_the_tournaments_its_bots_played() {
 async fn one_owners_bots_get_one_place_unless_named_and_never_meet() {
     let (mut c, _b, token) = site("kin").await;
     let db = c.state.db.clone();
-    let mut bob = c.stranger();
-    bob.register("bob", crate::builds::PW).await;
-    sqlx::query("update bots set owner_id = (select id from users where name = 'bob') where name in ('greedy', 'random')")
-        .execute(&db)
-        .await
-        .unwrap();
+    bob_owns(&c, &["greedy", "random"]).await;
     let all =
         json!({"name": "All", "participants": "all", "format": "round-robin", "maps": ["ring-2p"]});
     let r = api_json(&mut c, "/api/tournaments", &token, &all).await;
@@ -243,4 +233,18 @@ async fn one_owners_bots_get_one_place_unless_named_and_never_meet() {
     let r = api_json(&mut c, "/api/tournaments", &token, &groups).await;
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(r.body.contains("one owner"), "{}", r.body);
+}
+
+/// A contestant, bob, made the owner of the house bots `bots`.
+async fn bob_owns(c: &crate::common::Client, bots: &[&str]) -> crate::common::Client {
+    let mut bob = c.stranger();
+    bob.register("bob", crate::builds::PW).await;
+    sqlx::query(
+        "update bots set owner_id = (select id from users where name = 'bob') where name = any($1)",
+    )
+    .bind(bots)
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    bob
 }
