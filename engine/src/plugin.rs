@@ -21,7 +21,7 @@ use game_interface::{
 use crate::game::{Game, Orders};
 use crate::generate::{generate, GenerateOptions, PLAYERS};
 use crate::map::{self, Map};
-use crate::replay::{reason_text, Events, Replay, FORMAT};
+use crate::replay::{reason_text, Events, Replay};
 use crate::replay_v2::{self, Encoder, Row, KEYFRAME_EVERY};
 
 /// The game's name in the registry and in stored rows.
@@ -247,18 +247,10 @@ impl Match for BottleBatsMatch {
         replay_v2::encode(&self.replay).to_json()
     }
 
-    /// The compact replay without its turns and result, as the server's `head_of`.
+    /// The compact replay without its turns and result.
     fn replay_head(&self) -> String {
         let r = &self.replay;
-        serde_json::json!({
-            "format": FORMAT,
-            "version": replay_v2::VERSION,
-            "map": r.map,
-            "players": r.players,
-            "max_steps": r.max_steps,
-            "keyframe_every": KEYFRAME_EVERY,
-        })
-        .to_string()
+        replay_v2::head_json(&r.map, &r.players, r.max_steps)
     }
 
     fn rows_since(&self, n: usize) -> Vec<String> {

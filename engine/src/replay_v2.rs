@@ -506,6 +506,20 @@ fn read_either(text: &str) -> Result<Either, String> {
     }
 }
 
+/// A compact replay's head as JSON: the replay without its turns and result, what a
+/// live stream sends before the rows (from a match being played, or a stored replay).
+pub fn head_json(map: &ReplayMap, players: &[String], max_steps: u32) -> String {
+    serde_json::json!({
+        "format": FORMAT,
+        "version": VERSION,
+        "map": map,
+        "players": players,
+        "max_steps": max_steps,
+        "keyframe_every": KEYFRAME_EVERY,
+    })
+    .to_string()
+}
+
 impl CompactReplay {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a replay always serializes")

@@ -1,5 +1,5 @@
 //! Live matches: the worker playing a match writes its compact replay's head and rows
-//! (`engine::replay_v2::Encoder`, the same rows the stored replay holds) to
+//! (the match's own live rows, `Match::rows_since`: the stored replay's rows) to
 //! `live_matches` and `live_turns` as the turns are played, a few at a time; any
 //! server reads them from there (`web/live.rs` streams them to browsers), whichever
 //! machine the worker is on. The rows go once the match is recorded or given back:
@@ -7,9 +7,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use engine::replay::FORMAT;
-use engine::replay::{Events, Replay};
-use engine::replay_v2::{Encoder, KEYFRAME_EVERY, VERSION};
 use sqlx::PgPool;
 
 use crate::ids::MatchId;
@@ -27,30 +24,18 @@ pub struct Recorder {
     pending: Arc<Mutex<Pending>>,
 }
 
-/// The encoder on the game's thread: it sees the replay so far before every turn.
+/// The game's thread's side: it sees the match before every turn and takes the live
+/// rows the match wrote since (the stored replay's own rows).
 pub struct Watcher {
     shared: Recorder,
-    encoder: Option<Encoder>,
-    encoded: usize,
+    head_sent: bool,
+    sent: usize,
 }
 
 /// A compact replay's head: the replay without its turns and result (what the
-/// stream sends first, live or from a stored replay).
-pub fn head_of(r: &Replay) -> String {
-    head_with(&r.map, &r.players, r.max_steps)
-}
-
-/// [`head_of`] from its parts.
+/// stream sends first from a stored replay).
 pub fn head_with(map: &engine::replay::ReplayMap, players: &[String], max_steps: u32) -> String {
-    serde_json::json!({
-        "format": FORMAT,
-        "version": VERSION,
-        "map": map,
-        "players": players,
-        "max_steps": max_steps,
-        "keyframe_every": KEYFRAME_EVERY,
-    })
-    .to_string()
+    engine::replay_v2::head_json(map, players, max_steps)
 }
 
 impl Recorder {
@@ -58,8 +43,8 @@ impl Recorder {
     pub fn watcher(&self) -> Watcher {
         Watcher {
             shared: self.clone(),
-            encoder: None,
-            encoded: 0,
+            head_sent: false,
+            sent: 0,
         }
     }
 
@@ -103,32 +88,22 @@ impl Recorder {
 }
 
 impl Watcher {
-    /// Encodes the boards played since the last call.
-    pub fn saw(&mut self, r: &Replay) {
-        let mut fresh = Vec::new();
-        let encoder = self.encoder.get_or_insert_with(|| {
-            let head = head_of(r);
-            self.shared.pending.lock().expect("not poisoned").head = Some(head);
-            Encoder::new(&r.map, &r.players, KEYFRAME_EVERY)
-        });
-        let none = Events::default();
-        for t in self.encoded..r.turns.len() {
-            let before = if t == 0 {
-                &none
-            } else {
-                &r.turns[t - 1].events
-            };
-            let row = encoder.row(&r.turns[t], before);
-            let json = serde_json::to_string(&row).expect("a row always serializes");
-            fresh.push((t as i32, json));
+    /// Takes the head, once, and the rows played since the last call.
+    pub fn saw(&mut self, m: &dyn game_interface::Match) {
+        let head = (!self.head_sent).then(|| m.replay_head());
+        self.head_sent = true;
+        let rows = m.rows_since(self.sent);
+        let first = self.sent;
+        self.sent += rows.len();
+        let mut pending = self.shared.pending.lock().expect("not poisoned");
+        if head.is_some() {
+            pending.head = head;
         }
-        self.encoded = r.turns.len();
-        self.shared
-            .pending
-            .lock()
-            .expect("not poisoned")
-            .rows
-            .extend(fresh);
+        (pending.rows).extend(
+            rows.into_iter()
+                .enumerate()
+                .map(|(i, r)| ((first + i) as i32, r)),
+        );
     }
 }
 
@@ -179,24 +154,34 @@ mod tests {
     /// game sees what the replay shows afterwards.
     #[test]
     fn the_live_rows_are_the_compact_replays_rows() {
+        use engine::plugin::BottleBatsMatch;
+        use game_interface::{Answer, Match, RunnerNotes};
         let text = crate::embedded::find(crate::embedded::MAPS, "duel-2p.map")
             .expect("a shipped map")
             .text();
-        let map = engine::Map::parse(text).unwrap();
-        let replay = engine::scripted::recorded(map, engine::scripted::Style::Random(3), 120);
+        let map = Arc::new(engine::Map::parse(text).unwrap());
+        let names = ["p1".to_string(), "p2".to_string()];
+        let game = engine::Game::new(map.clone(), &names, 120).unwrap();
+        let mut players: Vec<_> = (0..2)
+            .map(|s| engine::scripted::RandomPlayer::new(&map, engine::Seat(s), 3))
+            .collect();
+        let mut m = BottleBatsMatch::new(game);
         let rec = Recorder::default();
         let mut w = rec.watcher();
-        // As the runner calls it: before every turn, with the replay so far.
-        for n in 1..=replay.turns.len() {
-            let mut so_far = replay.clone();
-            so_far.turns.truncate(n);
-            if let Some(last) = so_far.turns.last_mut() {
-                last.events = Events::default();
-            }
-            w.saw(&so_far);
+        // As the runner calls it: before every turn; and once more at the end.
+        while !m.is_over() {
+            w.saw(&m);
+            let answers: Vec<_> = (players.iter_mut().enumerate())
+                .map(|(s, p)| match p.orders(m.game()) {
+                    engine::Orders::Commands(lines) => (s, Answer::Lines(lines)),
+                    _ => (s, Answer::NoReply),
+                })
+                .collect();
+            m.step(&answers, &RunnerNotes::default());
         }
+        w.saw(&m);
         let p = rec.take();
-        let whole = engine::replay_v2::encode(&replay);
+        let whole = engine::replay_v2::encode(m.replay());
         let head: serde_json::Value = serde_json::from_str(&p.head.unwrap()).unwrap();
         assert_eq!(head["players"], serde_json::json!(whole.players));
         assert_eq!(p.rows.len(), whole.turns.len());

@@ -164,28 +164,24 @@ pub fn run_match(
     config: &MatchConfig,
     progress: &mut dyn FnMut(u32) -> bool,
 ) -> Result<MatchResult, RunError> {
-    run_match_watched(map, specs, launcher, config, &mut |replay| {
-        progress(replay.turns.len() as u32 - 1)
-    })
+    run_match_watched(map, specs, launcher, config, &mut |m| progress(m.turn()))
 }
 
-/// [`run_match`], whose `watch` sees the replay so far before every turn (its last
-/// board is the state the bots are about to answer): what a live viewer is sent. The
-/// match is played through the game interface ([`run_game`]) as
+/// [`run_match`], whose `watch` sees the match before every turn (its last board is
+/// the state the bots are about to answer; its live rows are what a viewer is sent).
+/// The match is played through the game interface ([`run_game`]) as
 /// [`engine::plugin::BottleBatsMatch`], and its result read back in the engine's types.
 pub fn run_match_watched(
     map: Arc<Map>,
     specs: &[BotSpec],
     launcher: &dyn Launcher,
     config: &MatchConfig,
-    watch: &mut dyn FnMut(&Replay) -> bool,
+    watch: &mut dyn FnMut(&dyn Match) -> bool,
 ) -> Result<MatchResult, RunError> {
     let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     let game = Game::new(map, &names, config.max_steps)?;
     let m = Box::new(BottleBatsMatch::new(game));
-    let played = run_game(m, Framing::Counted, specs, launcher, config, &mut |m| {
-        watch(bottle_bats(m).replay())
-    })?;
+    let played = run_game(m, Framing::Counted, specs, launcher, config, watch)?;
     let (game, replay) = played
         .game
         .into_any()
@@ -205,12 +201,6 @@ pub fn run_match_watched(
         outcome: game.outcome(),
         players,
     })
-}
-
-fn bottle_bats(m: &dyn Match) -> &BottleBatsMatch {
-    m.as_any()
-        .downcast_ref::<BottleBatsMatch>()
-        .expect("a Bottle Bats match stays one")
 }
 
 /// A match played through the game interface: the match itself, over (its outcome,
