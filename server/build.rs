@@ -1,5 +1,5 @@
 //! Embeds the repository's folders the binary carries (`static/`, `maps/`,
-//! `bots/house/`, `bots/starters/`: see `src/embedded.rs`), so the program never reads
+//! `bots/house/`, `bots/starters/`, a second game's bots: see `src/embedded.rs`), so the program never reads
 //! the repository at run time, and the git revision the binary is built from
 //! (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and `/metrics`).
 //!
@@ -17,6 +17,7 @@ const FOLDERS: &[(&str, &str)] = &[
     ("STATIC", "../static"),
     ("MAPS", "../maps"),
     ("HOUSE_BOTS", "../bots/house"),
+    ("VINDINIUM_HOUSE_BOTS", "../games/vindinium/bots/house"),
     ("STARTERS", "../bots/starters"),
 ];
 

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use game_interface::problems::Problem;
 use game_interface::{
     number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
     RunnerNotes, Seat, SetupError, StepReport,
@@ -21,6 +22,7 @@ use game_interface::{
 use crate::game::{Game, Orders};
 use crate::generate::{generate, GenerateOptions, PLAYERS};
 use crate::map::{self, Map};
+use crate::problems;
 use crate::replay::{reason_text, Events, Replay};
 use crate::replay_v2::{self, Encoder, Row, KEYFRAME_EVERY};
 
@@ -241,6 +243,12 @@ impl Match for BottleBatsMatch {
 
     fn warnings(&self) -> Vec<u64> {
         self.game.players().iter().map(|p| p.warnings).collect()
+    }
+
+    /// As the replay tells them, each warning counted as often as its text happened.
+    fn problems(&self, seat: Seat) -> Vec<Problem> {
+        let player = &self.game.players()[seat];
+        problems::counted(&self.replay, seat, player.warning_counts(), player.warnings)
     }
 
     fn replay_json(&self) -> String {

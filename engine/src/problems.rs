@@ -8,59 +8,10 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
+pub use game_interface::problems::{first_of_each_kind, Collector, Kind, Problem};
 
 use crate::game::MAX_REPORTED;
 use crate::replay::{Replay, DEFEATED};
-
-/// The kinds of problem, in the order a contestant should read them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A command was ignored (the bot's warning).
-    Warning,
-    /// A reply came too late; its commands were ignored.
-    Timeout,
-    /// The sandbox held the bot to a limit (memory, processes).
-    Limit,
-    /// The bot was removed from the game for something it did (not for defeat).
-    Removed,
-}
-
-impl Kind {
-    /// Its name in JSON and as a CSS class.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Warning => "warning",
-            Kind::Timeout => "timeout",
-            Kind::Limit => "limit",
-            Kind::Removed => "removed",
-        }
-    }
-
-    /// A few words for the kind, for tables and summaries.
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Warning => "invalid command",
-            Kind::Timeout => "timeout",
-            Kind::Limit => "limit",
-            Kind::Removed => "removed",
-        }
-    }
-}
-
-/// One distinct problem: its text, the first turn it happened in, and how often.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Problem {
-    pub kind: Kind,
-    pub text: String,
-    pub first_turn: u32,
-    pub count: u32,
-    /// Every turn it happened in, for timeouts (a handful; the game stops a bot after a
-    /// few in a row); empty for the other kinds.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub turns: Vec<u32>,
-}
 
 /// The text of a timeout, the same for all.
 pub const TIMEOUT: &str = "no reply within the turn's time limit: its commands were ignored";
@@ -70,8 +21,7 @@ pub const TIMEOUT: &str = "no reply within the turn's time limit: its commands w
 /// timeouts as one problem listing their turns; by first turn, then kind. Linear in the
 /// replay's events: each problem is found again through an index, not a scan.
 pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
-    let mut out: Vec<Problem> = Vec::new();
-    let mut index: HashMap<(Kind, &str), usize> = HashMap::new();
+    let mut found = Collector::default();
     for (t, turn) in replay.turns.iter().enumerate() {
         let (t, ev) = (t as u32, &turn.events);
         let warnings = ev
@@ -92,24 +42,10 @@ pub fn of_player(replay: &Replay, p: usize) -> Vec<Problem> {
         let removed = ev.removed.iter().filter(|r| r.0 == p && r.1 != DEFEATED);
         let removed = removed.map(|r| (Kind::Removed, r.1.as_str()));
         for (kind, text) in warnings.chain(timeouts).chain(limits).chain(removed) {
-            let i = *index.entry((kind, text)).or_insert_with(|| {
-                out.push(Problem {
-                    kind,
-                    text: text.to_string(),
-                    first_turn: t,
-                    count: 0,
-                    turns: Vec::new(),
-                });
-                out.len() - 1
-            });
-            out[i].count += 1;
-            if kind == Kind::Timeout {
-                out[i].turns.push(t);
-            }
+            found.add(kind, text, t);
         }
     }
-    out.sort_by_key(|x| (x.first_turn, x.kind));
-    out
+    found.finish()
 }
 
 /// The problems of player `p` as [`of_player`] reads them, each warning counted as often
@@ -148,28 +84,6 @@ pub fn counted(
         found.sort_by_key(|x| (x.first_turn, x.kind));
     }
     found
-}
-
-/// The first problem of each kind, for boards that give one line per kind: its first
-/// turn, its text, and how many problems of that kind there were in all.
-pub fn first_of_each_kind(problems: &[Problem]) -> Vec<Problem> {
-    let mut firsts: Vec<Problem> = Vec::new();
-    for p in problems {
-        match firsts.iter_mut().find(|f| f.kind == p.kind) {
-            Some(f) => {
-                f.count += p.count;
-                if p.first_turn < f.first_turn {
-                    (f.first_turn, f.text) = (p.first_turn, p.text.clone());
-                }
-            }
-            None => firsts.push(Problem {
-                turns: Vec::new(),
-                ..p.clone()
-            }),
-        }
-    }
-    firsts.sort_by_key(|x| (x.first_turn, x.kind));
-    firsts
 }
 
 #[cfg(test)]

@@ -32,13 +32,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use engine::game::Game;
 use engine::replay::{Events, Replay};
-use runner::process::BotSpec;
 use runner::{MatchConfig, MatchResult, PlayerReport};
 use server::builds::Builder;
 use server::db::{EmbeddedPg, MIGRATOR};
 use server::ids::UserId;
 use server::ranker::{self, matchmaking::Settings};
-use server::worker::Worker;
+use server::worker::{Played, Worker};
 use sha2::Digest;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::{ConnectOptions, Executor, PgPool};
@@ -54,7 +53,7 @@ const DATABASE: &str = "ranker_bench";
 
 /// A game of random players on each shipped map (`max_steps` turns at most), by map
 /// text, with the size of its gzipped replay.
-fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (MatchResult, usize)>> {
+fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
     let mut out = HashMap::new();
     for (i, (name, text)) in server::ranker::shipped_maps().into_iter().enumerate() {
         let map = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
@@ -88,11 +87,11 @@ fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (MatchResult, usize)>
         out.insert(
             text.to_string(),
             (
-                MatchResult {
+                Played::of_bottlebats(&MatchResult {
                     replay,
                     outcome,
                     players,
-                },
+                }),
                 gz,
             ),
         );
@@ -125,7 +124,7 @@ async fn ladder(pg: &EmbeddedPg) -> anyhow::Result<PgPool> {
         .bind(format!("owner{i}"))
         .fetch_one(&db)
         .await?;
-        let bot = server::uploads::create_bot(&db, UserId(user), &format!("bot{i}"))
+        let bot = server::uploads::create_bot(&db, UserId(user), &format!("bot{i}"), "bottlebats")
             .await?
             .0;
         let version: i64 = sqlx::query_scalar(
@@ -157,11 +156,7 @@ fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
             Arc::new(runner::sandbox::Sandbox::new(Default::default())),
             Arc::new(server::languages::Languages::load(None)?),
             server::build_cache::BuildCache::new(dir.join("builds"), 256 << 20, 10 << 30)?,
-            BotSpec {
-                name: "idle".into(),
-                command: "true".into(),
-                dir: dir.clone(),
-            },
+            dir.join("house"),
         ),
         match_config: MatchConfig::default(),
         stop: Arc::new(AtomicBool::new(false)),
@@ -225,7 +220,7 @@ async fn schedule_one_by_one(db: &PgPool, n: usize) -> anyhow::Result<Duration> 
     Ok(t.elapsed())
 }
 
-type Results = Arc<HashMap<String, (MatchResult, usize)>>;
+type Results = Arc<HashMap<String, (Played, usize)>>;
 
 /// Claims and records until the queue is empty; returns the matches done.
 async fn drain(w: Worker, results: Results) -> anyhow::Result<usize> {
@@ -374,15 +369,9 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     // The same with 1-turn replays: what `record` costs the database alone.
     let tiny: Results = Arc::new(tokio::task::spawn_blocking(|| games(1)).await??);
     let n = results.len();
-    let json: usize = results
-        .values()
-        .map(|(r, _)| r.replay.to_json().len())
-        .sum();
+    let json: usize = results.values().map(|(r, _)| r.replay_json.len()).sum();
     let gz: usize = results.values().map(|(_, gz)| gz).sum();
-    let turns: u32 = results
-        .values()
-        .map(|(r, _)| r.replay.result.as_ref().map_or(0, |x| x.turns))
-        .sum();
+    let turns: u32 = results.values().map(|(r, _)| r.turns).sum();
     println!(
         "{n} games of random players in {:.1} s: {} turns, {:.0} KB of JSON, {:.0} KB gzipped on average",
         t.elapsed().as_secs_f64(),
@@ -393,7 +382,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     let t = Instant::now();
     for (r, _) in results.values() {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(r.replay.to_json().as_bytes())?;
+        e.write_all(r.replay_json.as_bytes())?;
         std::hint::black_box(e.finish()?);
     }
     println!(

@@ -43,6 +43,7 @@ header_timeout = 10
 request_timeout = 60
 idle_timeout = 60
 max_connections = 1024
+games = ["bottlebats"]
 "#;
 
 /// What `--help` and the README show as each setting's default: the values of
@@ -139,6 +140,9 @@ pub struct Settings {
     /// Whether ranked matches stop at the deadline (`true`) or the ladder goes on (`false`). Written at each start
     #[arg(long, global = true, env = "BOTTLEBATS_FREEZE_AT_DEADLINE")]
     pub freeze_at_deadline: Option<bool>,
+    /// The games open on this site, the default first, e.g. `bottlebats,vindinium`. Written at each start
+    #[arg(long, global = true, env = "BOTTLEBATS_GAMES", value_delimiter = ',')]
+    pub games: Option<Vec<String>>,
     /// Turns a live match is shown behind the game (a delay for finals on a big screen)
     #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
     pub live_delay: Option<u32>,
@@ -198,6 +202,7 @@ impl Settings {
             challenges_at_once: self.challenges_at_once.or(other.challenges_at_once),
             deadline: self.deadline.or(other.deadline),
             freeze_at_deadline: self.freeze_at_deadline.or(other.freeze_at_deadline),
+            games: self.games.or(other.games),
             live_delay: self.live_delay.or(other.live_delay),
             bot_game_seconds: self.bot_game_seconds.or(other.bot_game_seconds),
             build_size_mib: self.build_size_mib.or(other.build_size_mib),
@@ -236,6 +241,8 @@ pub struct Config {
     /// The deadline to write at start: `Some(None)` removes it; `None` leaves it.
     pub deadline: Option<Option<time::OffsetDateTime>>,
     pub freeze_at_deadline: Option<bool>,
+    /// The open games, checked against the registry (`crate::games`).
+    pub games: Vec<String>,
     pub live_delay: u32,
     /// What one bot's replies may take over a game on the wall clock; `None`: no limit.
     pub bot_game_time: Option<Duration>,
@@ -301,6 +308,13 @@ impl Config {
             Some(text) => Some(crate::contest::parse_deadline(text).map_err(anyhow::Error::msg)?),
             None => None,
         };
+        let games = s.games.clone().expect(HAS_DEFAULT);
+        if games.is_empty() {
+            bail!("games must name at least one game");
+        }
+        for g in &games {
+            crate::games::kind(g).map_err(|e| anyhow::anyhow!("games: {e}"))?;
+        }
         if let Some(url) = &s.base_url {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 bail!("base_url must start with http:// or https://, got `{url}`");
@@ -332,6 +346,7 @@ impl Config {
             },
             deadline,
             freeze_at_deadline: s.freeze_at_deadline,
+            games,
             live_delay: s.live_delay.expect(HAS_DEFAULT),
             bot_game_time: Some(s.bot_game_seconds.expect(HAS_DEFAULT))
                 .filter(|&n| n > 0)

@@ -6,6 +6,7 @@
 //! - `STATIC` — `static/`, served under `/static/` (`web/mod.rs`);
 //! - `MAPS` — `maps/`, the shipped maps (`ranker::shipped_maps`);
 //! - `HOUSE_BOTS` — `bots/house/`, a folder per house bot (`house.rs`);
+//! - `VINDINIUM_HOUSE_BOTS` — `games/vindinium/bots/house/`, Vindinium's (`house.rs`);
 //! - `STARTERS` — `bots/starters/`, a folder per starter kit (`starters.rs`);
 //! - `SOURCE` — the platform's own source, served as an archive (`downloads.rs`).
 

@@ -1,6 +1,8 @@
-//! House bots: the strategies shipped in `bots/house/`, registered at start under the
-//! `house` account so that a fresh server has a working ladder, and the opponent of
-//! every smoke test. A release that changes a house bot uploads it as a new version.
+//! House bots: the strategies shipped for each game (Bottle Bats' in `bots/house/`,
+//! Vindinium's in `games/vindinium/bots/house/`, named `vindinium-NAME`), registered at
+//! start under the `house` account for every open game so that a fresh server has a
+//! working ladder, and the opponents of every smoke test. A release that changes a
+//! house bot uploads it as a new version.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -15,37 +17,71 @@ use crate::uploads::{create_bot, insert_version, NewVersion};
 /// The account that owns the house bots. It has no usable password.
 pub const ACCOUNT: &str = "house";
 
-/// The house bots: (name, source of `bot.py`), a folder of `bots/house/` each, in
-/// order of name. What each does is said at the top of its source and in the README.
-pub fn bots() -> Vec<(&'static str, &'static str)> {
-    use crate::embedded::{files_in, subfolders, HOUSE_BOTS};
-    subfolders(HOUSE_BOTS)
-        .into_iter()
-        .filter_map(|name| {
-            files_in(HOUSE_BOTS, name)
-                .find(|(path, _)| *path == "bot.py")
-                .map(|(_, f)| (name, f.text()))
-        })
-        .collect()
+/// One house bot.
+#[derive(Clone, Copy, Debug)]
+pub struct HouseBot {
+    /// Its game, by registry name.
+    pub game: &'static str,
+    /// Its name, unique across games.
+    pub name: &'static str,
+    /// The source of its `bot.py`.
+    pub source: &'static str,
 }
 
-/// The house bot smoke tests play against.
+/// The house bots of every game, a folder each, in order of game then name. What each
+/// does is said at the top of its source and in the README.
+pub fn bots() -> &'static [HouseBot] {
+    static BOTS: std::sync::OnceLock<Vec<HouseBot>> = std::sync::OnceLock::new();
+    BOTS.get_or_init(shipped)
+}
+
+fn shipped() -> Vec<HouseBot> {
+    use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, VINDINIUM_HOUSE_BOTS};
+    let of = |game: &'static str, folder: &'static [File], prefix: &str| {
+        (subfolders(folder).into_iter())
+            .filter_map(|name| {
+                let (_, f) = files_in(folder, name).find(|(path, _)| *path == "bot.py")?;
+                let name: &'static str = match prefix {
+                    "" => name,
+                    _ => Box::leak(format!("{prefix}{name}").into_boxed_str()),
+                };
+                Some(HouseBot {
+                    game,
+                    name,
+                    source: f.text(),
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut all = of(crate::games::DEFAULT, HOUSE_BOTS, "");
+    all.extend(of(
+        vindinium::plugin::NAME,
+        VINDINIUM_HOUSE_BOTS,
+        "vindinium-",
+    ));
+    all
+}
+
+/// The house bot Bottle Bats' smoke tests play against.
 pub const SMOKE_OPPONENT: &str = "random";
 
 /// Writes a house bot into `dir/NAME/bot.py` (readable by the sandbox's uids) and
-/// returns how to run it.
+/// returns how to run it. The file is replaced whole (written aside, then renamed), so
+/// that builds writing it at once never run half of it.
 pub fn install(dir: &Path, name: &str) -> std::io::Result<BotSpec> {
-    let (_, source) = bots()
-        .into_iter()
-        .find(|b| b.0 == name)
-        .ok_or_else(|| std::io::Error::other(format!("no house bot `{name}`")))?;
+    let source = (bots().iter())
+        .find(|b| b.name == name)
+        .ok_or_else(|| std::io::Error::other(format!("no house bot `{name}`")))?
+        .source;
     let folder = dir.join(name);
     std::fs::create_dir_all(&folder)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755))?;
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755))?;
     let file = folder.join("bot.py");
-    std::fs::write(&file, source)?;
-    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644))?;
+    let aside = folder.join(format!(".bot.py.{}", std::process::id()));
+    std::fs::write(&aside, source)?;
+    std::fs::set_permissions(&aside, std::fs::Permissions::from_mode(0o644))?;
+    std::fs::rename(&aside, &file)?;
     Ok(BotSpec {
         name: format!("house-{name}"),
         command: "/usr/bin/python3 bot.py".into(),
@@ -65,7 +101,11 @@ pub async fn register(db: &PgPool) -> anyhow::Result<()> {
     )
     .fetch_one(db)
     .await?;
-    for (name, source) in bots() {
+    let open = crate::games::open(db).await?;
+    for &HouseBot { game, name, source } in bots() {
+        if !open.iter().any(|g| g == game) {
+            continue;
+        }
         let existing = sqlx::query!(
             r#"select id as "id: BotId", owner_id as "owner: UserId" from bots
                where lower(name) = lower($1)"#,
@@ -79,7 +119,7 @@ pub async fn register(db: &PgPool) -> anyhow::Result<()> {
                 continue;
             }
             Some(b) => b.id,
-            None => create_bot(db, house, name).await?,
+            None => create_bot(db, house, name, game).await?,
         };
         let sha = Sha256::digest(source.as_bytes()).to_vec();
         let latest = sqlx::query_scalar!(

@@ -26,6 +26,7 @@ pub mod contest;
 pub mod db;
 pub mod downloads;
 pub mod embedded;
+pub mod games;
 pub mod house;
 pub mod ids;
 pub mod languages;

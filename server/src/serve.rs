@@ -80,8 +80,6 @@ pub fn builder(
     sandbox: Arc<Sandbox>,
     languages: Arc<Languages>,
 ) -> anyhow::Result<Builder> {
-    let opponent = house::install(&config.data_dir.join("house"), house::SMOKE_OPPONENT)
-        .context("cannot install the house bots in the data folder")?;
     let cache = BuildCache::new(
         config.data_dir.join("builds"),
         config.build_size_bytes,
@@ -94,7 +92,7 @@ pub fn builder(
         sandbox,
         languages,
         cache,
-        opponent,
+        config.data_dir.join("house"),
     ))
 }
 
@@ -239,6 +237,8 @@ fn languages(config: &Config) -> anyhow::Result<Languages> {
 async fn open_ladder(config: &Config) -> anyhow::Result<Database> {
     crate::db::create_data_dir(&config.data_dir)?;
     let db = Database::open(config).await?;
+    // The organizer's games, written at each start before anything reads them.
+    crate::games::set_open(&db.pool, &config.games).await?;
     house::register(&db.pool)
         .await
         .context("cannot register the house bots")?;

@@ -20,6 +20,9 @@ pub struct Upload {
     pub name: String,
     /// A language key, `auto` (or empty) to detect it, or `custom`.
     pub language: String,
+    /// The new bot's game (`crate::games`), empty for the default game; a new
+    /// version's bot keeps its own.
+    pub game: String,
     pub compile: String,
     pub run: String,
     pub file_name: String,
@@ -176,6 +179,11 @@ pub async fn accept(
             Err(e) => return Ok(Err(Refusal::Invalid(e))),
         },
     };
+    let open = crate::games::open(db).await?;
+    let game = match crate::games::chosen(Some(&up.game), &open) {
+        Ok(g) => g.to_string(),
+        Err(e) => return Ok(Err(Refusal::Invalid(format!("{e}.")))),
+    };
     if let Err(e) = check_form(&up) {
         return Ok(Err(Refusal::Invalid(e)));
     }
@@ -190,6 +198,7 @@ pub async fn accept(
     };
     let checked = Checked {
         bot_name,
+        game,
         language,
         entry,
     };
@@ -199,6 +208,8 @@ pub async fn accept(
 /// What the checks found: the bot's name, the language and its entry file.
 struct Checked {
     bot_name: String,
+    /// The game of a new bot.
+    game: String,
     language: String,
     entry: String,
 }
@@ -215,6 +226,7 @@ async fn store(
 ) -> anyhow::Result<Result<Stored, Refusal>> {
     let Checked {
         bot_name,
+        game,
         language,
         entry,
     } = checked;
@@ -222,7 +234,7 @@ async fn store(
     if let Err(refusal) = room_to_wait(&mut tx, owner, caps.waiting).await? {
         return Ok(Err(refusal));
     }
-    let bot = match the_bot(&mut tx, owner, existing, &bot_name, caps.bots).await? {
+    let bot = match the_bot(&mut tx, owner, existing, (&bot_name, &game), caps.bots).await? {
         Ok(bot) => bot,
         Err(refusal) => return Ok(Err(refusal)),
     };
@@ -285,12 +297,12 @@ async fn room_to_wait(
     Ok(Ok(()))
 }
 
-/// The owner's bot `existing`, or a new bot called `name`.
+/// The owner's bot `existing`, or a new bot called `name` playing `game`.
 async fn the_bot(
     tx: &mut sqlx::PgConnection,
     owner: &User,
     existing: Option<&str>,
-    name: &str,
+    (name, game): (&str, &str),
     most_bots: u32,
 ) -> sqlx::Result<Result<BotId, Refusal>> {
     if let Some(existing) = existing {
@@ -314,7 +326,7 @@ async fn the_bot(
             "You have {bots} bots, the most one account may have here: upload a new version of one of them instead."
         ))));
     }
-    match create_bot(&mut *tx, owner.id, name).await {
+    match create_bot(&mut *tx, owner.id, name, game).await {
         Ok(id) => Ok(Ok(id)),
         Err(sqlx::Error::Database(e)) if e.constraint() == Some("bots_name_key") => {
             Ok(Err(Refusal::Invalid(format!(
@@ -331,14 +343,16 @@ pub async fn create_bot(
     db: impl sqlx::PgExecutor<'_>,
     owner: UserId,
     name: &str,
+    game: &str,
 ) -> sqlx::Result<BotId> {
     sqlx::query_scalar!(
-        r#"insert into bots (owner_id, name, mu, sigma) values ($1, $2, $3, $4)
+        r#"insert into bots (owner_id, name, mu, sigma, game) values ($1, $2, $3, $4, $5)
            returning id as "id: BotId""#,
         owner as UserId,
         name,
         rating::MU,
-        rating::SIGMA
+        rating::SIGMA,
+        game
     )
     .fetch_one(db)
     .await

@@ -11,9 +11,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use game_interface::problems::{first_of_each_kind, Problem};
+use game_interface::{number, Match, Numbers};
 use runner::process::BotSpec;
 use runner::sandbox::Limits;
-use runner::{run_match_watched, MatchConfig, MatchResult, RunError};
+use runner::{run_game, MatchConfig, MatchResult, PlayerReport, RunError};
 use sqlx::PgPool;
 
 use crate::builds::Builder;
@@ -58,6 +60,8 @@ pub struct Claimed {
     /// The tournament it belongs to, whose next round may follow it.
     pub tournament: Option<TournamentId>,
     pub attempts: i32,
+    /// Its game, by registry name (`crate::games`).
+    pub game: String,
     pub map_text: String,
     /// Its players, by seat.
     pub players: Vec<ClaimedSeat>,
@@ -72,21 +76,69 @@ pub struct ClaimedSeat {
     pub version: VersionId,
 }
 
-/// The first turn where player `p` ran into a problem of its own (see
-/// `engine::problems`): where its owner should look in the replay.
-pub fn problem_turn(replay: &engine::Replay, p: usize) -> Option<i32> {
-    first_turn(&engine::problems::of_player(replay, p))
+/// The first turn of `found` (a player's problems, by first turn): where its owner
+/// should look in the replay.
+pub fn first_turn(found: &[Problem]) -> Option<i32> {
+    found.first().map(|p| p.first_turn as i32)
 }
 
-/// The first turn of any of `found` (sorted by first turn, as `of_player` gives them).
-fn first_turn(found: &[engine::problems::Problem]) -> Option<i32> {
-    found.first().map(|x| x.first_turn as i32)
+fn problems_json(found: &[Problem]) -> String {
+    serde_json::to_string(&first_of_each_kind(found)).unwrap_or_else(|_| "[]".into())
 }
 
-/// The first problem of each kind, as `match_players.problems` keeps them.
-fn problems_json(found: &[engine::problems::Problem]) -> String {
-    serde_json::to_string(&engine::problems::first_of_each_kind(found))
-        .unwrap_or_else(|_| "[]".into())
+/// A match as a worker records it, whatever its game: the outcome, each seat's
+/// statistics and problems as the game gives them, the stored replay's JSON, and the
+/// runner's report of each seat.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The rank of each seat, 1 the best.
+    pub ranks: Vec<u32>,
+    pub turns: u32,
+    pub stats: Vec<Numbers>,
+    pub problems: Vec<Vec<Problem>>,
+    pub replay_json: String,
+    pub players: Vec<PlayerReport>,
+}
+
+impl Played {
+    /// What match `m`, over, gives; `players` is the runner's report.
+    pub fn of(m: &dyn Match, players: Vec<PlayerReport>) -> Played {
+        Played {
+            ranks: m.outcome().ranks,
+            turns: m.turn(),
+            stats: m.stats(),
+            problems: (0..m.seats()).map(|s| m.problems(s)).collect(),
+            replay_json: m.replay_json(),
+            players,
+        }
+    }
+
+    /// A Bottle Bats match played through `runner::run_match` (the benches' and tests'
+    /// way), as a worker would have recorded it.
+    pub fn of_bottlebats(r: &MatchResult) -> Played {
+        Played {
+            ranks: r.outcome.ranks.clone(),
+            turns: r.replay.result.as_ref().map_or(0, |x| x.turns),
+            stats: (r.players.iter())
+                .map(|p| vec![("forts", number(p.forts)), ("soldiers", number(p.soldiers))])
+                .collect(),
+            problems: (r.players.iter().enumerate())
+                .map(|(i, p)| {
+                    engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings)
+                })
+                .collect(),
+            replay_json: engine::replay_v2::encode(&r.replay).to_json(),
+            players: r.players.clone(),
+        }
+    }
+
+    /// The seat alone at rank 1, if one is.
+    pub fn winner(&self) -> Option<usize> {
+        game_interface::Outcome {
+            ranks: self.ranks.clone(),
+        }
+        .winner()
+    }
 }
 
 /// One field of every seat, as an array to bind.
@@ -163,6 +215,8 @@ impl Worker {
                from maps where maps.id = m.map_id and m.id = (
                    select id from matches q
                    where (status = 'queued' or (status = 'running' and lease_until < now()))
+                     -- A closed game's matches wait until it opens again.
+                     and exists (select 1 from ranker where q.game = any(ranker.games))
                      and (challenge_id is null or $3)
                      and (not ranked or not $5)
                      -- One match at a time for a bot: a slow one holds one worker.
@@ -175,7 +229,7 @@ impl Worker {
                    order by tournament_id is not null desc,
                        (challenge_id is not null) = $4 desc, id
                    for update skip locked limit 1)
-               returning m.id as "id: MatchId", m.attempts, maps.text,
+               returning m.id as "id: MatchId", m.attempts, maps.text, m.game,
                    m.ranked as "ranked!", m.tournament_id as "tournament: TournamentId""#,
             self.name,
             LEASE.as_secs_f64(),
@@ -203,6 +257,7 @@ impl Worker {
             ranked: claimed.ranked,
             tournament: claimed.tournament,
             attempts: claimed.attempts,
+            game: claimed.game,
             map_text: claimed.text,
             players,
         }))
@@ -297,9 +352,11 @@ impl Worker {
         Ok(true)
     }
 
-    /// Fetches the builds and plays the match, renewing the lease meanwhile. `None`
-    /// when stopped; an error is the platform's.
-    pub async fn play(&self, m: &Claimed) -> anyhow::Result<Option<MatchResult>> {
+    /// Fetches the builds and plays the match through its game's interface (its map,
+    /// framing and defaults), renewing the lease meanwhile. `None` when stopped; an
+    /// error is the platform's.
+    pub async fn play(&self, m: &Claimed) -> anyhow::Result<Option<Played>> {
+        let kind = crate::games::kind(&m.game)?;
         let mut specs = Vec::new();
         for p in &m.players {
             let (root, recipe) = self
@@ -314,22 +371,26 @@ impl Worker {
             });
         }
         let roots: Vec<std::path::PathBuf> = specs.iter().map(|s| s.dir.clone()).collect();
-        let map = Arc::new(
-            engine::Map::parse(&m.map_text).map_err(|e| anyhow::anyhow!("the match's map: {e}"))?,
-        );
+        let config = crate::games::match_config(kind, &self.match_config);
+        let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+        let game = (kind.setup(&m.map_text, &names, config.max_steps))
+            .map_err(|e| anyhow::anyhow!("the match could not be set up: {e}"))?;
+        let framing = kind.framing();
         let launcher = self.builder.sandbox.launcher(Limits::game());
-        let config = self.match_config.clone();
         let stop = self.stop.clone();
         let lost = Arc::new(AtomicBool::new(false));
         let lost_flag = lost.clone();
         // The turns as they are played, for live viewers (`crate::live`).
         let recorder = crate::live::Recorder::default();
         let mut watcher = recorder.watcher();
+        // What is recorded is read off the match on this blocking thread too: a long
+        // game's replay and problems take a while.
         let mut game = tokio::task::spawn_blocking(move || {
-            run_match_watched(map, &specs, &launcher, &config, &mut |replay| {
-                watcher.saw(replay);
+            let played = run_game(game, framing, &specs, &launcher, &config, &mut |m| {
+                watcher.saw(m);
                 !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
-            })
+            })?;
+            Ok::<_, RunError>(Played::of(&*played.game, played.players))
         });
         let mut renew = tokio::time::interval(LEASE / 3);
         renew.tick().await;
@@ -396,7 +457,7 @@ impl Worker {
 
     /// Writes the result, every seat and the rating updates in one transaction, only
     /// if this worker still holds the match. False when it did not.
-    pub async fn record(&self, m: &Claimed, r: &MatchResult) -> anyhow::Result<bool> {
+    pub async fn record(&self, m: &Claimed, r: &Played) -> anyhow::Result<bool> {
         let seats: Vec<i32> = m.players.iter().map(|p| p.seat).collect();
         self.record_prepared(m, r, prepare(&seats, r)).await
     }
@@ -406,12 +467,12 @@ impl Worker {
     pub async fn record_prepared(
         &self,
         m: &Claimed,
-        r: &MatchResult,
+        r: &Played,
         prepared: Prepared,
     ) -> anyhow::Result<bool> {
         let Prepared { replay, seats } = prepared;
-        let turns = r.replay.result.as_ref().map_or(0, |x| x.turns) as i32;
-        let winner = r.outcome.winner.map(|s| s.0 as i32);
+        let turns = r.turns as i32;
+        let winner = r.winner().map(|s| s as i32);
         let mut tx = self.db.begin().await?;
         let n = sqlx::query!(
             "update matches set status = 'finished', finished_at = now(), turns = $3, \
@@ -436,8 +497,7 @@ impl Worker {
         } else {
             vec![(rating::MU, rating::SIGMA); m.players.len()]
         };
-        let ranks: Vec<u32> = r.players.iter().map(|p| p.rank).collect();
-        let after = rating::rate(&before, &ranks);
+        let after = rating::rate(&before, &r.ranks);
         record_seats(&mut tx, m, r, &seats, &before, &after).await?;
         tx.commit().await?;
         tracing::info!(match_id = %m.id, turns, "recorded");
@@ -488,6 +548,7 @@ struct SeatResult {
     stderr: Vec<u8>,
     problem_turn: Option<i32>,
     problems: String,
+    stats: String,
 }
 
 /// What is written of a match that takes time to make: its stored replay and each
@@ -498,23 +559,23 @@ pub struct Prepared {
     seats: Vec<SeatResult>,
 }
 
-/// Compresses the replay and reads each seat's results; `seats` are the claimed
+/// Compresses the replay and writes each seat's results; `seats` are the claimed
 /// match's seat numbers, in order.
-pub fn prepare(seats: &[i32], r: &MatchResult) -> Prepared {
-    let winner = r.outcome.winner.map(|s| s.0 as i32);
+pub fn prepare(seats: &[i32], r: &Played) -> Prepared {
     Prepared {
-        replay: crate::compress::stored_replay(&r.replay),
-        seats: seat_results(seats, r, winner),
+        replay: gzip(r.replay_json.as_bytes()),
+        seats: seat_results(seats, r),
     }
 }
 
-fn seat_results(seats: &[i32], r: &MatchResult, winner: Option<i32>) -> Vec<SeatResult> {
+fn seat_results(seats: &[i32], r: &Played) -> Vec<SeatResult> {
+    let winner = r.winner().map(|s| s as i32);
     seats
         .iter()
         .enumerate()
         .map(|(i, &seat)| {
             let p = &r.players[i];
-            let outcome = match (winner, p.rank) {
+            let outcome = match (winner, r.ranks[i]) {
                 (Some(w), _) if w == seat => Outcome::Win,
                 (None, 1) => Outcome::Draw,
                 _ => Outcome::Loss,
@@ -525,15 +586,22 @@ fn seat_results(seats: &[i32], r: &MatchResult, winner: Option<i32>) -> Vec<Seat
                 .map(|(t, b)| (*t, String::from_utf8_lossy(b).into_owned()))
                 .collect();
             let stderr = serde_json::to_string(&stderr).unwrap_or_default();
-            let found = engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings);
+            let found = &r.problems[i];
             SeatResult {
                 outcome,
                 stderr: gzip(stderr.as_bytes()),
-                problem_turn: first_turn(&found),
-                problems: problems_json(&found),
+                problem_turn: first_turn(found),
+                problems: problems_json(found),
+                stats: stats_json(&r.stats[i]),
             }
         })
         .collect()
+}
+
+/// A seat's statistics as `match_players.stats` keeps them: `[[name, value], ...]`,
+/// in the game's order.
+pub fn stats_json(stats: &Numbers) -> String {
+    serde_json::to_string(stats).unwrap_or_else(|_| "[]".into())
 }
 
 /// The players' (mu, sigma) before the match, by seat, their bots locked in id order
@@ -569,7 +637,7 @@ async fn ratings_before(
 async fn record_seats(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     m: &Claimed,
-    r: &MatchResult,
+    r: &Played,
     seats: &[SeatResult],
     before: &[(f64, f64)],
     after: &[(f64, f64)],
@@ -578,19 +646,19 @@ async fn record_seats(
     debug_assert_eq!(p.len(), m.players.len(), "a result for every seat");
     sqlx::query!(
         r#"with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[],
-                   $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::text[],
-                   $11::bigint[], $12::bytea[], $13::float8[], $14::float8[], $15::float8[],
-                   $16::float8[], $17::int[], $18::text[])
-               s(seat, bot_id, rank, outcome, forts, soldiers, warnings, timeouts, error,
+                   $6::text[], $7::bigint[], $8::bigint[], $9::text[],
+                   $10::bigint[], $11::bytea[], $12::float8[], $13::float8[], $14::float8[],
+                   $15::float8[], $16::int[], $17::text[])
+               s(seat, bot_id, rank, outcome, stats, warnings, timeouts, error,
                  cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn,
                  problems)),
            players as (update match_players p set rank = s.rank, outcome = s.outcome,
-                   forts = s.forts, soldiers = s.soldiers, warnings = s.warnings,
+                   stats = s.stats::jsonb, warnings = s.warnings,
                    timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
-                   stderr = s.stderr, mu_before = case when $19 then s.mu_before end,
-                   sigma_before = case when $19 then s.sigma_before end,
-                   mu_after = case when $19 then s.mu_after end,
-                   sigma_after = case when $19 then s.sigma_after end,
+                   stderr = s.stderr, mu_before = case when $18 then s.mu_before end,
+                   sigma_before = case when $18 then s.sigma_before end,
+                   mu_after = case when $18 then s.mu_after end,
+                   sigma_after = case when $18 then s.sigma_after end,
                    problem_turn = s.problem_turn, problems = s.problems::jsonb,
                    finished_at = now()
                from s where p.match_id = $1 and p.seat = s.seat),
@@ -599,16 +667,15 @@ async fn record_seats(
                    wins = wins + (s.outcome = 'win')::int,
                    losses = losses + (s.outcome = 'loss')::int,
                    draws = draws + (s.outcome = 'draw')::int, last_game_at = now()
-               from s where b.id = s.bot_id and $19)
+               from s where b.id = s.bot_id and $18)
            insert into rating_history (bot_id, match_id, mu, sigma)
-           select bot_id, $1, mu_after, sigma_after from s where $19"#,
+           select bot_id, $1, mu_after, sigma_after from s where $18"#,
         m.id as MatchId,
         &column(&m.players, |s| s.seat),
         &column(&m.players, |s| s.bot.0),
-        &column(p, |x| i64::from(x.rank)),
+        &column(&r.ranks, |&x| i64::from(x)),
         &column(seats, |s| s.outcome.as_str().to_string()),
-        &column(p, |x| x.forts as i64),
-        &column(p, |x| x.soldiers as i64),
+        &column(seats, |s| s.stats.clone()),
         &column(p, |x| x.warnings as i64),
         &column(p, |x| i64::from(x.timeouts)),
         &column(p, |x| x.error.clone()) as &[Option<String>],

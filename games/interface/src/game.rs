@@ -5,6 +5,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::framing::Framing;
+use crate::problems::Problem;
 
 /// A seat: the index of a player in the list given to [`GameKind::setup`], from 0.
 pub type Seat = usize;
@@ -182,6 +183,9 @@ pub trait Match: Send {
     fn stats(&self) -> Vec<Numbers>;
     /// Each seat's warnings so far, every occurrence counted.
     fn warnings(&self) -> Vec<u64>;
+    /// What went wrong for `seat` so far, by first turn: each distinct warning,
+    /// timeout, limit and removal of its own with its count (defeat is no problem).
+    fn problems(&self, seat: Seat) -> Vec<Problem>;
     /// The stored replay, as JSON: the turns so far, and the result once over.
     fn replay_json(&self) -> String;
     /// The head of the live stream (JSON): what a viewer needs before the rows.

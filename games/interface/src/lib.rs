@@ -13,6 +13,7 @@
 
 mod framing;
 mod game;
+pub mod problems;
 mod registry;
 
 pub use framing::{is_ignored, parse_header, Count, Cutter, Framing};

@@ -133,6 +133,9 @@ impl Match for Pile {
         report
     }
     fn note_late_limit(&mut self, _seat: Seat, _text: String) {}
+    fn problems(&self, _seat: Seat) -> Vec<game_interface::problems::Problem> {
+        Vec::new()
+    }
     fn is_over(&self) -> bool {
         self.stones == 0 || self.turn >= self.max_turns
     }

@@ -17,6 +17,7 @@ use crate::board::Tile;
 use crate::game::{Game, Status, DEFAULT_MAX_TURNS};
 use crate::map::Map;
 use crate::pos::{Dir, Move};
+use game_interface::problems::{Collector, Kind, Problem};
 use game_interface::{
     number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
     RunnerNotes, Seat, SetupError, StepReport,
@@ -37,6 +38,10 @@ pub const FORMAT: &str = "vindinium-replay";
 pub const VERSION: u32 = 1;
 /// The game id every match shows its bots (`game.id` of the view).
 pub const GAME_ID: &str = "vindinium";
+/// What becomes of a crashed hero (§9), as its owner is told.
+pub const STAYS: &str = "its hero stays until the end";
+/// The problem of a reply that did not come in time.
+pub const TIMEOUT: &str = "no reply within the move's time limit";
 /// Characters of an unknown answer quoted in its warning.
 pub const QUOTED_CHARS: usize = 100;
 
@@ -321,9 +326,7 @@ impl Match for VindiniumMatch {
         self.play(mv, ms, row_notes);
         if crashed {
             // Its hero plays on by itself (Stays): the runner ends its bot.
-            report
-                .removals
-                .push((seat, "crashed: its hero stays until the end".into()));
+            report.removals.push((seat, format!("crashed: {STAYS}")));
         }
         while !self.game.is_finished() && self.game.hero(self.game.hero_to_move()).crashed {
             self.play(Move::Go(Dir::Stay), None, Notes::default());
@@ -363,6 +366,34 @@ impl Match for VindiniumMatch {
 
     fn warnings(&self) -> Vec<u64> {
         self.warnings.to_vec()
+    }
+
+    /// From the rows: the problems of move `t` (row `t`) are those of the reply to
+    /// state `t - 1`, where the runner files that reply's stderr; a timeout is a crash
+    /// (§9) and is reported as both.
+    fn problems(&self, seat: Seat) -> Vec<Problem> {
+        let mut found = Collector::default();
+        for (t, row) in self.rows.iter().enumerate() {
+            let turn = t.saturating_sub(1) as u32;
+            let n = &row.notes;
+            if t > 0 && (t - 1) % 4 == seat {
+                if let Some(w) = &n.warning {
+                    found.add(Kind::Warning, w, turn);
+                }
+                if n.timeout {
+                    found.add(Kind::Timeout, TIMEOUT, turn);
+                }
+                if let Some(why) = &n.crash {
+                    found.add(Kind::Removed, &format!("{why}: {STAYS}"), turn);
+                } else if n.timeout {
+                    found.add(Kind::Removed, &format!("no reply in time: {STAYS}"), turn);
+                }
+            }
+            for (_, text) in n.limits.iter().filter(|(s, _)| *s == seat) {
+                found.add(Kind::Limit, text, turn);
+            }
+        }
+        found.finish()
     }
 
     fn replay_json(&self) -> String {

@@ -225,6 +225,18 @@ fn unknown_answers_stay_with_a_warning() {
         r#"{"m":"x","ms":7,"warning":"unknown move `hello`: stayed"}"#
     );
     assert_eq!(rows[1], r#"{"m":"n","ms":7}"#);
+    // Each seat's problems, at the turn whose state its reply answered.
+    let found: Vec<(u32, String, u32)> = (p.m.problems(3).into_iter())
+        .map(|x| (x.first_turn, x.text, x.count))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (3, "unknown move ``: stayed".to_string(), 1),
+            (7, "unknown move `Up`: stayed".to_string(), 1)
+        ]
+    );
+    assert!(p.m.problems(1).is_empty());
 }
 
 #[test]
@@ -251,6 +263,19 @@ fn a_crashed_hero_stays_by_itself_until_max_turns() {
     let crash = stored.notes.iter().find(|n| n.t == 22).unwrap();
     assert!(crash.notes.crash.as_deref().unwrap().contains("exited"));
     assert_eq!(stored.result.unwrap().status, "turn_max");
+    let found: Vec<_> = (p.m.problems(1).into_iter())
+        .filter(|x| x.kind == game_interface::problems::Kind::Removed)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one crash, the automatic stays are no problem"
+    );
+    assert_eq!(found[0].first_turn, 21, "the state its last reply answered");
+    assert_eq!(
+        found[0].text,
+        "its output ended: the bot exited with status 3: its hero stays until the end"
+    );
     check_replays(&p);
 }
 

@@ -300,7 +300,7 @@ impl Simulation<'_> {
         let (forts, soldiers) = seat.holding;
         writeln!(
             ladder.players_copy,
-            "{id}\t{s}\t{}\t{}\t{rank}\t{outcome}\t{forts}\t{soldiers}\t{warnings}\t{timeouts}\t{}\t{cpu_ms}\t{stderr_hex}\t{}\t{}\t{}\t{}\t{}",
+            "{id}\t{s}\t{}\t{}\t{rank}\t{outcome}\t[[\"forts\",{forts}],[\"soldiers\",{soldiers}]]\t{warnings}\t{timeouts}\t{}\t{cpu_ms}\t{stderr_hex}\t{}\t{}\t{}\t{}\t{}",
             bot.id,
             seat.version,
             opt(error),

@@ -50,7 +50,7 @@ pub async fn add_matches(
 pub async fn add_seats(tx: &mut Tx<'_>, players_copy: String, first_id: i64) -> anyhow::Result<()> {
     copy(
         tx,
-        "copy match_players (match_id, seat, bot_id, version_id, rank, outcome, forts, soldiers, warnings, \
+        "copy match_players (match_id, seat, bot_id, version_id, rank, outcome, stats, warnings, \
              timeouts, error, cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn) from stdin",
         players_copy,
     )

@@ -5,13 +5,14 @@
 
 use std::path::Path;
 
-use engine::replay::Replay;
+use game_interface::problems::{Kind, Problem};
 use runner::PlayerReport;
 
-/// What a contestant is told when version `me` (seat 0 of `replay`) failed its test
-/// game against a house bot; `None` when it passed.
-pub fn smoke_failure(me: &PlayerReport, replay: &Replay) -> Option<String> {
-    let turn = problem_turn(replay);
+/// What a contestant is told when version `me` (seat 0, whose problems the game
+/// gave as `problems`) failed its test game against house bots; `None` when it
+/// passed. `time_rule` is where the game's rules give the time a reply may take.
+pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -> Option<String> {
+    let turn = problem_turn(problems);
     let at = turn.map_or(String::new(), |t| format!(" at turn {t}"));
     let lead = match (&me.error, me.timeouts) {
         (Some(e), _) => format!("Its test game against a house bot ended for it{at}: {e}."),
@@ -31,30 +32,22 @@ pub fn smoke_failure(me: &PlayerReport, replay: &Replay) -> Option<String> {
         out.push_str(&format!(" Its error output says: `{line}`."));
     }
     out.push(' ');
-    out.push_str(&likely_fix(me, replied(replay), said.is_some()));
+    // A bot that timed out or was removed later than its first turn replied before.
+    let replied = turn.is_some_and(|t| t > 0);
+    out.push_str(&likely_fix(me, replied, said.is_some(), time_rule));
     Some(out)
 }
 
 /// The first turn where seat 0 timed out or was removed.
-fn problem_turn(replay: &Replay) -> Option<usize> {
-    replay
-        .turns
-        .iter()
-        .position(|t| t.events.timeouts.contains(&0) || t.events.removed.iter().any(|r| r.0 == 0))
-}
-
-/// Whether seat 0 ever sent a whole reply in time.
-fn replied(replay: &Replay) -> bool {
-    replay.turns.iter().any(|t| {
-        let ev = &t.events;
-        ev.ms.first().copied().flatten().is_some()
-            && !ev.timeouts.contains(&0)
-            && !ev.removed.iter().any(|r| r.0 == 0)
-    })
+fn problem_turn(problems: &[Problem]) -> Option<u32> {
+    (problems.iter())
+        .filter(|p| matches!(p.kind, Kind::Timeout | Kind::Removed))
+        .map(|p| p.first_turn)
+        .min()
 }
 
 /// The fix to try first, from what happened.
-fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool) -> String {
+fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool, time_rule: &str) -> String {
     let error = me.error.as_deref().unwrap_or_default();
     if error.contains("reply header") {
         "A reply starts with a header line, `N commands:` (or `? commands:` ended by `end`), then its commands; anything the bot prints for itself belongs on stderr.".into()
@@ -67,7 +60,7 @@ fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool) -> String {
     } else if !replied {
         "If it runs, does it flush stdout after each reply (after its last command or `end` line)? Replies that stay in the bot's buffer never arrive.".into()
     } else {
-        "Its replies must come within the time limit each turn (docs/rules.md §7): make its slowest turn faster.".into()
+        format!("Its replies must come within the time limit each turn ({time_rule}): make its slowest turn faster.")
     }
 }
 

@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use runner::process::{shell_quote, BotSpec, Launcher};
 use runner::sandbox::{Limits, Sandbox};
-use runner::{run_match, MatchConfig};
+use runner::{run_game, MatchConfig};
 use sqlx::PgPool;
 
 use crate::archive::{self, Caps};
 use crate::build_cache::BuildCache;
+use crate::house;
 use crate::ids::VersionId;
 use crate::languages::{Languages, Recipe};
 
@@ -54,8 +55,8 @@ pub struct Builder {
     pub languages: Arc<Languages>,
     /// This machine's built versions.
     pub cache: Arc<BuildCache>,
-    /// The house bot smoke tests play against, ready to run.
-    pub opponent: BotSpec,
+    /// Where the house bots smoke tests play against are written, ready to run.
+    pub house: PathBuf,
     pub caps: Caps,
 }
 
@@ -64,6 +65,8 @@ pub struct Builder {
 pub struct Job {
     pub id: VersionId,
     pub bot_name: String,
+    /// The bot's game, whose smoke test the version plays.
+    pub game: String,
     pub language: String,
     pub entry: String,
     pub compile_command: Option<String>,
@@ -180,20 +183,20 @@ pub fn run_to_end(
 }
 
 impl Builder {
-    /// The builder of this machine, with the smoke test's opponent ready to run.
+    /// The builder of this machine; smoke tests' opponents are written under `house`.
     pub fn new(
         db: PgPool,
         sandbox: Arc<Sandbox>,
         languages: Arc<Languages>,
         cache: BuildCache,
-        opponent: BotSpec,
+        house: PathBuf,
     ) -> Builder {
         Builder {
             db,
             sandbox,
             languages,
             cache: Arc::new(cache),
-            opponent,
+            house,
             caps: Caps::default(),
         }
     }
@@ -300,43 +303,63 @@ impl Builder {
             }
         };
         set_testing();
-        let map = Arc::new(engine::Map::parse(smoke_map()).context("the smoke-test map")?);
+        let content = crate::games::content(&job.game)?;
         let bot = BotSpec {
             name: job.bot_name.clone(),
             command: recipe.run.clone(),
             dir: root.clone(),
         };
-        let mut opponent = self.opponent.clone();
-        if opponent.name.eq_ignore_ascii_case(&bot.name) {
-            opponent.name = format!("{}-2", opponent.name);
+        let mut specs = vec![bot];
+        for (i, name) in content.smoke_opponents.iter().enumerate() {
+            let mut opponent = house::install(&self.house, name)
+                .context("cannot write the smoke test's house bot")?;
+            // Names differ within a match.
+            if specs
+                .iter()
+                .any(|s| s.name.eq_ignore_ascii_case(&opponent.name))
+            {
+                opponent.name = format!("{}-{}", opponent.name, i + 2);
+            }
+            specs.push(opponent);
         }
         let config = MatchConfig {
             max_steps: SMOKE_TURNS,
             idle_cap: Some(SMOKE_IDLE_CAP),
             // The test fails on any timeout: end it at the first.
             on_timeout: runner::OnTimeout::Eliminate,
-            ..MatchConfig::default()
+            ..crate::games::match_config(content.kind, &MatchConfig::default())
         };
+        let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+        let game = (content.kind)
+            .setup(content.smoke_map, &names, config.max_steps)
+            .map_err(|e| anyhow::anyhow!("the smoke-test game: {e}"))?;
         let launcher = self.sandbox.launcher(Limits::game());
-        let mut progress = |turn| {
-            on_turn(turn);
-            true
-        };
-        let result = run_match(map, &[bot, opponent], &launcher, &config, &mut progress)
-            .context("the smoke-test game could not be played")?;
-        let me = &result.players[0];
+        let played = run_game(
+            game,
+            content.kind.framing(),
+            &specs,
+            &launcher,
+            &config,
+            &mut |m| {
+                on_turn(m.turn());
+                true
+            },
+        )
+        .context("the smoke-test game could not be played")?;
+        let me = &played.players[0];
         let stderr: String = me
             .stderr
             .iter()
             .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, &root)).into_owned())
             .collect();
-        let failure = failure::smoke_failure(me, &result.replay).map(|f| {
-            String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), &root)).into_owned()
-        });
+        let failure =
+            failure::smoke_failure(me, &played.game.problems(0), content.time_rule).map(|f| {
+                String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), &root)).into_owned()
+            });
         Ok(Verdict {
             failure,
             log,
-            replay_gz: Some(crate::compress::stored_replay(&result.replay)),
+            replay_gz: Some(crate::compress::gzip(played.game.replay_json().as_bytes())),
             stderr: Some(stderr),
         })
     }
@@ -363,7 +386,7 @@ impl Builder {
         }
         let job = sqlx::query_as!(
             Job,
-            r#"select v.id as "id: VersionId", b.name as bot_name, v.language, v.entry,
+            r#"select v.id as "id: VersionId", b.name as bot_name, b.game, v.language, v.entry,
                    v.compile_command, v.run_command, v.archive, v.archive_name, v.attempts
                from bot_versions v join bots b on b.id = v.bot_id where v.id = $1"#,
             version_id as VersionId

@@ -28,8 +28,9 @@ impl Builder {
                              join bots ob on ob.id = o.bot_id
                              where ob.owner_id = cb.owner_id) nulls first, c.id
                    for update of c skip locked limit 1)
-               returning v.id as "id: VersionId", b.name as bot_name, v.language, v.entry,
-                   v.compile_command, v.run_command, v.archive, v.archive_name, v.attempts"#
+               returning v.id as "id: VersionId", b.name as bot_name, b.game, v.language,
+                   v.entry, v.compile_command, v.run_command, v.archive, v.archive_name,
+                   v.attempts"#
         )
         .fetch_optional(&self.db)
         .await

@@ -91,7 +91,8 @@ pub enum LadderCmd {
     Bot(String, Option<String>),
     /// (map, enabled)
     Map(String, bool),
-    AddMap(String, std::path::PathBuf),
+    /// (map, file, game)
+    AddMap(String, std::path::PathBuf, String),
 }
 
 pub async fn ladder(config: Config, cmd: LadderCmd) -> anyhow::Result<()> {
@@ -185,10 +186,10 @@ async fn run_ladder(db: &sqlx::PgPool, cmd: LadderCmd) -> anyhow::Result<()> {
                 }
             );
         }
-        LadderCmd::AddMap(name, file) => {
+        LadderCmd::AddMap(name, file, game) => {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            if !ranker::add_map(db, &name, &text).await? {
+            if !ranker::add_map(db, &game, &name, &text).await? {
                 bail!("a map called `{name}` exists already");
             }
             println!("map `{name}` added");
@@ -246,10 +247,11 @@ fn print_status(s: &crate::ranker::Status) {
     println!("\nmaps:");
     for m in &s.maps {
         println!(
-            "  {:<12} {} seats, {:>3} forts, {:>6} matches{}",
+            "  {:<12} {:<10} {} seats, {}, {:>6} matches{}",
             m.name,
+            m.game,
             m.seats,
-            m.forts,
+            crate::games::numbers_text(&m.info),
             m.matches,
             if m.enabled { "" } else { "  (disabled)" }
         );

@@ -135,8 +135,14 @@ enum AdminCmd {
     DisableMap { name: String },
     /// Bring a map back into matchmaking.
     EnableMap { name: String },
-    /// Add a map file to the ladder (checked first).
-    AddMap { name: String, file: PathBuf },
+    /// Add a map file to the ladder (checked first by its game's rules).
+    AddMap {
+        name: String,
+        file: PathBuf,
+        /// The game the map is of
+        #[arg(long, default_value = crate::games::DEFAULT)]
+        game: String,
+    },
     /// Write the whole competition (accounts, bots, matches, replays, ratings) to FILE.
     Backup { file: PathBuf },
     /// Replace the database's contents with a backup (stop serve and workers first).
@@ -287,8 +293,8 @@ pub fn main() -> ExitCode {
                     AdminCmd::EnableBot { name } => admin::ladder(c, L::Bot(name, None)).await,
                     AdminCmd::DisableMap { name } => admin::ladder(c, L::Map(name, false)).await,
                     AdminCmd::EnableMap { name } => admin::ladder(c, L::Map(name, true)).await,
-                    AdminCmd::AddMap { name, file } => {
-                        admin::ladder(c, L::AddMap(name, file)).await
+                    AdminCmd::AddMap { name, file, game } => {
+                        admin::ladder(c, L::AddMap(name, file, game)).await
                     }
                     AdminCmd::Backup { file } => admin::backup(c, file).await,
                     AdminCmd::Restore { file } => admin::restore(c, file).await,

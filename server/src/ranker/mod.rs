@@ -54,16 +54,19 @@ pub fn shipped_map_choices() -> Vec<matchmaking::MapChoice> {
         .collect()
 }
 
-/// Adds a map to the ladder (checked first); false when one of that name exists.
-pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool> {
-    let map = engine::Map::parse(text).map_err(|e| anyhow::anyhow!("map `{name}`: {e}"))?;
+/// Adds a map of `game` to the ladder (checked by the game first); false when a map
+/// of that name exists.
+pub async fn add_map(db: &PgPool, game: &str, name: &str, text: &str) -> anyhow::Result<bool> {
+    let kind = crate::games::kind(game)?;
+    let info = (kind.map_info(text)).map_err(|e| anyhow::anyhow!("map `{name}`: {e}"))?;
     let added = sqlx::query!(
-        "insert into maps (name, text, seats, forts) values ($1, $2, $3, $4) \
+        "insert into maps (game, name, text, seats, info) values ($1, $2, $3, $4, $5::text::jsonb) \
          on conflict (name) do nothing",
+        game,
         name,
         text,
-        map.seats.len() as i32,
-        map.forts.len() as i32
+        info.seats as i32,
+        crate::worker::stats_json(&info.numbers)
     )
     .execute(db)
     .await?
@@ -71,11 +74,13 @@ pub async fn add_map(db: &PgPool, name: &str, text: &str) -> anyhow::Result<bool
     Ok(added == 1)
 }
 
-/// Loads the shipped maps that the ladder does not have yet.
+/// Loads the shipped maps of every open game that the ladder does not have yet.
 pub async fn load_shipped_maps(db: &PgPool) -> anyhow::Result<()> {
-    for (name, text) in shipped_maps() {
-        if add_map(db, name, text).await? {
-            tracing::info!("map `{name}` added to the ladder");
+    for game in crate::games::open(db).await? {
+        for (name, text) in crate::games::content(&game)?.maps {
+            if add_map(db, &game, name, text).await? {
+                tracing::info!("{game} map `{name}` added to the ladder");
+            }
         }
     }
     Ok(())
@@ -110,7 +115,7 @@ pub async fn set_challenges(db: &PgPool, on: bool) -> sqlx::Result<()> {
 }
 
 /// The ladder's state as matchmaking sees it.
-async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
+async fn candidates(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<Candidate>> {
     // House bots are reference players: they may meet each other. The queued counts
     // in one pass over the queue (the view `bot_queue`), not one per bot.
     let rows = sqlx::query!(
@@ -120,7 +125,8 @@ async fn candidates(conn: &mut PgConnection) -> sqlx::Result<Vec<Candidate>> {
            from bots b join users u on u.id = b.owner_id
            left join bot_queue q
                on q.bot_id = b.id
-           where b.active_version_id is not null and not b.disabled"#
+           where b.active_version_id is not null and not b.disabled and b.game = $1"#,
+        game
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -259,28 +265,46 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
     if !gate.locked || gate.stopped {
         return Ok(0);
     }
+    let mut made = 0;
+    for game in crate::games::open(&mut *tx).await? {
+        made += schedule_game(&mut tx, &game, buffer, settings).await?;
+    }
+    tx.commit().await?;
+    Ok(made)
+}
+
+/// Tops the queue of `game`'s ranked matches up to `buffer`, among its bots and maps.
+async fn schedule_game(
+    tx: &mut PgConnection,
+    game: &str,
+    buffer: i64,
+    settings: &Settings,
+) -> anyhow::Result<usize> {
     // Counted once the lock is held, so it sees what the previous holder queued (a
     // statement sees the matches committed before it began).
     let queued = sqlx::query_scalar!(
         r#"select count(*) as "n!" from matches
-               where status = 'queued' and ranked"#
+               where status = 'queued' and ranked and game = $1"#,
+        game
     )
     .fetch_one(&mut *tx)
     .await?;
     if queued >= buffer {
         return Ok(0);
     }
-    let mut cands = candidates(&mut tx).await?;
-    let maps: Vec<MapChoice> =
-        sqlx::query!(r#"select id as "id: MapId", seats from maps where enabled"#)
-            .fetch_all(&mut *tx)
-            .await?
-            .into_iter()
-            .map(|m| MapChoice {
-                id: m.id,
-                seats: m.seats as usize,
-            })
-            .collect();
+    let mut cands = candidates(&mut *tx, game).await?;
+    let maps: Vec<MapChoice> = sqlx::query!(
+        r#"select id as "id: MapId", seats from maps where enabled and game = $1"#,
+        game
+    )
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|m| MapChoice {
+        id: m.id,
+        seats: m.seats as usize,
+    })
+    .collect();
     let mut rng = rand_chacha::ChaCha8Rng::from_entropy();
     let mut made = 0;
     for _ in queued..buffer {
@@ -289,18 +313,17 @@ pub async fn schedule(db: &PgPool, buffer: i64, settings: &Settings) -> anyhow::
         };
         // The maps these bots played lately (the matches planned above included).
         let ids: Vec<i64> = chosen.iter().map(|&i| cands[i].bot_id.0).collect();
-        let plays = recent_maps(&mut tx, &ids).await?;
+        let plays = recent_maps(&mut *tx, &ids).await?;
         let Some(p) = matchmaking::map_for(chosen, &cands, &maps, &plays, &mut rng) else {
             break;
         };
-        queue_match(&mut tx, &p, &cands).await?;
+        queue_match(&mut *tx, &p, &cands).await?;
         for &i in &p.seats {
             cands[i].load += 1;
             cands[i].queued += 1;
         }
         made += 1;
     }
-    tx.commit().await?;
     Ok(made)
 }
 
@@ -422,7 +445,9 @@ pub struct WorkerRow {
 pub struct MapRow {
     pub name: String,
     pub seats: i32,
-    pub forts: i32,
+    pub game: String,
+    /// The game's facts of the map (forts; mines, ...), `[[name, value], ...]`.
+    pub info: serde_json::Value,
     pub enabled: bool,
     pub matches: i64,
 }
@@ -500,11 +525,11 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
     .await?;
     let maps = sqlx::query_as!(
         MapRow,
-        r#"select maps.name, maps.seats, maps.forts, maps.enabled,
+        r#"select maps.name, maps.seats, maps.game, maps.info, maps.enabled,
                (select count(*) from matches m
                 where m.map_id = maps.id and m.status = 'finished'
                   and m.ranked) as "matches!"
-           from maps order by maps.seats, maps.name"#
+           from maps order by maps.game, maps.seats, maps.name"#
     )
     .fetch_all(db)
     .await?;

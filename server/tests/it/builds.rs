@@ -21,7 +21,7 @@ pub fn builder(c: &Client, test: &str) -> Builder {
         Arc::new(sandbox),
         c.state.languages.clone(),
         server::build_cache::BuildCache::new(base.join("builds"), 256 << 20, 10 << 30).unwrap(),
-        server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT).unwrap(),
+        base.join("house"),
     )
 }
 
@@ -49,10 +49,10 @@ pub async fn active(c: &Client, bot: &str) -> Option<i32> {
 
 pub fn greedy() -> &'static [u8] {
     server::house::bots()
-        .into_iter()
-        .find(|b| b.0 == "greedy")
+        .iter()
+        .find(|b| b.name == "greedy")
         .unwrap()
-        .1
+        .source
         .as_bytes()
 }
 

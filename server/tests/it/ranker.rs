@@ -7,11 +7,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use runner::MatchResult;
 use server::builds::Builder;
 use server::ids::MatchId;
 use server::ranker::{self, matchmaking::Settings};
-use server::worker::{Claimed, ClaimedSeat, Worker};
+use server::worker::{Claimed, ClaimedSeat, Played, Worker};
 use sqlx::PgPool;
 
 /// A ladder with the four house bots built and active, on short maps.
@@ -106,10 +105,7 @@ async fn a_recorded_match_holds_every_seats_result_rating_and_record() {
 
 /// A three-player match (so the seats' rows are told apart), played to the end (so
 /// the seats' ranks and ratings differ) and recorded.
-async fn a_three_player_match_played_and_recorded(
-    db: &PgPool,
-    b: &Builder,
-) -> (Claimed, MatchResult) {
+async fn a_three_player_match_played_and_recorded(db: &PgPool, b: &Builder) -> (Claimed, Played) {
     let three = Settings {
         multi_player_share: 1.0,
         ..Settings::default()
@@ -128,15 +124,15 @@ struct Seat<'a> {
     match_id: MatchId,
     player: &'a ClaimedSeat,
     index: usize,
-    result: &'a MatchResult,
+    result: &'a Played,
     after: (f64, f64),
 }
 
 impl Seat<'_> {
     /// The outcome the seat's rank and the match's winner make.
     fn outcome(&self) -> &'static str {
-        let p = &self.result.players[self.index];
-        match (self.result.outcome.winner.map(|s| s.0 as i32), p.rank) {
+        let rank = self.result.ranks[self.index];
+        match (self.result.winner().map(|s| s as i32), rank) {
             (Some(w), _) if w == self.player.seat => "win",
             (None, 1) => "draw",
             _ => "loss",
@@ -160,7 +156,8 @@ impl Seat<'_> {
             f64,
         );
         let row: Row = sqlx::query_as(
-            "select rank, outcome, forts, soldiers, warnings, timeouts, error, mu_before, mu_after, \
+            "select rank, outcome, (stats->0->>1)::int, (stats->1->>1)::bigint, warnings, timeouts, \
+                 error, mu_before, mu_after, \
                  sigma_after, (select mu from rating_history h where h.bot_id = p.bot_id and h.match_id = p.match_id) \
              from match_players p where match_id = $1 and seat = $2",
         )
@@ -170,9 +167,16 @@ impl Seat<'_> {
         .await
         .unwrap();
         let outcome = self.outcome();
+        let stats = &self.result.stats[self.index];
+        assert_eq!((stats[0].0, stats[1].0), ("forts", "soldiers"));
         assert_eq!(
-            (row.0 as u32, row.1.as_str(), row.2 as u64, row.3 as u64),
-            (p.rank, outcome, p.forts, p.soldiers),
+            (row.0 as u32, row.1.as_str(), i64::from(row.2), row.3),
+            (
+                self.result.ranks[self.index],
+                outcome,
+                stats[0].1,
+                stats[1].1
+            ),
             "{name}'s seat"
         );
         assert_eq!(
@@ -200,7 +204,7 @@ impl Seat<'_> {
             .unwrap();
         assert_eq!(
             problem,
-            server::worker::problem_turn(&self.result.replay, i),
+            server::worker::first_turn(&self.result.problems[i]),
             "{name}'s problem turn"
         );
         assert_eq!(cpu_ms, p.time_used.as_millis() as i64);

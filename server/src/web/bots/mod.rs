@@ -182,6 +182,7 @@ async fn read_upload(
             "file" => up.file = bytes.to_vec(),
             "name" => up.name = text(),
             "language" => up.language = text(),
+            "game" => up.game = text(),
             "compile_command" => up.compile = text(),
             "run_command" => up.run = text(),
             "candidate" => up.candidate = matches!(text().as_str(), "on" | "true" | "1" | "yes"),

@@ -25,6 +25,7 @@ struct MatchInfo {
     status: MatchStatus,
     void_reason: Option<String>,
     map: String,
+    game: String,
     turns: Option<i32>,
     seconds: Option<f64>,
     finished_at: Option<OffsetDateTime>,
@@ -44,8 +45,8 @@ pub struct SeatRow {
     pub version: i32,
     pub rank: Option<i32>,
     pub outcome: Option<Outcome>,
-    pub forts: Option<i32>,
-    pub soldiers: Option<i64>,
+    /// The game's statistics of the seat, `[[name, value], ...]`, once finished.
+    pub stats: Option<serde_json::Value>,
     pub warnings: Option<i32>,
     pub timeouts: Option<i32>,
     pub error: Option<String>,
@@ -55,6 +56,12 @@ pub struct SeatRow {
 }
 
 impl SeatRow {
+    /// The statistic called `name`, once finished.
+    pub fn stat(&self, name: &str) -> Option<i64> {
+        let all = crate::games::numbers(self.stats.as_ref()?);
+        all.into_iter().find(|(n, _)| n == name).map(|(_, x)| x)
+    }
+
     /// "win", "draw", "loss", or "" before the result.
     pub fn outcome_name(&self) -> &'static str {
         self.outcome.map_or("", Outcome::as_str)
@@ -65,7 +72,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
     let m = sqlx::query_as!(
         MatchInfo,
         r#"select m.id as "id: MatchId", m.status as "status: MatchStatus", m.void_reason,
-               maps.name as map, m.turns,
+               maps.name as map, m.game, m.turns,
                extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
                m.finished_at, m.created_at, m.challenge_id as "challenge: ChallengeId",
                c.kind as "kind?: Kind", m.tournament_id as "tournament: TournamentId"
@@ -79,7 +86,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
     let seats = sqlx::query_as!(
         SeatRow,
         r#"select p.seat, b.name as bot, b.owner_id as "owner_id: UserId", v.number as version,
-               p.rank, p.outcome as "outcome: Outcome", p.forts, p.soldiers, p.warnings,
+               p.rank, p.outcome as "outcome: Outcome", p.stats, p.warnings,
                p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after
            from match_players p join bots b on b.id = p.bot_id
            join bot_versions v on v.id = p.version_id
@@ -103,6 +110,8 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
+    /// The names of the game's statistics, a column each.
+    stat_names: &'static [&'static str],
     /// The page of the challenge or tournament it was played for, when unranked, and
     /// what played it for.
     unranked: Option<(String, &'static str)>,
@@ -132,6 +141,7 @@ pub async fn page(
         when: when(m.finished_at.unwrap_or(m.created_at)),
         status: m.status,
         seats,
+        stat_names: crate::games::content(&m.game)?.stat_names,
         unranked: m
             .challenge
             .zip(m.kind)
@@ -279,6 +289,7 @@ pub async fn api(
         "id": m.id,
         "status": m.status,
         "void_reason": m.void_reason,
+        "game": m.game,
         "map": m.map,
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
@@ -289,20 +300,33 @@ pub async fn api(
         "live": matches!(m.status, MatchStatus::Queued | MatchStatus::Running)
             .then(|| format!("/matches/{id}/turns")),
         "replay": (m.status == MatchStatus::Finished).then(|| format!("/api/matches/{id}/replay")),
-        "players": seats.iter().map(|s| json!({
-            "seat": s.seat,
-            "bot": s.bot,
-            "version": s.version,
-            "rank": s.rank,
-            "outcome": s.outcome,
-            "forts": s.forts,
-            "soldiers": s.soldiers,
-            "warnings": s.warnings,
-            "timeouts": s.timeouts,
-            "error": s.error,
-            "cpu_ms": s.cpu_ms,
-            "mu_before": s.mu_before.map(round2),
-            "mu_after": s.mu_after.map(round2),
-        })).collect::<Vec<_>>(),
+        "players": seats.iter().map(seat_json).collect::<Vec<_>>(),
     })))
+}
+
+/// A seat in the API: its result, with the game's statistics by name beside the rest
+/// (`forts` and `soldiers` for Bottle Bats, as before there were games).
+fn seat_json(s: &SeatRow) -> serde_json::Value {
+    let mut seat = json!({
+        "seat": s.seat,
+        "bot": s.bot,
+        "version": s.version,
+        "rank": s.rank,
+        "outcome": s.outcome,
+        "warnings": s.warnings,
+        "timeouts": s.timeouts,
+        "error": s.error,
+        "cpu_ms": s.cpu_ms,
+        "mu_before": s.mu_before.map(round2),
+        "mu_after": s.mu_after.map(round2),
+    });
+    let stats = s
+        .stats
+        .as_ref()
+        .map(crate::games::numbers)
+        .unwrap_or_default();
+    for (name, value) in stats {
+        seat[name] = json!(value);
+    }
+    seat
 }

@@ -29,7 +29,7 @@ fn builder(c: &Client, test: &str, size_cap: u64, total_cap: u64) -> (Builder, P
         Arc::new(runner::sandbox::Sandbox::new(Default::default())),
         c.state.languages.clone(),
         cache,
-        server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT).unwrap(),
+        base.join("house"),
     );
     (b, dir)
 }
@@ -200,7 +200,7 @@ async fn the_build_cache_trims_itself_to_its_size() {
         Arc::new(runner::sandbox::Sandbox::new(Default::default())),
         c.state.languages.clone(),
         cache,
-        server::house::install(&base.join("house"), server::house::SMOKE_OPPONENT).unwrap(),
+        base.join("house"),
     );
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let running = tokio::spawn(server::builds::run(b.clone(), stopped));

@@ -32,10 +32,10 @@ fn json_of(site: &Site, path: &str) -> Value {
 /// enough to be watched.
 fn sleepy() -> Vec<u8> {
     let idle = server::house::bots()
-        .into_iter()
-        .find(|b| b.0 == "idle")
+        .iter()
+        .find(|b| b.name == "idle")
         .unwrap()
-        .1;
+        .source;
     idle.replacen("import sys", "import sys\nimport time", 1)
         .replacen(
             "        sys.stdout.write(\"0 commands:\\n\")",

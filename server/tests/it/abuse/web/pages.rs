@@ -74,7 +74,7 @@ async fn a_long_rating_history_draws_a_light_chart() {
     )
     .await;
     // 20,000 matches, and a rating change in each.
-    sqlx::query("insert into maps (name, text, seats, forts) values ('m', 'x', 2, 2)")
+    sqlx::query("insert into maps (name, text, seats) values ('m', 'x', 2)")
         .execute(&c.state.db)
         .await
         .unwrap();

@@ -1,0 +1,160 @@
+//! The games this site can host, by name (the registry: Bottle Bats, the default and
+//! the game of every row stored before there was a choice, and Vindinium), which of
+//! them are open (the `games` setting, kept in the `ranker` row so that every server and
+//! worker sees the same), and what the platform takes from each game: its shipped
+//! maps, its house bots, its smoke test, its rules document and its match policy.
+//!
+//! Architecture invariant: this module and `house.rs` are the server's only doors to a
+//! game's own crate; the rest of the server sees a game as a `&dyn GameKind` and its
+//! [`Content`].
+
+use std::sync::OnceLock;
+
+use game_interface::{GameKind, Registry};
+use runner::MatchConfig;
+use sqlx::PgPool;
+
+/// The default game's name.
+pub const DEFAULT: &str = engine::plugin::NAME;
+
+/// Every game this build of the platform knows, the default first.
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut r = Registry::new(engine::plugin::kind());
+        r.add(vindinium::plugin::kind())
+            .expect("every game has a name of its own");
+        r
+    })
+}
+
+/// The game called `name`, or an error that names the games there are.
+pub fn kind(name: &str) -> anyhow::Result<&'static dyn GameKind> {
+    registry().get(name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "no game is called `{name}`; the games are {}",
+            registry().names().join(", ")
+        )
+    })
+}
+
+/// What the platform takes from one game besides its [`GameKind`].
+pub struct Content {
+    pub kind: &'static dyn GameKind,
+    /// The maps a fresh ladder of the game gets: (name, text). Map names are one
+    /// namespace across games.
+    pub maps: Vec<(&'static str, &'static str)>,
+    /// The map of smoke tests.
+    pub smoke_map: &'static str,
+    /// The house bots a smoke test seats beside the version tested, one per other
+    /// seat (names of [`crate::house::bots`]).
+    pub smoke_opponents: &'static [&'static str],
+    /// The names of a seat's statistics ([`game_interface::Match::stats`]), in order.
+    pub stat_names: &'static [&'static str],
+    /// The complete rules, as served at `/docs/...` and cited by the site.
+    pub rules: &'static str,
+    /// Where the rules say how long a reply may take.
+    pub time_rule: &'static str,
+}
+
+/// The content of the game called `name` (a name of the registry).
+pub fn content(name: &str) -> anyhow::Result<Content> {
+    let kind = kind(name)?;
+    Ok(match kind.name() {
+        vindinium::plugin::NAME => Content {
+            kind,
+            maps: vindinium::ORIGINAL_MAPS.to_vec(),
+            smoke_map: vindinium::ORIGINAL_MAPS[0].1,
+            smoke_opponents: &["vindinium-random"; 3],
+            stat_names: &["gold", "mines", "deaths"],
+            rules: "docs/vindinium-rules.md",
+            time_rule: "docs/vindinium-rules.md §9",
+        },
+        _ => Content {
+            kind,
+            maps: crate::ranker::shipped_maps(),
+            smoke_map: crate::builds::smoke_map(),
+            smoke_opponents: &[crate::house::SMOKE_OPPONENT],
+            stat_names: &["forts", "soldiers"],
+            rules: "docs/rules.md",
+            time_rule: "docs/rules.md §7",
+        },
+    })
+}
+
+/// How a match of `kind` is played: the default game's by the site's settings
+/// (`base`), any other's by its own defaults for the turn limit and the reply times,
+/// with the site's policy for the rest.
+pub fn match_config(kind: &dyn GameKind, base: &MatchConfig) -> MatchConfig {
+    if kind.name() == DEFAULT {
+        return base.clone();
+    }
+    let d = kind.defaults();
+    MatchConfig {
+        max_steps: d.turn_limit,
+        turn_timeout: d.turn_time,
+        startup_timeout: d.first_reply_time,
+        ..base.clone()
+    }
+}
+
+/// The names of the open games, in the organizer's order.
+pub async fn open(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(r#"select games as "games!" from ranker"#)
+        .fetch_one(db)
+        .await
+}
+
+/// Opens `names` (every one a game of the registry, at least one) and closes the rest.
+pub async fn set_open(db: &PgPool, names: &[String]) -> anyhow::Result<()> {
+    if names.is_empty() {
+        anyhow::bail!("at least one game must be open");
+    }
+    for name in names {
+        kind(name)?;
+    }
+    sqlx::query!("update ranker set games = $1", names)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The game shown where none is named: the default game when it is open, else the
+/// first open one.
+pub fn default_of(open: &[String]) -> &str {
+    match open.iter().find(|o| *o == DEFAULT).or(open.first()) {
+        Some(o) => o,
+        None => DEFAULT,
+    }
+}
+
+/// The game a request names (`?game=NAME`), or the default game; a name that is no
+/// open game is refused with the open ones.
+pub fn chosen<'a>(asked: Option<&'a str>, open: &'a [String]) -> Result<&'a str, String> {
+    match asked.filter(|a| !a.is_empty()) {
+        None => Ok(default_of(open)),
+        Some(a) if open.iter().any(|o| o == a) => Ok(a),
+        Some(a) => Err(format!(
+            "no open game is called `{}`; open games: {}",
+            a.chars().take(40).collect::<String>(),
+            open.join(", ")
+        )),
+    }
+}
+
+/// Named numbers as stored (`[[name, value], ...]`, see `worker::stats_json`), read
+/// back in their order; anything else reads as none.
+pub fn numbers(stored: &serde_json::Value) -> Vec<(String, i64)> {
+    let pairs = stored.as_array().map_or(&[][..], Vec::as_slice);
+    (pairs.iter())
+        .filter_map(|p| Some((p.get(0)?.as_str()?.to_string(), p.get(1)?.as_i64()?)))
+        .collect()
+}
+
+/// Named numbers in words: `12 forts, 20 roads`.
+pub fn numbers_text(stored: &serde_json::Value) -> String {
+    let all: Vec<String> = (numbers(stored).into_iter())
+        .map(|(name, n)| format!("{n} {name}"))
+        .collect();
+    all.join(", ")
+}
