@@ -300,6 +300,8 @@ pub async fn bot_standing(
 /// matches arrive.
 #[derive(Debug, Default, Deserialize)]
 pub struct MatchFilter {
+    /// One game's matches (a list's own filter); every game's when `None`.
+    pub game: Option<String>,
     pub bot: Option<String>,
     pub user: Option<String>,
     pub map: Option<String>,
@@ -385,7 +387,14 @@ pub async fn latest_matches(
     limit: i64,
 ) -> sqlx::Result<Vec<MatchRow>> {
     let (bot, user, map) = (given(&f.bot), given(&f.user), given(&f.map));
-    let page = page_ids(f.cursor.is_some(), &bot, &user, &map, f.ranked(), limit);
+    // A bot's and a map's matches are of their game already.
+    let game = given(&f.game).filter(|_| bot.is_none() && map.is_none());
+    let page = page_ids(
+        f.cursor.is_some(),
+        [&bot, &user, &map, &game],
+        f.ranked(),
+        limit,
+    );
     let sql = format!(
         "select m.id, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
@@ -400,7 +409,7 @@ pub async fn latest_matches(
     if let Some(cursor) = f.cursor {
         query = query.bind(cursor);
     }
-    for value in [bot, user, map].into_iter().flatten() {
+    for value in [bot, user, map, game].into_iter().flatten() {
         query = query.bind(value);
     }
     query.fetch_all(db).await
@@ -419,9 +428,7 @@ fn kind_of(ranked: Option<bool>, id: &str) -> String {
 /// The statement that finds a page's match ids (see [`latest_matches`]).
 fn page_ids(
     has_cursor: bool,
-    bot: &Option<String>,
-    user: &Option<String>,
-    map: &Option<String>,
+    [bot, user, map, game]: [&Option<String>; 4],
     ranked: Option<bool>,
     limit: i64,
 ) -> String {
@@ -438,6 +445,13 @@ fn page_ids(
         param(user.is_some()),
         param(map.is_some()),
     );
+    let g = param(game.is_some());
+    let of_game = |id: &str| {
+        g.map(|g| {
+            format!(" and exists (select 1 from matches g where g.id = {id} and g.game = ${g})")
+        })
+        .unwrap_or_default()
+    };
     // Conditions on a seat `p` (its match finished), or on a match `m`.
     let cursor = |on: &str| {
         c.map(|c| {
@@ -474,20 +488,22 @@ fn page_ids(
             // match of two of its bots (house bots share an owner) counts once.
             "select s.id from bots ob join users ou on ou.id = ob.owner_id cross join lateral ( \
                  select p.match_id as id, p.finished_at from match_players p \
-                 where p.bot_id = ob.id and p.finished_at is not null{}{} \
+                 where p.bot_id = ob.id and p.finished_at is not null{}{}{} \
                  order by p.finished_at desc, p.match_id desc limit {limit}) s \
              where lower(ou.name) = lower(${u}) \
              group by s.id, s.finished_at order by s.finished_at desc, s.id desc limit {limit}",
             cursor("p.finished_at, p.match_id"),
             on_map("p.match_id"),
+            of_game("p.match_id"),
         ),
         (None, None) => format!(
-            "select m.id from matches m where m.status = 'finished'{}{} \
+            "select m.id from matches m where m.status = 'finished'{}{}{} \
              order by m.finished_at desc, m.id desc limit {limit}",
             cursor("m.finished_at, m.id"),
             m.map(|m| format!(" and m.map_id = (select id from maps where name = ${m})"))
                 .unwrap_or_default()
                 + &kind_of(ranked, "m.id"),
+            g.map(|g| format!(" and m.game = ${g}")).unwrap_or_default(),
         ),
     }
 }

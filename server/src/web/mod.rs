@@ -12,6 +12,7 @@ pub mod contest;
 pub mod downloads;
 pub mod error;
 pub mod format;
+pub mod games;
 pub mod guard;
 pub mod gzipped;
 pub mod ladder;
@@ -254,6 +255,7 @@ pub fn app(state: AppState) -> Router {
         .merge(bots::router(state.config.max_upload_bytes))
         .merge(challenges::router())
         .merge(contest::router())
+        .merge(games::router())
         .merge(tournaments::router())
         .merge(live::router())
         .route("/static/{*path}", get(asset))

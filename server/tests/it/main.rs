@@ -29,6 +29,7 @@ mod candidates;
 mod challenges;
 mod contestant_loop;
 mod downloads;
+mod games;
 mod ladder;
 mod languages;
 mod play;

@@ -3,6 +3,7 @@
 
 use askama::Template;
 use axum::extract::{Query, State};
+use axum::http::StatusCode;
 use axum::response::Html;
 use axum::Json;
 use serde_json::json;
@@ -10,8 +11,8 @@ use serde_json::json;
 use super::ListedMatch;
 use crate::ids::MatchId;
 use crate::standings::{finished_matches, MatchFilter, MatchRow, PAGE};
-use crate::web::api::ApiResult;
-use crate::web::error::AppResult;
+use crate::web::api::{ApiError, ApiResult};
+use crate::web::error::{AppError, AppResult};
 use crate::web::format::round2;
 use crate::web::session::Visitor;
 use crate::web::{AppState, Layout};
@@ -35,6 +36,7 @@ struct MatchesPage {
 fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
     for (k, v) in [
+        ("game", &f.game),
         ("bot", &f.bot),
         ("user", &f.user),
         ("map", &f.map),
@@ -58,8 +60,13 @@ fn next_cursor(rows: &[MatchRow]) -> Option<MatchId> {
 pub async fn page(
     State(state): State<AppState>,
     visitor: Visitor,
-    Query(f): Query<MatchFilter>,
+    Query(mut f): Query<MatchFilter>,
 ) -> AppResult<Html<String>> {
+    f.game = Some(
+        of_game(&state, f.game.as_deref())
+            .await?
+            .map_err(AppError::BadRequest)?,
+    );
     let rows = finished_matches(&state.db, &f).await?;
     let next = next_cursor(&rows).map(|c| query_of(&f, c));
     let maps = sqlx::query_scalar!("select name from maps order by seats, name")
@@ -84,6 +91,15 @@ pub async fn page(
     Ok(Html(page.render()?))
 }
 
+/// The open game a list asks for (`?game=`), the default game when none; or why not.
+pub async fn of_game(
+    state: &AppState,
+    asked: Option<&str>,
+) -> sqlx::Result<Result<String, String>> {
+    let open = crate::games::open(&state.db).await?;
+    Ok(crate::games::chosen(asked, &open).map(str::to_string))
+}
+
 /// A finished match as the API lists it.
 fn match_json(m: &MatchRow) -> serde_json::Value {
     json!({
@@ -101,10 +117,15 @@ fn match_json(m: &MatchRow) -> serde_json::Value {
 
 pub async fn api(
     State(state): State<AppState>,
-    Query(f): Query<MatchFilter>,
+    Query(mut f): Query<MatchFilter>,
 ) -> ApiResult<Json<serde_json::Value>> {
+    f.game = Some(
+        (of_game(&state, f.game.as_deref()).await?)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?,
+    );
     let rows = finished_matches(&state.db, &f).await?;
     Ok(Json(json!({
+        "game": f.game,
         "matches": rows.iter().map(match_json).collect::<Vec<_>>(),
         "next_cursor": next_cursor(&rows),
     })))

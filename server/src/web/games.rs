@@ -1,0 +1,57 @@
+//! `GET /api/games`: the games open on this site, with their seats, timing and how
+//! many bots play each. Every list of the site takes `?game=NAME` (the default game
+//! without it): `/leaderboard`, `/matches`, `/api/leaderboard`, `/api/matches`.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+
+use super::api::ApiResult;
+use super::AppState;
+use crate::games;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/games", get(api))
+}
+
+/// One open game as the API shows it.
+fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json::Value> {
+    let content = games::content(name)?;
+    let kind = content.kind;
+    let c = games::match_config(kind, &runner::MatchConfig::default());
+    let (fewest, most) = kind.defaults().seats;
+    Ok(json!({
+        "name": name,
+        "title": kind.title(),
+        "default": default,
+        "seats": {"min": fewest, "max": most},
+        "turn_ms": c.turn_timeout.as_millis() as u64,
+        "first_reply_ms": c.startup_timeout.as_millis() as u64,
+        "turn_limit": c.max_steps,
+        "active_bots": bots,
+        "rules": format!("/{}", content.rules),
+        "leaderboard": format!("/api/leaderboard?game={name}"),
+        "matches": format!("/api/matches?game={name}"),
+    }))
+}
+
+async fn api(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
+    let open = games::open(&state.db).await?;
+    let counts = sqlx::query!(
+        r#"select game, count(*) as "n!" from bots
+           where active_version_id is not null and not disabled group by game"#
+    )
+    .fetch_all(&state.db)
+    .await?;
+    let default = games::default_of(&open).to_string();
+    let mut list = Vec::new();
+    for name in &open {
+        let bots = (counts.iter().find(|c| &c.game == name)).map_or(0, |c| c.n);
+        let game = game_json(name, *name == default, bots).map_err(|e| {
+            super::api::ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        })?;
+        list.push(game);
+    }
+    Ok(Json(json!({ "games": list })))
+}

@@ -1,0 +1,201 @@
+//! Games on one site: with Vindinium open beside Bottle Bats, contestants upload
+//! Vindinium bots through the API, which pass their game's smoke test (against its
+//! house bots, on its smoke map) and play rated four-hero games among their own kind;
+//! `/api/games` says what is open, and lists filter by game.
+
+use crate::builds::{active, builder, status, PW};
+use crate::common::Client;
+
+use axum::http::StatusCode;
+
+/// A Vindinium bot that walks towards the nearest mine it does not own, by BFS.
+const MINER: &str = r#"
+import json, sys
+from collections import deque
+for line in sys.stdin:
+    s = json.loads(line)
+    g, me = s["game"], s["hero"]
+    n, t = g["board"]["size"], g["board"]["tiles"]
+    tile = lambda x, y: t[2 * (x * n + y): 2 * (x * n + y) + 2]
+    start = (me["pos"]["x"], me["pos"]["y"])
+    mine = "$%d" % me["id"]
+    seen, todo, move = {start}, deque([(start, None)]), "Stay"
+    while todo:
+        (x, y), first = todo.popleft()
+        for d, (dx, dy) in (("North", (-1, 0)), ("South", (1, 0)), ("East", (0, 1)), ("West", (0, -1))):
+            nx, ny = x + dx, y + dy
+            if not (0 <= nx < n and 0 <= ny < n) or (nx, ny) in seen:
+                continue
+            seen.add((nx, ny))
+            k = tile(nx, ny)
+            if k.startswith("$") and k != mine:
+                move = first or d
+                todo.clear()
+                break
+            if k == "  ":
+                todo.append(((nx, ny), first or d))
+    print(move, flush=True)
+"#;
+
+async fn open_both(c: &Client) {
+    let both = ["bottlebats".to_string(), "vindinium".to_string()];
+    server::games::set_open(&c.state.db, &both).await.unwrap();
+    server::house::register(&c.state.db).await.unwrap();
+    server::ranker::load_shipped_maps(&c.state.db)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "games");
+    while b.build_next().await.unwrap() {}
+    for name in ["ann", "ben", "cat"] {
+        let mut u = c.stranger();
+        u.register(name, PW).await;
+        let token = u.new_token("kit").await;
+        let r = u
+            .api_upload(
+                "/api/bots",
+                &token,
+                &[("name", &format!("{name}-miner")), ("game", "vindinium")],
+                Some(("bot.py", MINER.as_bytes())),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    }
+    while b.build_next().await.unwrap() {}
+    for name in ["ann", "ben", "cat"] {
+        let bot = format!("{name}-miner");
+        assert_eq!(status(&c, &bot, 1).await, ("active".into(), None), "{bot}");
+        assert_eq!(active(&c, &bot).await, Some(1));
+    }
+
+    // /api/games: both open, Bottle Bats the default, each with its own bots.
+    let games = c.get("/api/games").await.json();
+    let list = games["games"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{games}");
+    assert_eq!(list[0]["name"], "bottlebats");
+    assert_eq!(list[0]["default"], true);
+    assert_eq!(list[1]["name"], "vindinium");
+    assert_eq!(list[1]["seats"]["min"], 4);
+    assert_eq!(list[1]["turn_limit"], 1200);
+    // The three contestants' and the house's random hero.
+    assert_eq!(list[1]["active_bots"], 4, "{games}");
+
+    // The scheduler makes Vindinium games of four among Vindinium bots on its maps.
+    let settings = server::ranker::matchmaking::Settings::default();
+    let made = server::ranker::schedule(&c.state.db, 1, &settings)
+        .await
+        .unwrap();
+    assert!(made >= 1);
+    let queued: Vec<(String, String, i64)> = sqlx::query_as(
+        "select m.game, maps.game, (select count(*) from match_players p join bots b on b.id = p.bot_id \
+             where p.match_id = m.id and b.game = m.game) from matches m join maps on maps.id = m.map_id \
+         where m.status = 'queued'",
+    )
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    let vindinium: Vec<_> = queued.iter().filter(|q| q.0 == "vindinium").collect();
+    assert_eq!(vindinium.len(), 1, "{queued:?}");
+    assert_eq!(vindinium[0].1, "vindinium", "on a Vindinium map");
+    assert_eq!(vindinium[0].2, 4, "four Vindinium heroes");
+    sqlx::query(
+        "update matches set status = 'void', void_reason = 'test' where game <> 'vindinium'",
+    )
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+
+    // Closed, its queued match waits; open again, it is played.
+    let w = crate::common::worker(&b, "games", 500);
+    let bottlebats_only = ["bottlebats".to_string()];
+    server::games::set_open(&c.state.db, &bottlebats_only)
+        .await
+        .unwrap();
+    assert!(!w.run_one().await.unwrap(), "a closed game's match waits");
+    open_both(&c).await;
+    assert!(w.run_one().await.unwrap());
+    let (id, turns): (i64, i32) = sqlx::query_as(
+        "select id, turns from matches where game = 'vindinium' and status = 'finished'",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(turns, 1200, "a whole game of the game's own length");
+
+    // The result: each hero's gold, mines and deaths; ratings moved.
+    let m = c.get(&format!("/api/matches/{id}")).await.json();
+    assert_eq!(m["game"], "vindinium");
+    let players = m["players"].as_array().unwrap();
+    assert_eq!(players.len(), 4);
+    for p in players {
+        for stat in ["gold", "mines", "deaths"] {
+            assert!(p[stat].is_i64(), "{stat} of {p}");
+        }
+        assert!(p["mu_after"].is_number(), "rated: {p}");
+        assert_eq!(p["warnings"], 0, "{p}");
+    }
+    let gold: Vec<i64> = players
+        .iter()
+        .map(|p| p["gold"].as_i64().unwrap())
+        .collect();
+    assert!(gold.iter().any(|&g| g > 0), "miners earn gold: {gold:?}");
+    let page = c.get(&format!("/matches/{id}")).await;
+    assert!(page.body.contains(">Gold</th>") && page.body.contains(">Deaths</th>"));
+    assert!(!page.body.contains(">Forts</th>"));
+
+    // Lists by game: the default game's without `game`, Vindinium's with it.
+    let listed = c.get("/api/matches?game=vindinium").await.json();
+    assert_eq!(listed["game"], "vindinium");
+    assert_eq!(listed["matches"][0]["id"], id, "{listed}");
+    let default = c.get("/api/matches").await.json();
+    assert_eq!(default["game"], "bottlebats");
+    assert!(
+        !default["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["id"] == id),
+        "{default}"
+    );
+    let r = c.get("/api/matches?game=chess").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("open games: bottlebats, vindinium"));
+    let r = c.get("/matches?game=chess").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_closed_game_takes_no_bots() {
+    let mut c = Client::new().await;
+    c.register("ann", PW).await;
+    let token = c.new_token("kit").await;
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "hero"), ("game", "vindinium")],
+            Some(("bot.py", MINER.as_bytes())),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert!(
+        r.body.contains("no open game is called `vindinium`"),
+        "{}",
+        r.body
+    );
+    let games = c.get("/api/games").await.json();
+    assert_eq!(games["games"].as_array().unwrap().len(), 1, "{games}");
+    let r = server::games::set_open(&c.state.db, &["nope".to_string()]).await;
+    assert!(r
+        .unwrap_err()
+        .to_string()
+        .contains("no game is called `nope`"));
+}
