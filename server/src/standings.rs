@@ -127,14 +127,18 @@ pub struct PlayingBot {
     pub owner: Option<crate::ids::UserId>,
 }
 
-/// Every bot that plays, best rated first (the leaderboard's order).
-pub async fn playing_bots(conn: &mut sqlx::PgConnection) -> sqlx::Result<Vec<PlayingBot>> {
+/// Every bot of `game` that plays, best rated first (the leaderboard's order).
+pub async fn playing_bots(
+    conn: &mut sqlx::PgConnection,
+    game: &str,
+) -> sqlx::Result<Vec<PlayingBot>> {
     let rows = sqlx::query!(
         r#"select b.id as "id: BotId", b.active_version_id as "version!: VersionId", b.name, b.mu,
                b.sigma, case when u.name <> $1 then b.owner_id end as "owner: crate::ids::UserId"
            from bots b join users u on u.id = b.owner_id
-           where b.active_version_id is not null and not b.disabled"#,
-        crate::house::ACCOUNT
+           where b.active_version_id is not null and not b.disabled and b.game = $2"#,
+        crate::house::ACCOUNT,
+        game
     )
     .fetch_all(&mut *conn)
     .await?;

@@ -69,9 +69,10 @@ pub struct AbAsk {
 use crate::standings::PlayingBot as Rival;
 
 /// Every bot that plays but `me`, best rated first.
-async fn rivals(conn: &mut PgConnection, me: BotId) -> sqlx::Result<Vec<Rival>> {
-    let mut all = crate::standings::playing_bots(conn).await?;
-    all.retain(|r| r.id != me);
+/// The bots of `me`'s game that play, but `me`.
+async fn rivals(conn: &mut PgConnection, me: &super::OwnBot) -> sqlx::Result<Vec<Rival>> {
+    let mut all = crate::standings::playing_bots(conn, &me.game).await?;
+    all.retain(|r| r.id != me.id);
     Ok(all)
 }
 
@@ -92,7 +93,7 @@ async fn opponents(
     me: &super::OwnBot,
     asked: &Opponents,
 ) -> Step<Vec<Rival>> {
-    let all = rivals(conn, me.id).await?;
+    let all = rivals(conn, me).await?;
     let max = (MAX_PLAYERS - 1) as usize;
     let chosen = match asked {
         Opponents::Top { top: k } | Opponents::Near { near: k } if *k == 0 || *k as usize > max => {
@@ -196,9 +197,12 @@ struct MapRow {
     seats: usize,
 }
 
-async fn enabled_maps(conn: &mut PgConnection) -> sqlx::Result<Vec<MapRow>> {
+/// The maps of `game` in play.
+async fn enabled_maps(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<MapRow>> {
     let rows = sqlx::query!(
-        r#"select id as "id: MapId", name, seats from maps where enabled order by name"#
+        r#"select id as "id: MapId", name, seats from maps where enabled and game = $1
+           order by name"#,
+        game
     )
     .fetch_all(conn)
     .await?;
@@ -276,15 +280,26 @@ async fn challenge(
     let me = own_bot(&mut tx, user, &ask.bot).await?;
     let version = playable_version(&mut tx, &me, ask.version).await?;
     let rivals = opponents(&mut tx, &me, &ask.opponents).await?;
-    let most = (rivals.len() + 1).min(MAX_PLAYERS as usize);
-    let players = ask.players.map_or(most, |p| p as usize);
-    if players < 2 || players > most {
+    let kind = crate::games::kind(&me.game).map_err(|e| Refusal::Conflict(e.to_string()))?;
+    let (fewest, most_seats) = kind.defaults().seats;
+    let most = (rivals.len() + 1).min(MAX_PLAYERS as usize).min(most_seats);
+    if most < fewest {
         return Err(Refusal::Invalid(format!(
-            "A game of this challenge can have 2 to {most} players."
+            "A game of {} has at least {fewest} players: ask for {} opponents or more.",
+            kind.title(),
+            fewest - 1
         ))
         .into());
     }
-    let maps = maps_for(enabled_maps(&mut tx).await?, &ask.maps, players)?;
+    let players = ask.players.map_or(most, |p| p as usize);
+    if players < fewest.max(2) || players > most {
+        return Err(Refusal::Invalid(format!(
+            "A game of this challenge can have {} to {most} players.",
+            fewest.max(2)
+        ))
+        .into());
+    }
+    let maps = maps_for(enabled_maps(&mut tx, &me.game).await?, &ask.maps, players)?;
     within_limits(&mut tx, limits, user, ask.games).await?;
     let id = insert(
         &mut tx,
@@ -377,14 +392,14 @@ async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) ->
         ))
         .into());
     }
-    let pool = nearest(rivals(&mut tx, me.id).await?, me.rating, AB_POOL);
+    let pool = nearest(rivals(&mut tx, &me).await?, me.rating, AB_POOL);
     if pool.is_empty() {
         return Err(Refusal::Conflict(
             "No other bot plays yet: there is nobody to test against.".into(),
         )
         .into());
     }
-    let mut maps: Vec<MapRow> = enabled_maps(&mut tx)
+    let mut maps: Vec<MapRow> = enabled_maps(&mut tx, &me.game)
         .await?
         .into_iter()
         .filter(|m| m.seats <= pool.len() + 1)

@@ -123,6 +123,8 @@ pub(crate) fn outcome<T>(step: Step<T>) -> Outcome<T> {
 pub(crate) struct OwnBot {
     pub id: BotId,
     pub name: String,
+    /// Its game: its opponents and maps are of it.
+    pub game: String,
     pub active: Option<VersionId>,
     /// Its rating as the leaderboard sorts it.
     pub rating: f64,
@@ -132,7 +134,7 @@ pub(crate) struct OwnBot {
 pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -> Step<OwnBot> {
     let Some(b) = sqlx::query!(
         r#"select id as "id: BotId", name, owner_id as "owner: UserId",
-               active_version_id as "active: VersionId", disabled, mu, sigma
+               active_version_id as "active: VersionId", disabled, mu, sigma, game
            from bots where lower(name) = lower($1)"#,
         name.trim()
     )
@@ -158,6 +160,7 @@ pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -
     Ok(OwnBot {
         id: b.id,
         name: b.name,
+        game: b.game,
         active: b.active,
         rating: crate::ranker::rating::conservative(b.mu, b.sigma),
     })

@@ -38,6 +38,9 @@ pub enum TournamentCmd {
         /// The schedule's seed: the same seed, the same schedule.
         #[arg(long)]
         seed: Option<u64>,
+        /// The game played (an open game); the default game if not given.
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Show a tournament's progress and standings.
     Status { id: TournamentId },
@@ -92,9 +95,11 @@ async fn run_on(db: &sqlx::PgPool, cmd: TournamentCmd) -> anyhow::Result<()> {
             games,
             rounds,
             seed,
+            game,
         } => {
             let ask = Ask {
                 name,
+                game,
                 participants: participants(&who)?,
                 maps: maps
                     .split(',')

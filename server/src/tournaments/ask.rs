@@ -69,6 +69,9 @@ impl std::fmt::Display for Format {
 #[serde(deny_unknown_fields)]
 pub struct Ask {
     pub name: String,
+    /// The game played (an open game); the default game if not given.
+    #[serde(default)]
+    pub game: Option<String>,
     pub participants: Participants,
     /// Maps by name; every enabled map for the number of players if none.
     #[serde(default)]

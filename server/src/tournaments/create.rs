@@ -89,8 +89,12 @@ fn check(ask: &Ask) -> Result<(u32, Option<u32>, Option<u32>), Refusal> {
 }
 
 /// The participants asked for, in seeding order.
-async fn participants(conn: &mut PgConnection, asked: &Participants) -> Step<Vec<Entrant>> {
-    let all: Vec<(String, Entrant)> = crate::standings::playing_bots(conn)
+async fn participants(
+    conn: &mut PgConnection,
+    asked: &Participants,
+    game: &str,
+) -> Step<Vec<Entrant>> {
+    let all: Vec<(String, Entrant)> = crate::standings::playing_bots(conn, game)
         .await?
         .into_iter()
         .map(|b| {
@@ -165,12 +169,15 @@ fn named(all: Vec<(String, Entrant)>, names: &[String]) -> Result<Vec<Entrant>, 
     Ok(chosen)
 }
 
-/// The maps asked for, or every enabled map for `k` players.
-async fn maps(conn: &mut PgConnection, names: &[String], k: u32) -> Step<Vec<MapPick>> {
-    let rows =
-        sqlx::query!(r#"select id as "id: MapId", name, seats, enabled from maps order by name"#)
-            .fetch_all(&mut *conn)
-            .await?;
+/// The maps of `game` asked for, or every enabled map of it for `k` players.
+async fn maps(conn: &mut PgConnection, names: &[String], k: u32, game: &str) -> Step<Vec<MapPick>> {
+    let rows = sqlx::query!(
+        r#"select id as "id: MapId", name, seats, enabled from maps where game = $1
+           order by name"#,
+        game
+    )
+    .fetch_all(&mut *conn)
+    .await?;
     if names.is_empty() {
         let picked: Vec<MapPick> = rows
             .iter()
@@ -329,7 +336,24 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
         ))
         .into());
     }
-    let entrants = participants(&mut tx, &ask.participants).await?;
+    let open = crate::games::open(&mut *tx).await?;
+    let game = crate::games::chosen(ask.game.as_deref(), &open)
+        .map_err(|e| Refusal::Invalid(format!("{e}.")))?
+        .to_string();
+    let kind = crate::games::kind(&game).map_err(|e| Refusal::Conflict(e.to_string()))?;
+    let (fewest, most) = kind.defaults().seats;
+    if !(fewest..=most).contains(&(k as usize)) {
+        return Err(Refusal::Invalid(format!(
+            "A game of {} has {}: play groups of that size.",
+            kind.title(),
+            match fewest == most {
+                true => format!("{fewest} players"),
+                false => format!("{fewest} to {most} players"),
+            }
+        ))
+        .into());
+    }
+    let entrants = participants(&mut tx, &ask.participants, &game).await?;
     let kin = same_owner(&entrants);
     if ask.format == Format::Groups && !kin.is_empty() {
         return Err(Refusal::Conflict(
@@ -344,7 +368,7 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
         ))
         .into());
     }
-    let picked = maps(&mut tx, &ask.maps, k).await?;
+    let picked = maps(&mut tx, &ask.maps, k, &game).await?;
     let seed = ask
         .seed
         .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);
@@ -359,8 +383,8 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
     )?;
     let id = sqlx::query_scalar!(
         r#"insert into tournaments (name, format, players_per_game, games, rounds, seed, asked,
-               created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8) returning id as "id: TournamentId""#,
+               created_by, game)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id as "id: TournamentId""#,
         ask.name.trim(),
         ask.format.as_str(),
         k as i32,
@@ -372,7 +396,8 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
             .chars()
             .take(400)
             .collect::<String>(),
-        by as UserId
+        by as UserId,
+        game
     )
     .fetch_one(&mut *tx)
     .await?;
@@ -479,6 +504,7 @@ mod tests {
     fn the_shape_of_a_request_is_checked_before_the_database() {
         let ask = |format, k, games, rounds| Ask {
             name: "Final".into(),
+            game: None,
             participants: Participants::Word("all".into()),
             maps: vec![],
             format,

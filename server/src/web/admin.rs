@@ -31,6 +31,8 @@ pub fn router() -> Router<AppState> {
 struct AdminPage {
     layout: Layout,
     status: Status,
+    /// The open games, a choice for tournaments when there are several.
+    games: Vec<crate::web::games::GameChoice>,
     notice: Option<String>,
     error: Option<String>,
 }
@@ -54,6 +56,7 @@ async fn render(
     let page = AdminPage {
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
+        games: crate::web::games::choices(&state.db).await?,
         notice,
         error,
     };

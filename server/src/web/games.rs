@@ -15,6 +15,27 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/games", get(api))
 }
 
+/// An open game a form offers.
+pub struct GameChoice {
+    pub name: String,
+    pub title: &'static str,
+}
+
+/// The open games, for a form's choice (shown when there are several), the default
+/// first.
+pub async fn choices(db: &sqlx::PgPool) -> sqlx::Result<Vec<GameChoice>> {
+    let open = games::open(db).await?;
+    let default = games::default_of(&open).to_string();
+    let mut out: Vec<GameChoice> = (open.into_iter())
+        .filter_map(|name| {
+            let title = games::kind(&name).ok()?.title();
+            Some(GameChoice { name, title })
+        })
+        .collect();
+    out.sort_by_key(|g| g.name != default);
+    Ok(out)
+}
+
 /// One open game as the API shows it.
 fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json::Value> {
     let content = games::content(name)?;

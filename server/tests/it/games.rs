@@ -170,6 +170,77 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
         .contains("open games: bottlebats, vindinium"));
     let r = c.get("/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    challenges_and_tournaments_of_vindinium(&mut c).await;
+}
+
+/// A Vindinium bot's challenge meets Vindinium bots on Vindinium maps, four a game;
+/// a tournament of Vindinium is played in groups of four.
+async fn challenges_and_tournaments_of_vindinium(c: &mut Client) {
+    use crate::challenges::api_json;
+    use serde_json::json;
+    let mut ann = c.stranger();
+    ann.login("ann", PW).await;
+    let token = ann.new_token("challenges").await;
+    let ask = |opponents| json!({"bot": "ann-miner", "opponents": opponents, "games": 2});
+    let r = api_json(
+        &mut ann,
+        "/api/challenges",
+        &token,
+        &ask(json!(["ben-miner"])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert!(
+        r.body.contains("at least 4 players: ask for 3 opponents"),
+        "{}",
+        r.body
+    );
+    let r = api_json(&mut ann, "/api/challenges", &token, &ask(json!({"top": 3}))).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let seats: Vec<(String, String, i64)> = sqlx::query_as(
+        "select m.game, maps.game, count(*) from matches m join maps on maps.id = m.map_id \
+         join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id \
+         where m.challenge_id is not null and b.game = 'vindinium' group by m.id, m.game, maps.game",
+    )
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(seats.len(), 2, "{seats:?}");
+    assert!(
+        seats
+            .iter()
+            .all(|s| s == &("vindinium".into(), "vindinium".into(), 4)),
+        "{seats:?}"
+    );
+
+    c.register("olga", PW).await;
+    sqlx::query("update users set is_admin = true where name = 'olga'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let token = c.new_token("tournaments").await;
+    let duel = json!({"name": "Duels", "game": "vindinium", "participants": "all", "format": "round-robin"});
+    let r = api_json(c, "/api/tournaments", &token, &duel).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert!(
+        r.body.contains("A game of Vindinium has 4 players"),
+        "{}",
+        r.body
+    );
+    let groups = json!({"name": "Heroes", "game": "vindinium", "participants": "all",
+        "format": "groups", "players_per_game": 4, "games": 3, "seed": 7});
+    let r = api_json(c, "/api/tournaments", &token, &groups).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let t = r.json()["id"].as_i64().unwrap();
+    let games: Vec<(String, i64)> = sqlx::query_as(
+        "select m.game, (select count(*) from match_players p join bots b on b.id = p.bot_id \
+             where p.match_id = m.id and b.game = 'vindinium') from matches m where m.tournament_id = $1",
+    )
+    .bind(t)
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(games, vec![("vindinium".to_string(), 4); 3]);
 }
 
 #[tokio::test]

@@ -45,6 +45,9 @@ fn max_mib(state: &AppState) -> u64 {
 struct NewPage {
     layout: Layout,
     choices: Vec<Choice>,
+    /// The open games, a choice when there are several, and the one chosen.
+    games: Vec<crate::web::games::GameChoice>,
+    game: String,
     name: String,
     language: String,
     compile: String,
@@ -57,6 +60,8 @@ pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult
     let page = NewPage {
         layout: who.layout(),
         choices: choices(&state),
+        games: crate::web::games::choices(&state.db).await?,
+        game: String::new(),
         name: String::new(),
         language: "auto".into(),
         compile: String::new(),
@@ -78,6 +83,7 @@ pub async fn new_bot(
         Ok(up) => (up, None),
         Err((refused, partial)) => (partial, Some(refused)),
     };
+    let game: String = up.game.chars().take(32).collect();
     let kept = (
         up.name.chars().take(64).collect(),
         up.language.clone(),
@@ -96,6 +102,8 @@ pub async fn new_bot(
     let page = NewPage {
         layout: who.layout(),
         choices: choices(&state),
+        games: crate::web::games::choices(&state.db).await?,
+        game,
         name,
         language: if language.is_empty() {
             "auto".into()

@@ -73,6 +73,9 @@ struct TournamentForm {
     rounds: String,
     #[serde(default)]
     seed: String,
+    /// The game (empty: the default game).
+    #[serde(default)]
+    game: String,
 }
 
 /// A number typed in a form: none when empty.
@@ -113,6 +116,7 @@ impl TournamentForm {
         let groups = format == Format::Groups;
         Ok(Ask {
             name: self.name.clone(),
+            game: Some(self.game.clone()).filter(|g| !g.is_empty()),
             participants,
             maps: names(&self.maps),
             format,
