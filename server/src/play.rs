@@ -14,10 +14,19 @@ use runner::sandbox::{Limits, Sandbox, SandboxConfig};
 use runner::{run_match, MatchConfig, MatchResult, OnTimeout};
 use serde::Deserialize;
 
-/// The config file. The first four keys are the 2016 ones.
+/// The config file. The first four keys are the 2016 ones; `game` picks another game
+/// than Bottle Bats (`vindinium`), whose own keys are `max_turns` and `map_seed`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayConfig {
+    /// The game played; Bottle Bats when absent, so every 2016 config runs unchanged.
+    pub game: Option<String>,
+    /// Turns (Vindinium: moves) a game lasts at most, for a game other than Bottle Bats;
+    /// its own default when absent.
+    pub max_turns: Option<u32>,
+    /// Seed of the generated map when there is no `mapfile`, for a game other than
+    /// Bottle Bats.
+    pub map_seed: Option<u64>,
     /// Player name → shell command, in the order seats are bound when names do not
     /// match the map's owners.
     pub players: serde_json::Map<String, serde_json::Value>,
@@ -62,6 +71,19 @@ pub fn run(
     let config = read_config(config_path)?;
     // Paths and commands are relative to the working directory, as in the original.
     let dir = std::env::current_dir().context("cannot read the current directory")?;
+    if let Some(game) = config
+        .game
+        .as_deref()
+        .filter(|g| *g != crate::games::DEFAULT)
+    {
+        return other_game::run(
+            game,
+            &config,
+            &dir,
+            stderr_dir,
+            launcher(sandboxed).as_ref(),
+        );
+    }
     let players = players(&config)?;
     let map = bind_seats(game_map(&config, players.len())?, &players)?;
     let specs: Vec<BotSpec> = players
@@ -74,7 +96,7 @@ pub fn run(
         .collect();
     let launcher = launcher(sandboxed);
     let result = play_with_progress(map, &specs, launcher.as_ref(), &match_config(&config))?;
-    refuse_unstartable(&result, &players)?;
+    refuse_unstartable(&result.players, &players)?;
     write_outputs(&config, &dir, stderr_dir, &result)?;
     print_summary(&result);
     Ok(ExitCode::SUCCESS)
@@ -195,9 +217,11 @@ fn play_with_progress(
 
 /// A command that could not be run at all is the config's mistake, not a game: say
 /// so rather than print a game nobody played.
-fn refuse_unstartable(result: &MatchResult, players: &[(String, String)]) -> anyhow::Result<()> {
-    let Some(p) = result
-        .players
+fn refuse_unstartable(
+    reports: &[runner::PlayerReport],
+    players: &[(String, String)],
+) -> anyhow::Result<()> {
+    let Some(p) = reports
         .iter()
         .find(|p| could_not_start(p.exit_status) && p.stderr.len() <= 1)
     else {
@@ -213,6 +237,21 @@ fn refuse_unstartable(result: &MatchResult, players: &[(String, String)]) -> any
         .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
         .unwrap_or_default();
     bail!("player `{}`: command `{cmd}` cannot start: {said}", p.name)
+}
+
+/// The players' stderr, a file each in `dir`.
+fn write_stderr(dir: &Path, players: &[runner::PlayerReport]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for p in players {
+        let path = dir.join(format!("{}.stderr", p.name));
+        let bytes: Vec<u8> = p
+            .stderr
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .collect();
+        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn write_outputs(
@@ -240,18 +279,7 @@ fn write_outputs(
             .with_context(|| format!("cannot write the replay {}", path.display()))?;
     }
     if let Some(sdir) = stderr_dir {
-        std::fs::create_dir_all(sdir)
-            .with_context(|| format!("cannot create {}", sdir.display()))?;
-        for p in &result.players {
-            let path = sdir.join(format!("{}.stderr", p.name));
-            let bytes: Vec<u8> = p
-                .stderr
-                .iter()
-                .flat_map(|(_, b)| b.iter().copied())
-                .collect();
-            std::fs::write(&path, bytes)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
+        write_stderr(sdir, &result.players)?;
     }
     Ok(())
 }
@@ -286,31 +314,37 @@ const WARNINGS_SHOWN: usize = 10;
 
 /// The players by rank: forts, soldiers, warnings, errors, timeouts, time used.
 fn table(result: &MatchResult) -> String {
-    use std::fmt::Write as _;
-    let header = [
-        "rank",
-        "player",
-        "forts",
-        "soldiers",
-        "warnings",
-        "errors",
-        "timeouts",
-        "time used (s)",
-    ];
-    let mut rows: Vec<[String; 8]> = result
-        .players
-        .iter()
+    let stats: Vec<game_interface::Numbers> = (result.players.iter())
         .map(|p| {
-            [
-                p.rank.to_string(),
-                p.name.clone(),
-                p.forts.to_string(),
-                p.soldiers.to_string(),
+            vec![
+                ("forts", game_interface::number(p.forts)),
+                ("soldiers", game_interface::number(p.soldiers)),
+            ]
+        })
+        .collect();
+    table_of(&result.players, &stats)
+}
+
+/// The players by rank, with the game's statistics (`stats`, by seat), then warnings,
+/// errors, timeouts and time used.
+fn table_of(players: &[runner::PlayerReport], stats: &[game_interface::Numbers]) -> String {
+    use std::fmt::Write as _;
+    let mut header: Vec<&str> = vec!["rank", "player"];
+    header.extend(stats.first().into_iter().flatten().map(|(name, _)| *name));
+    header.extend(["warnings", "errors", "timeouts", "time used (s)"]);
+    let mut rows: Vec<Vec<String>> = players
+        .iter()
+        .zip(stats)
+        .map(|(p, numbers)| {
+            let mut row = vec![p.rank.to_string(), p.name.clone()];
+            row.extend(numbers.iter().map(|(_, n)| n.to_string()));
+            row.extend([
                 p.warnings.to_string(),
                 u32::from(p.error.is_some()).to_string(),
                 p.timeouts.to_string(),
                 format!("{:.2}", p.time_used.as_secs_f64()),
-            ]
+            ]);
+            row
         })
         .collect();
     rows.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(u32::MAX));
@@ -337,11 +371,11 @@ fn table(result: &MatchResult) -> String {
             .collect();
         let _ = writeln!(out, "{}", parts.join("  ").trim_end());
     };
-    line(header.to_vec());
+    line(header.clone());
     for r in &rows {
         line(r.iter().map(String::as_str).collect());
     }
-    let clock = if result.players.iter().all(|p| p.cpu_measured) {
+    let clock = if players.iter().all(|p| p.cpu_measured) {
         "the CPU time of each bot's processes"
     } else {
         "wall-clock time (no CPU accounting here)"
@@ -354,6 +388,15 @@ fn table(result: &MatchResult) -> String {
 /// turn and count, its timeouts' turns, the limits it hit, why it was removed (with the
 /// end of its stderr), and stderr dropped.
 fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> String {
+    problems_in(p, found, "turn")
+}
+
+/// [`problems`], where a game's turns are called `turn` (Vindinium: `move`).
+fn problems_in(
+    p: &runner::PlayerReport,
+    found: &[engine::problems::Problem],
+    turn: &str,
+) -> String {
     use engine::problems::Kind;
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -371,7 +414,11 @@ fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> St
         } else {
             String::new()
         };
-        let _ = writeln!(out, "{}: turn {}: {}{times}", p.name, x.first_turn, x.text);
+        let _ = writeln!(
+            out,
+            "{}: {turn} {}: {}{times}",
+            p.name, x.first_turn, x.text
+        );
     }
     if warnings > WARNINGS_SHOWN {
         let more = warnings - WARNINGS_SHOWN;
@@ -379,17 +426,17 @@ fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> St
     }
     for x in found.iter().filter(|x| x.kind == Kind::Timeout) {
         let turns: Vec<String> = x.turns.iter().map(u32::to_string).collect();
-        let _ = writeln!(out, "{}: timed out in turns {}", p.name, turns.join(", "));
+        let _ = writeln!(out, "{}: timed out in {turn}s {}", p.name, turns.join(", "));
     }
     for x in found.iter().filter(|x| x.kind == Kind::Limit) {
-        let _ = writeln!(out, "{}: turn {}: {}", p.name, x.first_turn, x.text);
+        let _ = writeln!(out, "{}: {turn} {}: {}", p.name, x.first_turn, x.text);
     }
     if let Some(e) = &p.error {
-        let turn = found
+        let at = found
             .iter()
             .find(|x| x.kind == Kind::Removed)
-            .map_or(String::new(), |x| format!("turn {}: ", x.first_turn));
-        let _ = writeln!(out, "{}: {turn}removed: {e}", p.name);
+            .map_or(String::new(), |x| format!("{turn} {}: ", x.first_turn));
+        let _ = writeln!(out, "{}: {at}removed: {e}", p.name);
         let tail: Vec<u8> = p
             .stderr
             .iter()
@@ -409,4 +456,120 @@ fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> St
         );
     }
     out
+}
+
+/// `play` for a game other than Bottle Bats, through the game interface: the players in
+/// the config's order take the seats, the map comes from `mapfile` or `map_seed`, the
+/// replay is the site's and the log is the game's own (Vindinium: one GAME object a
+/// line, then the winner).
+mod other_game {
+    use super::*;
+
+    pub fn run(
+        game: &str,
+        config: &PlayConfig,
+        dir: &Path,
+        stderr_dir: Option<&Path>,
+        launcher: &dyn Launcher,
+    ) -> anyhow::Result<ExitCode> {
+        let kind = crate::games::kind(game).map_err(|e| anyhow!("config: {e}"))?;
+        let players = players(config)?;
+        let (fewest, most) = kind.defaults().seats;
+        if !(fewest..=most).contains(&players.len()) {
+            bail!(
+                "config: {} is played by {} players, and `players` lists {}",
+                kind.title(),
+                if fewest == most {
+                    fewest.to_string()
+                } else {
+                    format!("{fewest} to {most}")
+                },
+                players.len()
+            );
+        }
+        let map = match (&config.mapfile, config.map_seed.or(config.seed)) {
+            (Some(path), _) => std::fs::read_to_string(dir.join(path))
+                .with_context(|| format!("cannot read map file {}", path.display()))?,
+            (None, Some(seed)) => kind.generate(seed, players.len())?,
+            (None, None) => bail!("config: give a `mapfile` (or a `map_seed` to generate a map)"),
+        };
+        let mut mc = crate::games::match_config(kind, &MatchConfig::default());
+        if let Some(n) = config.max_turns {
+            mc.max_steps = n;
+        }
+        mc.turn_timeout = config
+            .turn_timeout_ms
+            .map_or(mc.turn_timeout, Duration::from_millis);
+        mc.startup_timeout = config
+            .startup_timeout_ms
+            .map_or(mc.startup_timeout, Duration::from_millis);
+        let names: Vec<String> = players.iter().map(|(n, _)| n.clone()).collect();
+        let m = kind
+            .setup(&map, &names, mc.max_steps)
+            .map_err(|e| match &config.mapfile {
+                Some(path) => anyhow!("map {}: {e}", path.display()),
+                None => anyhow!("{e}"),
+            })?;
+        let specs: Vec<BotSpec> = players
+            .iter()
+            .map(|(name, command)| BotSpec {
+                name: name.clone(),
+                command: command.clone(),
+                dir: dir.to_path_buf(),
+            })
+            .collect();
+        let terminal = std::io::stderr().is_terminal();
+        let max = mc.max_steps;
+        let played = runner::run_game(m, kind.framing(), &specs, launcher, &mc, &mut |m| {
+            if terminal && m.turn() % 20 == 0 {
+                eprint!("\rturn {}/{max}", m.turn());
+                let _ = std::io::stderr().flush();
+            }
+            true
+        })?;
+        if terminal {
+            eprint!("\r\x1b[K");
+        }
+        refuse_unstartable(&played.players, &players)?;
+        let replay = played.game.replay_json();
+        if let Some(log) = &config.logfile {
+            let path = dir.join(log);
+            let text = match kind.name() {
+                vindinium::plugin::NAME => {
+                    vindinium::plugin::log(&replay).map_err(|e| anyhow!(e))?
+                }
+                _ => replay.clone(),
+            };
+            std::fs::write(&path, text)
+                .with_context(|| format!("cannot write the log {}", path.display()))?;
+        }
+        if let Some(file) = &config.replayfile {
+            let path = dir.join(file);
+            std::fs::write(&path, &replay)
+                .with_context(|| format!("cannot write the replay {}", path.display()))?;
+        }
+        if let Some(sdir) = stderr_dir {
+            write_stderr(sdir, &played.players)?;
+        }
+        let _ = std::io::stdout().write_all(summary(&*played.game, &played.players).as_bytes());
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// The winner, the moves played, the table and each player's problems.
+    fn summary(m: &dyn game_interface::Match, players: &[runner::PlayerReport]) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let winner = m
+            .outcome()
+            .winner()
+            .map_or("None", |s| players[s].name.as_str());
+        let _ = writeln!(out, "Winner: {winner}");
+        let _ = writeln!(out, "Moves played: {}", m.turn());
+        out.push('\n');
+        out.push_str(&table_of(players, &m.stats()));
+        for (seat, p) in players.iter().enumerate() {
+            out.push_str(&problems_in(p, &m.problems(seat), "move"));
+        }
+        out
+    }
 }

@@ -144,6 +144,24 @@ pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game,
     Ok(game)
 }
 
+/// The local tool's log of a stored replay: the GAME object of every state as a bot
+/// reads it (state 0 first, then the state after each move), one a line, then
+/// `{"winner": ID}` (or `{"winner": null}` when the top gold is shared) once the game
+/// is over.
+pub fn log(replay_json: &str) -> Result<String, String> {
+    let states = decode(replay_json)?;
+    let mut out = String::new();
+    for g in &states {
+        out.push_str(&g.game_json().to_string());
+        out.push('\n');
+    }
+    if let Some(last) = states.last().filter(|g| g.is_finished()) {
+        out.push_str(&serde_json::json!({ "winner": last.outcome().winner }).to_string());
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 /// A bot's answer line read as the original reads it ([`Dir::from_answer`]), with a
 /// warning `unknown move `TEXT`: stayed` unless it names a direction or `stay` (the
 /// text trimmed, cut to [`QUOTED_CHARS`] characters and `…`).

@@ -262,3 +262,77 @@ fn what_stops_a_game_is_named_and_exits_non_zero() {
         assert!(!text(&out.stdout).contains("Winner"), "{config}");
     }
 }
+
+/// The runner tests' Vindinium bot in `mode`.
+fn hero(mode: &str) -> String {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/runner/tests/bots/vindinium.py");
+    format!(
+        "/usr/bin/python3 {} {mode}",
+        path.canonicalize().unwrap().display()
+    )
+}
+
+#[test]
+fn a_vindinium_config_plays_four_heroes_and_logs_every_state() {
+    let dir = workdir("vindinium");
+    let m1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/vindinium/maps/m1.txt");
+    std::fs::copy(m1, dir.join("m1.txt")).unwrap();
+    let config = format!(
+        r#"{{ "game": "vindinium", "players": {{ "ann": "{}", "ben": "{}", "cat": "{}", "dan": "{}" }},
+             "mapfile": "m1.txt", "max_turns": 400, "logfile": "log.jsonl", "replayfile": "replay.json" }}"#,
+        hero("miner"),
+        hero("garbage"),
+        hero("crash_at 5"),
+        hero("random")
+    );
+    let out = play(&dir, &config, &[]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Moves played: 400"), "{stdout}");
+    assert!(stdout.contains("gold  mines  deaths  warnings"), "{stdout}");
+    assert!(
+        stdout.contains("ben: move 1: unknown move `hello`: stayed (100 times)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("cat: move 18: removed:"), "{stdout}");
+    // One GAME object a line: the state at move 0 and after each move, then the winner.
+    let log = std::fs::read_to_string(dir.join("log.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 402);
+    assert_eq!(lines[0]["turn"], 0);
+    assert_eq!(lines[400]["turn"], 400);
+    assert_eq!(lines[400]["finished"], true);
+    assert_eq!(
+        lines[0]["heroes"][0]["name"], "ann",
+        "hero ids follow the config's order"
+    );
+    let gold: Vec<i64> = (0..4)
+        .map(|i| lines[400]["heroes"][i]["gold"].as_i64().unwrap())
+        .collect();
+    let top = *gold.iter().max().unwrap();
+    let leaders: Vec<usize> = (0..4).filter(|&i| gold[i] == top).collect();
+    let winner = &lines[401]["winner"];
+    match leaders.as_slice() {
+        [one] => assert_eq!(winner, &serde_json::json!(one + 1)),
+        _ => assert!(winner.is_null()),
+    }
+    assert!(stdout.starts_with("Winner: "), "{stdout}");
+    let replay = std::fs::read_to_string(dir.join("replay.json")).unwrap();
+    assert!(replay.contains("\"format\":\"vindinium-replay\""));
+
+    // Three heroes are no game of Vindinium.
+    let three = format!(
+        r#"{{ "game": "vindinium", "players": {{ "a": "{0}", "b": "{0}", "c": "{0}" }}, "map_seed": 3 }}"#,
+        hero("miner")
+    );
+    let out = play(&dir, &three, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Vindinium is played by 4 players, and `players` lists 3"));
+    let chess = r#"{ "game": "chess", "players": { "a": "x" } }"#;
+    let out = play(&dir, chess, &[]);
+    assert!(text(&out.stderr).contains("no game is called `chess`"));
+}
