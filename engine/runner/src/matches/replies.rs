@@ -215,7 +215,13 @@ impl<'a> Gathering<'a> {
                     return true;
                 }
                 BotEvent::StdinClosed => {
-                    let why = ended(bot.process.as_mut(), "it closed its input");
+                    // A bot that exited closed both pipes; whichever was seen first,
+                    // its exit is what its owner is told.
+                    let what = match exit_status(bot.process.as_mut()) {
+                        Some(_) => "its output ended",
+                        None => "it closed its input",
+                    };
+                    let why = ended(bot.process.as_mut(), what);
                     self.answers[p] = Some(Answer::Crashed(why));
                     return true;
                 }
@@ -267,23 +273,31 @@ fn ended(process: &mut dyn BotProcess, what: &str) -> String {
     }
 }
 
-fn exit_reason(process: &mut dyn BotProcess, what: &str) -> String {
-    // The pipe often closes a moment before the process can be reaped.
+/// The bot's exit status, waiting a moment for it: the pipe often closes a moment
+/// before the process can be reaped. `None` while it keeps running.
+fn exit_status(process: &mut dyn BotProcess) -> Option<std::process::ExitStatus> {
     let deadline = Instant::now() + Duration::from_millis(100);
     loop {
         if let Some(status) = process.try_wait() {
-            return match (
-                status.code(),
-                std::os::unix::process::ExitStatusExt::signal(&status),
-            ) {
-                (Some(code), _) => format!("{what}: the bot exited with status {code}"),
-                (None, Some(sig)) => format!("{what}: the bot was killed by signal {sig}"),
-                _ => format!("{what}: the bot exited"),
-            };
+            return Some(status);
         }
         if Instant::now() >= deadline {
-            return format!("{what} while the bot kept running");
+            return None;
         }
         thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn exit_reason(process: &mut dyn BotProcess, what: &str) -> String {
+    let Some(status) = exit_status(process) else {
+        return format!("{what} while the bot kept running");
+    };
+    match (
+        status.code(),
+        std::os::unix::process::ExitStatusExt::signal(&status),
+    ) {
+        (Some(code), _) => format!("{what}: the bot exited with status {code}"),
+        (None, Some(sig)) => format!("{what}: the bot was killed by signal {sig}"),
+        _ => format!("{what}: the bot exited"),
     }
 }
