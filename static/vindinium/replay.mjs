@@ -65,6 +65,7 @@ export class VindiniumReplay {
     this.numbers = [];
     this.logs = [[]]; // what happened in the move that led to state t
     this.movers = [0]; // the hero (1 to 4) that moved into state t; 0 for the start
+    this.crashes = [null, null, null, null]; // the move each hero crashed in
     this._record(first);
     this._last = first; // the newest state
     this._cache = { t: 0, state: copy(first) };
@@ -95,6 +96,7 @@ export class VindiniumReplay {
         throw new Error("Move " + (this.moves.length + 1) + ": " + e.message);
       }
       this.moves += moves[i];
+      if (log.length && log[0][0] === "crash") this.crashes[mover - 1] = this.moves.length;
       this.ms.push(ms ? ms[i] ?? null : null);
       this.logs.push(log);
       this.movers.push(mover);
@@ -102,6 +104,11 @@ export class VindiniumReplay {
       if (this.moves.length % KEYFRAME_EVERY === 0) this.keyframes.push(copy(s));
     }
     for (const [t, n] of notes || []) this.notes.set(t, n);
+  }
+
+  /** The move hero `p` (0 to 3) crashed in, or null. */
+  crashedAt(p) {
+    return this.crashes[p];
   }
 
   /** The numbers of state `s` for the legend and charts. */
