@@ -224,18 +224,18 @@ export class BoardView {
         c.strokeStyle = "#ffffff";
         c.lineWidth = 0.07;
         c.beginPath();
-        c.arc(cx, cy, 0.47, 0, 2 * Math.PI);
+        c.arc(cx, cy, 0.5, 0, 2 * Math.PI);
         c.stroke();
       }
       c.fillStyle = heroColour(p);
       c.strokeStyle = INK;
       c.lineWidth = 0.06;
       c.beginPath();
-      c.arc(cx, cy, 0.36, 0, 2 * Math.PI);
+      c.arc(cx, cy, 0.4, 0, 2 * Math.PI);
       c.fill();
       c.stroke();
       c.fillStyle = INK;
-      c.font = "800 0.42px system-ui, sans-serif";
+      c.font = "800 0.46px system-ui, sans-serif";
       c.textAlign = "center";
       c.textBaseline = "middle";
       c.fillText(h.crashed ? "×" : String(h.id), cx, cy + 0.02);

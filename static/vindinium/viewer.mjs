@@ -345,14 +345,16 @@ export class VindiniumViewer {
     }
   }
 
-  /** Sizes the square board so that it and the controls under it fit the window (the
-   *  whole screen in full screen); on a phone, the width. */
+  /** Sizes the square board so that it, the line above it and the controls under it
+   *  fit the window once scrolled to (the whole screen in full screen); on a phone,
+   *  the width. */
   _fit() {
     const box = this._board.box, width = this._stage.clientWidth;
     let side = width;
     if (this.options.chrome && window.innerWidth > 640) {
       const full = document.fullscreenElement === this.container;
-      const top = box.getBoundingClientRect().top + (full ? 0 : window.scrollY);
+      const head = this.container.querySelector(".bbv-head");
+      const top = full ? box.getBoundingClientRect().top : head.offsetHeight + 32;
       const below = this._controls.box.offsetHeight + 24;
       side = Math.min(width, Math.max(full ? 200 : 320, Math.floor(window.innerHeight - top - below)));
     }
