@@ -12,6 +12,7 @@ import { parseMap, start, step, copy, mineCount, MINE } from "../../../static/vi
 import {
   readVindinium, VindiniumLive, KEYFRAME_EVERY, MAX_MOVES, MAX_SIZE,
 } from "../../../static/vindinium/replay.mjs";
+import { describe } from "../../../static/vindinium/describe.mjs";
 import { problemsAt } from "../../../static/viewer/describe.mjs";
 
 const DIR = new URL("./fixtures/", import.meta.url);
@@ -186,4 +187,21 @@ test("the problems of a reply are at the state it answered, for the hero that mo
   assert.deepEqual(problemsAt(c, crash.t - 1).map((p) => [p.player, p.kind, p.text]),
     [[(crash.t - 1) % 4, "removed", "crashed: " + crash.crash]]);
   assert.deepEqual(problemsAt(c, timeout.t - 1).map((p) => [p.player, p.kind]), [[(timeout.t - 1) % 4, "timeout"]]);
+});
+
+test("each move in words: who went where, kills, telefrags, crashes, and the end", () => {
+  const saidOf = (name) => {
+    const r = readVindinium(fixture(name).replay);
+    return Array.from({ length: r.lastTurn() + 1 }, (_, t) => describe(r, t, r.state(Math.max(0, t - 1)), r.state(t)));
+  };
+  const m2 = saidOf("vindinium-m2.json");
+  assert.equal(m2[0], "Move 0: the start. Press play.");
+  assert.match(m2[1], /^Move 1: ada (went|tried) (north|south|east|west)|^Move 1: ada stayed/);
+  assert.ok(m2.some((s) => /killed/.test(s)), "a kill said");
+  assert.ok(m2.some((s) => /respawned onto .* \(telefrag\)/.test(s)), "a telefrag said");
+  assert.ok(m2.some((s) => /took a mine/.test(s)), "a mine taken said");
+  assert.match(m2[1200], /The end \(the last move\): dee wins with 586 gold\.$/);
+  const crashes = saidOf("vindinium-crashes.json");
+  assert.ok(crashes.some((s) => /crashed: its hero stays until the end/.test(s)));
+  assert.match(crashes[crashes.length - 1], /The end \(all four crashed\)/);
 });

@@ -4,8 +4,9 @@
 //! warnings), whose states the crate computed. At 1366 × 768 and at phone width
 //! (390 × 844) it opens, plays, seeks with the scrub bar and the keys, and at each
 //! state checked the legend's numbers are the crate's and the board's pixels show
-//! each hero on its square and each mine in its owner's colour. It leaves
-//! screenshots in `target/screenshots/vindinium-*.png`.
+//! each hero on its square and each mine in its owner's colour. The same game
+//! followed live (viewer/follow.mjs, its stream played by the test) grows to the end.
+//! It leaves screenshots in `target/screenshots/vindinium-*.png`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -149,6 +150,106 @@ fn check_state(b: &Session, f: &Fixture, what: &str) -> u64 {
         );
     }
     t
+}
+
+/// The legend's numbers in `box` (gold, mines, life, deaths of each hero) against the
+/// crate's state `t`.
+fn check_legend(b: &Session, f: &Fixture, css: &str, t: u64) {
+    let legend = b.execute(&format!(
+        "return [...document.querySelectorAll('{css} .bbv-legend tbody tr')].map(tr =>
+           [...tr.querySelectorAll('td.num')].map(td => Number(td.textContent.replace(/,/g, ''))));"
+    ));
+    let want: Vec<Value> = (f.state(t)["heroes"].as_array().unwrap().iter())
+        .map(|h| json!([h[3], h[4], h[2], h[5]]))
+        .collect();
+    assert_eq!(legend, json!(want), "{css}: the legend at move {t}");
+}
+
+/// A live match as viewer/follow.mjs follows it, its stream played by a stand-in for
+/// the server's (the head, then rows in events of 50, then the end): the Vindinium
+/// viewer is picked by the head's format, grows and follows the newest move, and ends
+/// with the result.
+fn a_live_match_is_followed(v: &mut Visit, f: &Fixture) {
+    let b = v.b;
+    b.execute(
+        "class Source {
+           constructor(url) { this.url = url; this.on = {}; this.readyState = 1; window.__source = this; }
+           addEventListener(type, fn) { (this.on[type] = this.on[type] || []).push(fn); }
+           close() { this.readyState = 2; }
+           emit(type, data) { for (const fn of this.on[type] || []) fn({ data: JSON.stringify(data) }); }
+         }
+         Source.CLOSED = 2;
+         window.EventSource = Source;
+         return import('/static/viewer/follow.mjs').then(({ follow }) => {
+           const box = document.createElement('section');
+           box.id = 'live-box';
+           box.className = 'card viewer-frame';
+           document.querySelector('main').appendChild(box);
+           window.__live = follow(box, '/matches/1/turns', { viewer: { hash: false, keyboard: false } });
+         });",
+    );
+    let r = &f.replay;
+    let head = json!({
+        "format": r["format"], "version": r["version"], "map": r["map"],
+        "heroes": r["heroes"], "max_turns": r["max_turns"],
+    });
+    let mut rows = vec![json!({"start": true})];
+    for (i, m) in r["moves"].as_str().unwrap().chars().enumerate() {
+        rows.push(json!({"m": m.to_string(), "ms": r["ms"][i]}));
+    }
+    for note in r["notes"].as_array().unwrap() {
+        let t = note["t"].as_u64().unwrap() as usize;
+        for (k, val) in note.as_object().unwrap() {
+            if k != "t" {
+                rows[t][k] = val.clone();
+            }
+        }
+    }
+    let emit = |kind: &str, data: &Value| {
+        b.execute(&format!("window.__source.emit('{kind}', {data});"));
+    };
+    emit("head", &head);
+    let half = 600;
+    for from in (0..=half).step_by(50) {
+        let to = (from + 50).min(half + 1);
+        emit("rows", &json!({"from": from, "rows": rows[from..to]}));
+    }
+    let state = b.execute(
+        "const l = window.__live, box = document.getElementById('live-box');
+         return [l.viewer.constructor.name, box.dataset.liveTurn, l.viewer.live(), box.dataset.liveState];",
+    );
+    assert_eq!(state, json!(["VindiniumViewer", "600", true, "live"]));
+    wait_until(
+        b,
+        "the live viewer catches up with the newest move",
+        Duration::from_secs(10),
+        "return document.getElementById('live-box').dataset.turn === '600'
+           && window.__live.viewer.following();",
+    );
+    check_legend(b, f, "#live-box", 600);
+    b.execute("document.getElementById('live-box').scrollIntoView({block: 'start'});");
+    v.cam.snap("vindinium-live");
+    for from in (half + 1..rows.len()).step_by(50) {
+        let to = (from + 50).min(rows.len());
+        emit("rows", &json!({"from": from, "rows": rows[from..to]}));
+    }
+    emit(
+        "end",
+        &json!({"status": "finished", "result": r["result"], "replay": null}),
+    );
+    wait_until(
+        b,
+        "the live viewer shows the last move",
+        Duration::from_secs(20),
+        "return document.getElementById('live-box').dataset.turn === '1200'
+           && !window.__live.viewer.live();",
+    );
+    check_legend(b, f, "#live-box", 1200);
+    assert!(b
+        .text("#live-box .bbv-result")
+        .contains("ada wins with 1,285 gold"));
+    assert_eq!(b.text("p.bbv-live-status"), "Finished");
+    b.execute("document.getElementById('live-box').remove(); document.querySelector('p.bbv-live-status').remove();");
 }
 
 /// Scrolls the page to the board, as a visitor would to watch.
@@ -331,6 +432,7 @@ fn the_viewer_draws_a_vindinium_game_at_laptop_and_phone_width() {
     assert_eq!(shown_turn(b) as u64, mid + 1);
     b.press(&[ARROW_LEFT]);
     viewport(b, LAPTOP);
+    a_live_match_is_followed(v, &f);
     no_errors(b, "while showing the Vindinium game");
 
     eprintln!(
