@@ -423,9 +423,14 @@ export class VindiniumViewer {
 
   /** Everything that changes once a move: the state, legend, controls. */
   _showTurn(t) {
-    this._shown = t;
-    this._state = this.replay.state(t);
+    const r = this.replay;
+    // The state before it too, for the caption: kept when playing on, else replayed
+    // first, so that state `t` is one move from it.
+    const before = t === this._shown + 1 ? this._state : t > 0 ? r.state(t - 1) : null;
+    this._state = r.state(t);
+    this._before = before || this._state;
     this._next = null;
+    this._shown = t;
     this._legend.show(t);
     this._caption(t);
     this.container.setAttribute("data-turn", String(t));
@@ -437,9 +442,7 @@ export class VindiniumViewer {
   /** What happened in move `t` under the board, the problems of the reply to state
    *  `t`, and whether it is the end. */
   _caption(t) {
-    const r = this.replay;
-    const before = t > 0 ? r.state(t - 1) : this._state;
-    const text = describe(r, t, before, r.state(t));
+    const r = this.replay, text = describe(r, t, this._before, this._state);
     this._controls.show(t, this._live ? liveDescription(text) : text, r.problemsAt(t), r.players);
     const end = t === this.lastTurn();
     for (const e of [this.container, document.documentElement]) e.classList.toggle("bbv-at-end", end);
