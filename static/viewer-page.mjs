@@ -4,7 +4,7 @@
  * (the file's name), `data-read-ms` (reading and parsing it) and `data-open-ms` (until
  * its first frame is painted). */
 
-import { BottleBatsViewer } from "./viewer/viewer.mjs";
+import { viewerFor } from "./viewer/viewer.mjs";
 import { parse, readFile, fetchText } from "./viewer/replay.mjs";
 
 class ViewerPage {
@@ -36,7 +36,7 @@ class ViewerPage {
     this.first = false;
     target.hidden = false;
     if (this.empty) this.empty.hidden = true;
-    this.viewer = new BottleBatsViewer(target, replay, opts);
+    this.viewer = viewerFor(target, replay, opts);
     root.setAttribute("data-loaded", name);
     window.bottleBatsViewer = this.viewer;
     target.addEventListener("viewerready", () => {

@@ -8,8 +8,9 @@ export class Chart {
   /** A chart titled `title` of `series` (turn `t`, player `p` at `t * P + p`, as
    *  `precompute` counts them) up to `max`, in a figure added to `parent`. `seek(t,
    *  start)` is called with the turn under the pointer, `start` when a click begins; `on(target, type, fn)` adds a listener that the
-   *  viewer removes when it goes. */
-  constructor(parent, { title, series, max, P, T, seek, on }) {
+   *  viewer removes when it goes. `colour(p)` is player `p`'s (`palette` unless given). */
+  constructor(parent, { title, series, max, P, T, seek, on, colour = palette }) {
+    this.colour = colour;
     this.W = Math.max(T - 1, 1);
     this.H = max * 1.06;
     const wrap = el("figure", "bbv-chart", parent);
@@ -39,7 +40,7 @@ export class Chart {
       const pts = new Array(T);
       for (let t = 0; t < T; t++) pts[t] = t + "," + +(H - series[t * P + p]).toFixed(2);
       svg("polyline", {
-        points: pts.join(" "), fill: "none", stroke: palette(p), "stroke-width": "1.6",
+        points: pts.join(" "), fill: "none", stroke: this.colour(p), "stroke-width": "1.6",
         "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke", "class": "bbv-series",
       }, s);
     }

@@ -51,6 +51,8 @@ export class Controls {
     this.events.setAttribute("aria-live", "off");
     this.problems = el("ul", "bbv-problems", stage);
     this.problems.setAttribute("aria-label", "Problems in the replies to this turn");
+    /** The colour of player `p`'s name (a game with its own colours changes it). */
+    this.colour = palette;
   }
 
   /** A button per `[name, label]` of `list` in `parent`, giving the command `name`. */
@@ -102,7 +104,7 @@ export class Controls {
     for (const p of (problems || []).slice(0, PROBLEMS_SHOWN)) {
       const li = el("li", "bbv-problem bbv-" + p.kind, this.problems);
       const who = el("span", "bbv-who", li, players[p.player] + ": ");
-      who.style.color = palette(p.player);
+      who.style.color = this.colour(p.player);
       const cut = p.text.length > PROBLEM_CHARS;
       codeText(li, cut ? p.text.slice(0, PROBLEM_CHARS) + "…" : p.text);
       li.title = players[p.player] + ": " + p.text;

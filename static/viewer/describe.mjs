@@ -48,6 +48,7 @@ function events(r, stats, t) {
  *  `{ player, kind, text }`, kind one of "warning", "timeout", "limit", "removed".
  *  The same turns as the owner's stderr and the error board's links. */
 export function problemsAt(r, t) {
+  if (r.problemsAt) return r.problemsAt(t); // another game's replay says its own
   const row = r.turns[t];
   const ev = (row && row.events) || {};
   const out = [];

@@ -29,9 +29,12 @@
  * and `data-live-turn` (the newest turn received, -1 before any).
  *
  * `LiveReplay` (pure, tested with node) keeps the compact replay so far and the
- * replay the viewer draws (v1's shape), grown by the new rows only. */
+ * replay the viewer draws (v1's shape), grown by the new rows only. A Vindinium match
+ * (its head's format `vindinium-replay`) is read by `VindiniumLive` and shown by the
+ * Vindinium viewer instead. */
 
-import { BottleBatsViewer } from "./viewer.mjs";
+import { viewerFor } from "./viewer.mjs";
+import { isVindinium, VindiniumLive } from "../vindinium/replay.mjs";
 import { expandCompact } from "./compact.mjs";
 import { el } from "./dom.mjs";
 
@@ -140,7 +143,7 @@ function statusText(state, turn, status) {
 /** Follows the match whose turns stream at `url` in `container` (see the top). */
 export function follow(container, url, options) {
   options = options || {};
-  const live = new LiveReplay();
+  let live = new LiveReplay();
   let status = options.status;
   if (!status) {
     status = el("p", "bbv-live-status");
@@ -181,7 +184,7 @@ export function follow(container, url, options) {
     if (n === 0) return;
     if (!handle.viewer) {
       const opts = { ...(options.viewer || {}), live: true };
-      handle.viewer = new BottleBatsViewer(container, live.replay, opts);
+      handle.viewer = viewerFor(container, live.replay, opts);
     } else {
       handle.viewer.extend(live.replay);
     }
@@ -214,6 +217,8 @@ export function follow(container, url, options) {
     });
     on("wait", () => say("waiting"));
     on("head", (head) => {
+      // A Vindinium match's head: its own rows, read by its own reader.
+      if (isVindinium(head) && !live.head) live = handle.replay = new VindiniumLive();
       live.setHead(head);
       if (live.newest() >= 0) say("live");
     });

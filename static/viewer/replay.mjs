@@ -4,8 +4,10 @@
 
 import { parseClassicLog } from "./classic-log.mjs";
 import { expandCompact } from "./compact.mjs";
+import { isVindinium, readVindinium } from "../vindinium/replay.mjs";
 
-/** Our JSON replay or a classic log, as a replay object; throws with a reason. */
+/** Our JSON replay, a Vindinium replay (its own reader's `VindiniumReplay`) or a
+ *  classic log, as a replay object; throws with a reason. */
 export function parse(text) {
   const start = text.replace(/^\uFEFF/, "").trimStart();
   if (start.charAt(0) === "{") {
@@ -15,6 +17,7 @@ export function parse(text) {
     } catch (e) {
       throw new Error("This is not valid JSON: " + e.message);
     }
+    if (isVindinium(r)) return readVindinium(r);
     return checkReplay(r);
   }
   if (/^#\s*STEP:/m.test(start) || /^\s*(\d+|\?)\s+\S+:\s*$/m.test(start)) {

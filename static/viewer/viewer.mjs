@@ -48,6 +48,8 @@ import { Legend } from "./legend.mjs";
 import { Chart } from "./charts.mjs";
 import { Controls, SPEEDS, help, keyCommand } from "./controls.mjs";
 import { Zoom } from "./zoom.mjs";
+import { VindiniumViewer } from "../vindinium/viewer.mjs";
+import { isVindinium } from "../vindinium/replay.mjs";
 import {
   SPEED_KEY, SPOILERS_KEY, validSpeed, stored, store, rememberedSpeed, hashTurn,
 } from "./prefs.mjs";
@@ -487,12 +489,19 @@ export class BottleBatsViewer {
   }
 }
 
+/** The viewer of `replay`'s game (as `parse` reads it): Vindinium's for a Vindinium
+ *  replay (format `vindinium-replay`), ours for everything else. */
+export function viewerFor(container, replay, options) {
+  if (isVindinium(replay)) return new VindiniumViewer(container, replay, options);
+  return new BottleBatsViewer(container, replay, options);
+}
+
 /** Loads a replay from `url` (this site) into `container`; a promise of the viewer. */
 export function fromUrl(container, url, options) {
   const started = performance.now();
   return fetchText(url).then((text) => {
     const fetched = performance.now();
-    const v = new BottleBatsViewer(container, parse(text), options);
+    const v = viewerFor(container, parse(text), options);
     v.timing.loadMs = fetched - started;
     return v;
   });

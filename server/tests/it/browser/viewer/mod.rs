@@ -11,6 +11,7 @@
 //! chromedriver.
 
 mod page;
+mod vindinium;
 pub mod watching;
 
 use super::harness;
