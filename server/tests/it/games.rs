@@ -147,6 +147,15 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     let page = c.get(&format!("/matches/{id}")).await;
     assert!(page.body.contains(">Gold</th>") && page.body.contains(">Deaths</th>"));
     assert!(!page.body.contains(">Forts</th>"));
+    assert!(page.body.contains("Game log (JSON lines)"));
+    // The game's own log: every state as the bots read it, then the winner.
+    let log = c.get(&format!("/matches/{id}/log.txt")).await;
+    assert_eq!(log.status, StatusCode::OK);
+    let lines: Vec<&str> = log.body.lines().collect();
+    assert_eq!(lines.len(), 1202, "1,201 states and the winner");
+    assert!(lines[1201].starts_with("{\"winner\":"), "{}", lines[1201]);
+    let replay = c.get(&format!("/api/matches/{id}/replay")).await;
+    assert!(replay.body.contains("\"format\":\"vindinium-replay\""));
 
     // Lists by game: the default game's without `game`, Vindinium's with it.
     let listed = c.get("/api/matches?game=vindinium").await.json();

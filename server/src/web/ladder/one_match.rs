@@ -110,7 +110,8 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
-    /// The names of the game's statistics, a column each.
+    /// Its game, and the names of the game's statistics, a column each.
+    game: String,
     stat_names: &'static [&'static str],
     /// The page of the challenge or tournament it was played for, when unranked, and
     /// what played it for.
@@ -142,6 +143,7 @@ pub async fn page(
         status: m.status,
         seats,
         stat_names: crate::games::content(&m.game)?.stat_names,
+        game: m.game,
         unranked: m
             .challenge
             .zip(m.kind)
@@ -187,16 +189,12 @@ fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
         .map_err(|e| AppError::Internal(anyhow::anyhow!("a stored replay does not unpack: {e}")))
 }
 
-/// Prints the classic log of a stored replay, gzipped.
-fn print_classic_log(replay: &[u8]) -> AppResult<Vec<u8>> {
+/// Prints the game's log of a stored replay, gzipped, with its file extension.
+fn print_classic_log(replay: &[u8]) -> AppResult<(Vec<u8>, &'static str)> {
     let json = unpacked(replay)?;
-    let replay = engine::replay_v2::read_any(&String::from_utf8_lossy(&json))
+    let (log, ext) = crate::games::log_of(&String::from_utf8_lossy(&json))
         .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    let mut log = Vec::new();
-    replay
-        .write_classic_log(&mut log)
-        .map_err(|e| AppError::Internal(e.into()))?;
-    Ok(gzip(&log))
+    Ok((gzip(&log), ext))
 }
 
 /// Classic logs printed at once: one per core.
@@ -207,7 +205,8 @@ fn printers() -> &'static tokio::sync::Semaphore {
     })
 }
 
-/// The classic log of the 2016 visualizer, printed from the replay. A busy game's log
+/// The game's log (Bottle Bats: the classic log of the 2016 visualizer; Vindinium: its
+/// GAME objects), printed from the replay. A busy game's log
 /// is megabytes and tens of milliseconds of work: it is printed once, kept gzipped in
 /// a small cache, and printed by at most one task per core at a time.
 pub async fn classic_log(
@@ -215,20 +214,27 @@ pub async fn classic_log(
     Path(id): Path<MatchId>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    let gz = match state.classic_logs.get(id.0) {
-        Some(gz) => gz,
+    let (gz, ext) = match state.classic_logs.get(id.0) {
+        Some(held) => {
+            let game: String =
+                sqlx::query_scalar!("select game from matches where id = $1", id as MatchId)
+                    .fetch_one(&state.db)
+                    .await?;
+            ((*held).clone(), crate::games::log_extension(&game))
+        }
         None => {
             let _turn = printers()
                 .acquire()
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
             let replay = replay_bytes(&state, id).await?;
-            let gz = tokio::task::spawn_blocking(move || print_classic_log(&replay))
+            let printed = tokio::task::spawn_blocking(move || print_classic_log(&replay))
                 .await
                 .map_err(|e| AppError::Internal(e.into()))??;
-            let gz = std::sync::Arc::new(gz);
-            state.classic_logs.put(id.0, gz.clone());
-            gz
+            state
+                .classic_logs
+                .put(id.0, std::sync::Arc::new(printed.0.clone()));
+            printed
         }
     };
     let kept = [
@@ -238,10 +244,10 @@ pub async fn classic_log(
         ),
         (
             header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"match-{id}.log\""),
+            format!("attachment; filename=\"match-{id}.{ext}\""),
         ),
     ];
-    gzipped::respond(&headers, gz.as_ref().clone(), &kept)
+    gzipped::respond(&headers, gz, &kept)
 }
 
 /// A bot's stderr in a match, per turn: only for the bot's owner.
