@@ -55,7 +55,7 @@ const DATABASE: &str = "ranker_bench";
 /// text, with the size of its gzipped replay.
 fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
     let mut out = HashMap::new();
-    for (i, (name, text)) in server::ranker::shipped_maps().into_iter().enumerate() {
+    for (i, (name, text)) in server::games::shipped_maps().into_iter().enumerate() {
         let map = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
         let names: Vec<String> = (1..=map.seats.len()).map(|s| format!("p{s}")).collect();
         let mut game = Game::new(map.clone(), &names, max_steps)
@@ -73,8 +73,10 @@ fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
             .map(|(s, n)| PlayerReport {
                 name: n.clone(),
                 rank: outcome.ranks[s],
-                forts: holdings[s].0,
-                soldiers: holdings[s].1,
+                stats: vec![
+                    ("forts", game_interface::number(holdings[s].0)),
+                    ("soldiers", game_interface::number(holdings[s].1)),
+                ],
                 stderr: vec![(1, b"thinking...\n".to_vec())],
                 ..PlayerReport::default()
             })
@@ -393,7 +395,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     let db = ladder(pg).await?;
     println!(
         "{BOTS} bots, {} maps, a fresh database; {ROUNDS} rounds of {M} matches a phase\n",
-        server::ranker::shipped_maps().len()
+        server::games::shipped_maps().len()
     );
     phases(&db, &results, &tiny).await?;
 

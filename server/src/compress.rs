@@ -9,11 +9,6 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     gz.finish().unwrap_or_default()
 }
 
-/// A game's replay as the database stores it: its compact form (v2) in JSON, gzipped.
-pub fn stored_replay(replay: &engine::Replay) -> Vec<u8> {
-    gzip(engine::replay_v2::encode(replay).to_json().as_bytes())
-}
-
 /// The bytes of a gzip stream, or why it does not unpack.
 pub fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();

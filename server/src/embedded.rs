@@ -4,7 +4,7 @@
 //! folder (`target/`, `__pycache__/`, a compiled `bot`, ...) are not embedded.
 //!
 //! - `STATIC` — `static/`, served under `/static/` (`web/mod.rs`);
-//! - `MAPS` — `maps/`, the shipped maps (`ranker::shipped_maps`);
+//! - `MAPS` — `maps/`, the shipped maps (`games::shipped_maps`);
 //! - `HOUSE_BOTS` — `bots/house/`, a folder per house bot (`house.rs`);
 //! - `VINDINIUM_HOUSE_BOTS` — `games/vindinium/bots/house/`, Vindinium's (`house.rs`);
 //! - `STARTERS` — `bots/starters/`, a folder per starter kit (`starters.rs`);

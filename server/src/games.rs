@@ -72,7 +72,7 @@ pub fn content(name: &str) -> anyhow::Result<Content> {
         },
         _ => Content {
             kind,
-            maps: crate::ranker::shipped_maps(),
+            maps: shipped_maps(),
             smoke_map: crate::builds::smoke_map(),
             smoke_opponents: &[crate::house::SMOKE_OPPONENT],
             stat_names: &["forts", "soldiers"],
@@ -182,3 +182,69 @@ pub fn log_extension(game: &str) -> &'static str {
         _ => "log",
     }
 }
+
+/// What the live stream sends of a stored replay, whatever its game: its head, its
+/// rows (each JSON, row `t` the board of turn `t`) and its result (JSON).
+pub fn stored_stream(replay_json: &str) -> Result<(String, Vec<String>, String), String> {
+    if replay_json.contains(vindinium::plugin::FORMAT) {
+        if let Ok(stream) = vindinium::plugin::stream_of(replay_json) {
+            return Ok(stream);
+        }
+    }
+    let compact = engine::replay_v2::read_compact(replay_json)?;
+    let head = engine::replay_v2::head_json(&compact.map, &compact.players, compact.max_steps);
+    let rows = (compact.turns.iter())
+        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let result = serde_json::to_string(&compact.result).map_err(|e| e.to_string())?;
+    Ok((head, rows, result))
+}
+
+/// Bottle Bats' shipped maps (the `.map` files of `maps/`), loaded into a fresh ladder:
+/// (name, text), in order of name.
+pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
+    crate::embedded::MAPS
+        .iter()
+        .filter(|f| f.path.ends_with(".map") && !f.path.contains('/'))
+        .map(|f| (f.stem(), f.text()))
+        .collect()
+}
+
+/// The shipped maps as matchmaking sees them (ids 1, 2, … in their order): for the
+/// simulations of `server/benches/`.
+pub fn shipped_map_choices() -> Vec<crate::ranker::matchmaking::MapChoice> {
+    shipped_maps()
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, text))| crate::ranker::matchmaking::MapChoice {
+            id: crate::ids::MapId(i as i64 + 1),
+            seats: engine::Map::parse(text)
+                .unwrap_or_else(|e| panic!("the shipped map {name}: {e}"))
+                .seats
+                .len(),
+        })
+        .collect()
+}
+
+impl crate::worker::Played {
+    /// A Bottle Bats match played through `runner::run_match` (the benches' and tests'
+    /// way), as a worker would have recorded it.
+    pub fn of_bottlebats(r: &runner::MatchResult) -> Self {
+        Self {
+            ranks: r.outcome.ranks.clone(),
+            turns: r.replay.result.as_ref().map_or(0, |x| x.turns),
+            stats: r.players.iter().map(|p| p.stats.clone()).collect(),
+            problems: (r.players.iter().enumerate())
+                .map(|(i, p)| {
+                    engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings)
+                })
+                .collect(),
+            replay_json: engine::replay_v2::encode(&r.replay).to_json(),
+            players: r.players.clone(),
+        }
+    }
+}
+
+/// The text of a timeout in Bottle Bats' matches recorded before their problems were
+/// kept (read by the error board).
+pub const BOTTLEBATS_TIMEOUT: &str = engine::problems::TIMEOUT;

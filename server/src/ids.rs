@@ -1,5 +1,5 @@
 //! The ids of the platform's records, each its own type: a bot's id cannot be passed
-//! where a version's is expected. The engine's seats are `engine::Seat`.
+//! where a version's is expected. A game's seats are its own (`game_interface::Seat`).
 
 use serde::{Deserialize, Serialize};
 

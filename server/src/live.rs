@@ -32,12 +32,6 @@ pub struct Watcher {
     sent: usize,
 }
 
-/// A compact replay's head: the replay without its turns and result (what the
-/// stream sends first from a stored replay).
-pub fn head_with(map: &engine::replay::ReplayMap, players: &[String], max_steps: u32) -> String {
-    engine::replay_v2::head_json(map, players, max_steps)
-}
-
 impl Recorder {
     /// The watcher to give `runner::run_match_watched`.
     pub fn watcher(&self) -> Watcher {

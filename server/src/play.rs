@@ -314,14 +314,8 @@ const WARNINGS_SHOWN: usize = 10;
 
 /// The players by rank: forts, soldiers, warnings, errors, timeouts, time used.
 fn table(result: &MatchResult) -> String {
-    let stats: Vec<game_interface::Numbers> = (result.players.iter())
-        .map(|p| {
-            vec![
-                ("forts", game_interface::number(p.forts)),
-                ("soldiers", game_interface::number(p.soldiers)),
-            ]
-        })
-        .collect();
+    let stats: Vec<game_interface::Numbers> =
+        result.players.iter().map(|p| p.stats.clone()).collect();
     table_of(&result.players, &stats)
 }
 

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use game_interface::problems::{first_of_each_kind, Problem};
-use game_interface::{number, Match, Numbers};
+use game_interface::{Match, Numbers};
 use runner::process::BotSpec;
 use runner::sandbox::Limits;
-use runner::{run_game, MatchConfig, MatchResult, PlayerReport, RunError};
+use runner::{run_game, MatchConfig, PlayerReport, RunError};
 use sqlx::PgPool;
 
 use crate::builds::Builder;
@@ -110,25 +110,6 @@ impl Played {
             problems: (0..m.seats()).map(|s| m.problems(s)).collect(),
             replay_json: m.replay_json(),
             players,
-        }
-    }
-
-    /// A Bottle Bats match played through `runner::run_match` (the benches' and tests'
-    /// way), as a worker would have recorded it.
-    pub fn of_bottlebats(r: &MatchResult) -> Played {
-        Played {
-            ranks: r.outcome.ranks.clone(),
-            turns: r.replay.result.as_ref().map_or(0, |x| x.turns),
-            stats: (r.players.iter())
-                .map(|p| vec![("forts", number(p.forts)), ("soldiers", number(p.soldiers))])
-                .collect(),
-            problems: (r.players.iter().enumerate())
-                .map(|(i, p)| {
-                    engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings)
-                })
-                .collect(),
-            replay_json: engine::replay_v2::encode(&r.replay).to_json(),
-            players: r.players.clone(),
         }
     }
 
@@ -542,7 +523,7 @@ impl Worker {
 
 /// What is written of one seat besides the runner's report: its outcome, its stderr
 /// (gzip of the turns' text as JSON), its first problem's turn, and the first problem
-/// of each kind (JSON, see `engine::problems::first_of_each_kind`).
+/// of each kind (JSON, see `game_interface::problems::first_of_each_kind`).
 struct SeatResult {
     outcome: Outcome,
     stderr: Vec<u8>,

@@ -88,8 +88,11 @@ fn a_full_game_between_two_bots_is_played_and_ranked() {
         .players
         .iter()
         .all(|p| p.error.is_none() && p.timeouts == 0));
-    assert!(r.players[0].forts >= 3, "greedy took the neutral forts");
-    assert_eq!(r.players[1].forts, 1);
+    assert!(
+        r.players[0].stat("forts").unwrap() >= 3,
+        "greedy took the neutral forts"
+    );
+    assert_eq!(r.players[1].stat("forts"), Some(1));
     // Nobody was removed: a draw, both ranked first.
     assert_eq!(r.outcome.winner, None);
     assert_eq!([r.players[0].rank, r.players[1].rank], [1, 1]);

@@ -144,6 +144,30 @@ pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game,
     Ok(game)
 }
 
+/// The head of the live stream: what a viewer needs before the rows.
+pub fn head_json(map_text: &str, heroes: &[String], max_turns: u32) -> String {
+    serde_json::json!({
+        "format": FORMAT,
+        "version": VERSION,
+        "map": map_text,
+        "heroes": heroes,
+        "max_turns": max_turns,
+    })
+    .to_string()
+}
+
+/// What the live stream sends of a stored replay: its head, every row (JSON) and the
+/// result (JSON, `null` before the end), the bytes a viewer got while it was played.
+pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), String> {
+    let stored = read(replay_json)?;
+    let head = head_json(&stored.map, &stored.heroes, stored.max_turns);
+    let rows = (stored.rows().iter())
+        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let result = serde_json::to_string(&stored.result).map_err(|e| e.to_string())?;
+    Ok((head, rows, result))
+}
+
 /// The local tool's log of a stored replay: the GAME object of every state as a bot
 /// reads it (state 0 first, then the state after each move), one a line, then
 /// `{"winner": ID}` (or `{"winner": null}` when the top gold is shared) once the game
@@ -419,14 +443,7 @@ impl Match for VindiniumMatch {
     }
 
     fn replay_head(&self) -> String {
-        serde_json::json!({
-            "format": FORMAT,
-            "version": VERSION,
-            "map": self.map_text,
-            "heroes": self.heroes,
-            "max_turns": self.game.max_turns,
-        })
-        .to_string()
+        head_json(&self.map_text, &self.heroes, self.game.max_turns)
     }
 
     fn rows_since(&self, n: usize) -> Vec<String> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use engine::game::Game;
 use engine::replay::{Events, Replay};
-use server::ranker::shipped_maps;
+use server::games::shipped_maps;
 
 use crate::MAX_STEPS;
 
@@ -45,7 +45,7 @@ fn play(map: &'static str, text: &str, seed: u64, max_steps: u32) -> anyhow::Res
         map,
         seats,
         whole: max_steps == MAX_STEPS,
-        gz: server::compress::stored_replay(&replay),
+        gz: server::compress::gzip(engine::replay_v2::encode(&replay).to_json().as_bytes()),
         turns: game.turn(),
         holdings: game.holdings(),
     })

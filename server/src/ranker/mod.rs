@@ -28,32 +28,6 @@ pub const MAX_ATTEMPTS: i32 = 3;
 /// Matchmaking balances the maps over each bot's last this many matches.
 pub const RECENT_MATCHES: i64 = 100;
 
-/// The shipped maps (the `.map` files of `maps/`), loaded into a fresh ladder:
-/// (name, text), in order of name.
-pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
-    crate::embedded::MAPS
-        .iter()
-        .filter(|f| f.path.ends_with(".map") && !f.path.contains('/'))
-        .map(|f| (f.stem(), f.text()))
-        .collect()
-}
-
-/// The shipped maps as matchmaking sees them (ids 1, 2, … in their order): for the
-/// simulations of `server/benches/`.
-pub fn shipped_map_choices() -> Vec<matchmaking::MapChoice> {
-    shipped_maps()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, text))| matchmaking::MapChoice {
-            id: MapId(i as i64 + 1),
-            seats: engine::Map::parse(text)
-                .unwrap_or_else(|e| panic!("the shipped map {name}: {e}"))
-                .seats
-                .len(),
-        })
-        .collect()
-}
-
 /// Adds a map of `game` to the ladder (checked by the game first); false when a map
 /// of that name exists.
 pub async fn add_map(db: &PgPool, game: &str, name: &str, text: &str) -> anyhow::Result<bool> {

@@ -54,7 +54,7 @@ fn problem_lines(
     stored: Option<&str>,
     old: (Option<i32>, &Option<String>, i32, i32),
 ) -> Vec<ProblemLine> {
-    use engine::problems::{Kind, Problem};
+    use game_interface::problems::{Kind, Problem};
     if let Some(list) = stored.and_then(|s| serde_json::from_str::<Vec<Problem>>(s).ok()) {
         return list
             .into_iter()
@@ -71,7 +71,11 @@ fn problem_lines(
     let (turn, error, timeouts, warnings) = old;
     let (kind, text, count) = match (error, timeouts, warnings) {
         (Some(e), _, _) => (Kind::Removed, e.clone(), 1),
-        (None, t, _) if t > 0 => (Kind::Timeout, engine::problems::TIMEOUT.to_string(), t),
+        (None, t, _) if t > 0 => (
+            Kind::Timeout,
+            crate::games::BOTTLEBATS_TIMEOUT.to_string(),
+            t,
+        ),
         (None, _, w) => (Kind::Warning, String::new(), w),
     };
     vec![ProblemLine {

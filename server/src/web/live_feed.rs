@@ -222,13 +222,9 @@ async fn finished(
     let seen = rows.len();
     let (head, rest, result) = tokio::task::spawn_blocking(move || {
         let text = crate::compress::gunzip(&stored)?;
-        let compact = engine::replay_v2::read_compact(&String::from_utf8_lossy(&text))
+        let (head, all, result) = crate::games::stored_stream(&String::from_utf8_lossy(&text))
             .map_err(anyhow::Error::msg)?;
-        let head = crate::live::head_with(&compact.map, &compact.players, compact.max_steps);
-        let rest: Vec<Arc<str>> = (compact.turns.get(seen..).unwrap_or_default().iter())
-            .map(|r| serde_json::to_string(r).map(Arc::from))
-            .collect::<Result<_, _>>()?;
-        let result = serde_json::to_string(&compact.result)?;
+        let rest: Vec<Arc<str>> = (all.into_iter().skip(seen)).map(Arc::from).collect();
         anyhow::Ok((head, rest, result))
     })
     .await??;

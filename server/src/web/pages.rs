@@ -18,6 +18,7 @@ pub fn router() -> Router<AppState> {
         .route("/", get(home))
         .route("/rules", get(rules))
         .route("/docs/rules.md", get(rules_reference))
+        .route("/docs/vindinium-rules.md", get(vindinium_rules))
         .route("/getting-started", get(getting_started))
         .route("/starters/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
@@ -39,6 +40,8 @@ struct HomePage {
 #[template(path = "pages/rules.html")]
 struct RulesPage {
     layout: Layout,
+    /// The other open games, whose rules this page links.
+    others: Vec<(String, &'static str, String)>,
 }
 
 #[derive(Template)]
@@ -91,10 +94,18 @@ async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html
     ))
 }
 
-async fn rules(visitor: Visitor) -> AppResult<Html<String>> {
+async fn rules(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+    let mut others = Vec::new();
+    for g in super::games::choices(&state.db).await? {
+        if g.name != crate::games::DEFAULT {
+            let rules = crate::games::content(&g.name)?.rules;
+            others.push((g.name, g.title, format!("/{rules}")));
+        }
+    }
     Ok(Html(
         RulesPage {
             layout: visitor.layout(),
+            others,
         }
         .render()?,
     ))
@@ -172,6 +183,18 @@ async fn rules_reference() -> Response {
             "text/markdown; charset=utf-8",
         )],
         include_str!("../../../docs/rules.md"),
+    )
+        .into_response()
+}
+
+/// `GET /docs/vindinium-rules.md`: Vindinium's complete rules, as the program was built.
+async fn vindinium_rules() -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/markdown; charset=utf-8",
+        )],
+        include_str!("../../../docs/vindinium-rules.md"),
     )
         .into_response()
 }

@@ -5,8 +5,8 @@
 //! game through the game interface ([`run_game`]: a `game_interface::Match`): it sends
 //! each awaited seat its view, cuts its reply as the game frames it, and hands the
 //! game its answers with the runner's own notes of the turn (timeouts, limits, times).
-//! [`run_match`] is Bottle Bats' match through that loop, read back in the engine's
-//! types, for the callers that still use them.
+//! `crate::bottlebats::run_match` is Bottle Bats' match through that loop, read back
+//! in the engine's types, for the callers that still use them.
 //!
 //! Each bot gets three threads: a writer (so a bot that never reads cannot block the
 //! runner), a stdout reader that cuts the output into replies (so the k-th reply
@@ -24,17 +24,12 @@ mod replies;
 
 use std::process::ExitStatus;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::process::{BotSpec, Launcher};
 use bot::{start_bot, Bot};
-use engine::game::{Game, Outcome, SetupError};
-use engine::map::Map;
-use engine::plugin::BottleBatsMatch;
-use engine::replay::Replay;
-use game_interface::{Answer, Framing, Match, Numbers};
+use game_interface::{Answer, Framing, Match, Numbers, SetupError};
 use pipes::BotEvent;
 use replies::collect_replies;
 
@@ -117,10 +112,6 @@ pub enum RunError {
 pub struct PlayerReport {
     pub name: String,
     pub rank: u32,
-    /// Forts owned and soldiers (garrisons and marches) at the end, in a Bottle Bats
-    /// match ([`run_match`]).
-    pub forts: u64,
-    pub soldiers: u64,
     /// The seat's statistics at the end, as the game names them.
     pub stats: Numbers,
     /// Warnings, each occurrence counted.
@@ -147,60 +138,11 @@ pub struct PlayerReport {
     pub incidents: Vec<String>,
 }
 
-/// A played match.
-#[derive(Clone, Debug)]
-pub struct MatchResult {
-    pub replay: Replay,
-    pub outcome: Outcome,
-    pub players: Vec<PlayerReport>,
-}
-
-/// Plays one match of Bottle Bats. `progress` is called with the turn number before
-/// each turn and returns false to stop the match there ([`RunError::Cancelled`]).
-pub fn run_match(
-    map: Arc<Map>,
-    specs: &[BotSpec],
-    launcher: &dyn Launcher,
-    config: &MatchConfig,
-    progress: &mut dyn FnMut(u32) -> bool,
-) -> Result<MatchResult, RunError> {
-    run_match_watched(map, specs, launcher, config, &mut |m| progress(m.turn()))
-}
-
-/// [`run_match`], whose `watch` sees the match before every turn (its last board is
-/// the state the bots are about to answer; its live rows are what a viewer is sent).
-/// The match is played through the game interface ([`run_game`]) as
-/// [`engine::plugin::BottleBatsMatch`], and its result read back in the engine's types.
-pub fn run_match_watched(
-    map: Arc<Map>,
-    specs: &[BotSpec],
-    launcher: &dyn Launcher,
-    config: &MatchConfig,
-    watch: &mut dyn FnMut(&dyn Match) -> bool,
-) -> Result<MatchResult, RunError> {
-    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    let game = Game::new(map, &names, config.max_steps)?;
-    let m = Box::new(BottleBatsMatch::new(game));
-    let played = run_game(m, Framing::Counted, specs, launcher, config, watch)?;
-    let (game, replay) = played
-        .game
-        .into_any()
-        .downcast::<BottleBatsMatch>()
-        .expect("a Bottle Bats match stays one")
-        .into_parts();
-    let holdings = game.holdings();
-    let players = (played.players.into_iter().enumerate())
-        .map(|(i, mut r)| {
-            (r.forts, r.soldiers) = holdings[i];
-            r.warning_counts = game.players()[i].warning_counts().clone();
-            r
-        })
-        .collect();
-    Ok(MatchResult {
-        replay,
-        outcome: game.outcome(),
-        players,
-    })
+impl PlayerReport {
+    /// The statistic called `name` at the end, if the game has one.
+    pub fn stat(&self, name: &str) -> Option<i64> {
+        self.stats.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
 }
 
 /// A match played through the game interface: the match itself, over (its outcome,
