@@ -56,7 +56,7 @@ async fn render(
     let page = AdminPage {
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
-        games: crate::web::games::choices(&state.db).await?,
+        games: crate::web::games::choices(state).await?,
         notice,
         error,
     };

@@ -15,6 +15,30 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/games", get(api))
 }
 
+/// How long the open games are used before they are read again (pages read them on
+/// every request; the organizer changes them at a start).
+const OPEN_FOR: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The open games as this server read them last.
+#[derive(Default)]
+pub struct OpenGames {
+    held: std::sync::Mutex<Option<(std::time::Instant, Vec<String>)>>,
+}
+
+impl OpenGames {
+    /// The open games, read at most every [`OPEN_FOR`].
+    pub async fn get(&self, db: &sqlx::PgPool) -> sqlx::Result<Vec<String>> {
+        if let Some((at, open)) = self.held.lock().expect("not poisoned").as_ref() {
+            if at.elapsed() < OPEN_FOR {
+                return Ok(open.clone());
+            }
+        }
+        let open = games::open(db).await?;
+        *self.held.lock().expect("not poisoned") = Some((std::time::Instant::now(), open.clone()));
+        Ok(open)
+    }
+}
+
 /// An open game a form offers.
 pub struct GameChoice {
     pub name: String,
@@ -23,8 +47,8 @@ pub struct GameChoice {
 
 /// The open games, for a form's choice (shown when there are several), the default
 /// first.
-pub async fn choices(db: &sqlx::PgPool) -> sqlx::Result<Vec<GameChoice>> {
-    let open = games::open(db).await?;
+pub async fn choices(state: &AppState) -> sqlx::Result<Vec<GameChoice>> {
+    let open = state.open_games.get(&state.db).await?;
     let default = games::default_of(&open).to_string();
     let mut out: Vec<GameChoice> = (open.into_iter())
         .filter_map(|name| {

@@ -67,6 +67,8 @@ pub struct Shared {
     pub standings: tournaments::StandingsCache,
     /// The contest's phase, read every few seconds (every page shows it).
     pub contest: crate::contest::ContestCache,
+    /// The open games, read every few seconds (forms and lists offer them).
+    pub open_games: games::OpenGames,
     /// When `/metrics` last read the ladder's state.
     pub metrics_refreshed: crate::metrics::Refreshed,
     /// The leaderboard's places of a day ago, for the bot pages.
@@ -90,6 +92,7 @@ impl AppState {
             leaderboard: ladder::LeaderboardCache::default(),
             classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
             contest: crate::contest::ContestCache::default(),
+            open_games: games::OpenGames::default(),
             standings: tournaments::StandingsCache::default(),
             live_feeds: Arc::default(),
             metrics_refreshed: crate::metrics::Refreshed::default(),

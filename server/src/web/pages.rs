@@ -34,6 +34,8 @@ struct HomePage {
     languages: String,
     /// For a logged-in contestant: their bots at a glance and their latest matches.
     mine: Option<(Vec<super::profile::OwnBot>, Vec<super::ladder::ListedMatch>)>,
+    /// The other open games: (name, title, rules address).
+    others: Vec<(String, &'static str, String)>,
 }
 
 #[derive(Template)]
@@ -89,23 +91,29 @@ async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html
             layout: visitor.layout(),
             languages: state.languages.names(),
             mine,
+            others: other_games(&state).await?,
         }
         .render()?,
     ))
 }
 
-async fn rules(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+/// The open games besides Bottle Bats: (name, title, the address of its rules).
+async fn other_games(state: &AppState) -> AppResult<Vec<(String, &'static str, String)>> {
     let mut others = Vec::new();
-    for g in super::games::choices(&state.db).await? {
+    for g in super::games::choices(state).await? {
         if g.name != crate::games::DEFAULT {
             let rules = crate::games::content(&g.name)?.rules;
             others.push((g.name, g.title, format!("/{rules}")));
         }
     }
+    Ok(others)
+}
+
+async fn rules(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
     Ok(Html(
         RulesPage {
             layout: visitor.layout(),
-            others,
+            others: other_games(&state).await?,
         }
         .render()?,
     ))

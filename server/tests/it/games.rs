@@ -179,6 +179,25 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
         .contains("open games: bottlebats, vindinium"));
     let r = c.get("/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // The site's pages name the second game and link its rules.
+    let home = c.get("/").await.body;
+    assert!(home.contains("Also played here: Vindinium"), "{home}");
+    assert!(home.contains(r#"href="/leaderboard?game=vindinium""#));
+    let rules = c.get("/rules").await.body;
+    assert!(
+        rules.contains(r#"href="/docs/vindinium-rules.md""#),
+        "{rules}"
+    );
+    let doc = c.get("/docs/vindinium-rules.md").await;
+    assert_eq!(doc.status, StatusCode::OK);
+    assert!(doc.body.contains("Vindinium"));
+    let mut ann = c.stranger();
+    ann.login("ann", PW).await;
+    let form = ann.get("/bots/new").await.body;
+    assert!(
+        form.contains(r#"<option value="vindinium""#),
+        "the upload form offers it"
+    );
     challenges_and_tournaments_of_vindinium(&mut c).await;
 }
 

@@ -60,7 +60,7 @@ pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult
     let page = NewPage {
         layout: who.layout(),
         choices: choices(&state),
-        games: crate::web::games::choices(&state.db).await?,
+        games: crate::web::games::choices(&state).await?,
         game: String::new(),
         name: String::new(),
         language: "auto".into(),
@@ -102,7 +102,7 @@ pub async fn new_bot(
     let page = NewPage {
         layout: who.layout(),
         choices: choices(&state),
-        games: crate::web::games::choices(&state.db).await?,
+        games: crate::web::games::choices(&state).await?,
         game,
         name,
         language: if language.is_empty() {

@@ -96,7 +96,7 @@ pub async fn of_game(
     state: &AppState,
     asked: Option<&str>,
 ) -> sqlx::Result<Result<String, String>> {
-    let open = crate::games::open(&state.db).await?;
+    let open = state.open_games.get(&state.db).await?;
     Ok(crate::games::chosen(asked, &open).map(str::to_string))
 }
 
