@@ -139,12 +139,16 @@ fn main() {
             });
         }
     });
-    let played = played.into_inner().unwrap();
+    let mut played = played.into_inner().unwrap();
+    played.sort_by_key(|p| p.seat);
     for (name, _) in &maps {
         let of_map: Vec<&Played> = played.iter().filter(|p| &p.map == name).collect();
         let ranks: Vec<String> = of_map.iter().map(|p| p.rank.to_string()).collect();
         let won = of_map.iter().filter(|p| p.won).count();
-        println!("  {name:<18} won {won}/4, ranks {}", ranks.join(" "));
+        println!(
+            "  {name:<18} won {won}/4, ranks {} (seats 1-4)",
+            ranks.join(" ")
+        );
         if verbose {
             for p in of_map {
                 println!(
