@@ -18,6 +18,7 @@ const FOLDERS: &[(&str, &str)] = &[
     ("MAPS", "../maps"),
     ("HOUSE_BOTS", "../bots/house"),
     ("VINDINIUM_HOUSE_BOTS", "../games/vindinium/bots/house"),
+    ("VINDINIUM_STARTERS", "../games/vindinium/bots/starters"),
     ("STARTERS", "../bots/starters"),
 ];
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS, SOURCE};
+use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS, SOURCE, VINDINIUM_HOUSE_BOTS};
 
 /// The running program's file, its size and SHA-256 (hex), hashed once. Its bytes are
 /// never held: a download streams them from the file.
@@ -129,6 +129,77 @@ fn make_local_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
     }
     for bot in subfolders(HOUSE_BOTS) {
         for (path, file) in files_in(HOUSE_BOTS, bot) {
+            add(format!("bots/{bot}/{path}"), file.bytes)?;
+        }
+    }
+    Ok(Arc::new(w.finish()?.into_inner()))
+}
+
+/// The `config.json` of Vindinium's local kit: the four house heroes on m1, writing
+/// the game's log and a replay for the viewer.
+const VINDINIUM_CONFIG: &str = r#"{
+  "game": "vindinium",
+  "players": {
+    "strong": "python3 bots/strong/bot.py",
+    "miner": "python3 bots/miner/bot.py",
+    "fighter": "python3 bots/fighter/bot.py",
+    "random": "python3 bots/random/bot.py"
+  },
+  "mapfile": "maps/m1.txt",
+  "max_turns": 1200,
+  "logfile": "game.jsonl",
+  "replayfile": "game.json"
+}
+"#;
+
+/// Vindinium's local kit's README.
+const VINDINIUM_README: &str = "# Vindinium: a local kit
+
+Everything to play Vindinium games on your own machine as the ladder plays them:
+
+- `maps/`: the six maps of the original server, `m1.txt` to `m6.txt` (one row a line,
+  two characters a tile, `@1`..`@4` the heroes' start squares);
+- `bots/`: the house heroes (Python 3): `random`, `miner`, `fighter` and `strong`;
+- `config.json`: the four of them on `maps/m1.txt`, 1,200 moves.
+
+Get the `bottlebats` program from the site's Getting started page, put it in this
+folder, and play:
+
+```sh
+./bottlebats play config.json --stderr-dir logs
+```
+
+It prints the winner and a table of each hero's gold, mines and deaths, then each bot's
+problems at their moves. `game.jsonl` is the game's log: the GAME object a bot reads at
+every state, one a line, then the winner; `game.json` opens in the site's viewer.
+
+Hero ids follow the order of `players`: to play your bot, replace one of them
+(`\"me\": \"python3 ../mybot/bot.py\"`); `\"map_seed\": N` instead of `mapfile` plays on a
+generated map. The rules are the site's `/docs/vindinium-rules.md`.
+";
+
+/// Vindinium's local kit as a zip, made once: a folder `vindinium-local/`.
+pub fn vindinium_local_kit() -> Result<Arc<Vec<u8>>, String> {
+    static KIT: OnceLock<Result<Arc<Vec<u8>>, String>> = OnceLock::new();
+    KIT.get_or_init(|| make_vindinium_kit().map_err(|e| format!("cannot make the local kit: {e}")))
+        .clone()
+}
+
+fn make_vindinium_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
+    let mut add = |path: String, bytes: &[u8]| -> zip::result::ZipResult<()> {
+        w.start_file(format!("vindinium-local/{path}"), options)?;
+        w.write_all(bytes)?;
+        Ok(())
+    };
+    add("README.md".into(), VINDINIUM_README.as_bytes())?;
+    add("config.json".into(), VINDINIUM_CONFIG.as_bytes())?;
+    for (name, text) in vindinium::ORIGINAL_MAPS {
+        add(format!("maps/{name}.txt"), text.as_bytes())?;
+    }
+    for bot in subfolders(VINDINIUM_HOUSE_BOTS) {
+        for (path, file) in files_in(VINDINIUM_HOUSE_BOTS, bot) {
             add(format!("bots/{bot}/{path}"), file.bytes)?;
         }
     }

@@ -1,5 +1,6 @@
-//! Starter kits: the folders of `bots/starters/`, embedded at build time and served as
-//! zips from the getting-started page.
+//! Starter kits: the folders of `bots/starters/` (Bottle Bats) and
+//! `games/vindinium/bots/starters/`, embedded at build time and served as zips from the
+//! getting-started page (`/starters/LANG.zip`, `/starters/vindinium-LANG.zip`).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -7,18 +8,44 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::languages::Languages;
 
-use crate::embedded::{files_in, subfolders, STARTERS};
+use crate::embedded::{files_in, subfolders, File, STARTERS, VINDINIUM_STARTERS};
 
-/// The languages with a kit (its folder's name, a key of the languages table).
+/// The kits of `game`, a folder per language; none for a game without kits.
+fn folder(game: &str) -> &'static [File] {
+    match game {
+        crate::games::DEFAULT => STARTERS,
+        vindinium::plugin::NAME => VINDINIUM_STARTERS,
+        _ => &[],
+    }
+}
+
+/// The languages with a Bottle Bats kit (its folder's name, a key of the languages
+/// table).
 pub fn languages() -> Vec<&'static str> {
-    subfolders(STARTERS)
+    languages_of(crate::games::DEFAULT)
+}
+
+/// The languages with a kit of `game`.
+pub fn languages_of(game: &str) -> Vec<&'static str> {
+    subfolders(folder(game))
+}
+
+/// The name of a kit's zip and of its folder inside: `bottlebats-LANG` for Bottle
+/// Bats, `GAME-LANG` for another game.
+pub fn kit_name(game: &str, lang: &str) -> String {
+    format!("{game}-{lang}")
 }
 
 /// The languages with a kit that this server can build and run, in the order shown,
 /// each with its name in the site's languages table: a kit for a language the server
 /// cannot build would only lead to a refused upload.
 pub fn kits(languages: &Languages) -> Vec<(&'static str, String)> {
-    self::languages()
+    kits_of(crate::games::DEFAULT, languages)
+}
+
+/// [`kits`] of `game`.
+pub fn kits_of(game: &str, languages: &Languages) -> Vec<(&'static str, String)> {
+    languages_of(game)
         .into_iter()
         .filter(|lang| offered(languages, lang))
         .map(|lang| {
@@ -35,25 +62,31 @@ pub fn offered(languages: &Languages, lang: &str) -> bool {
     languages.get(lang).is_some_and(|e| e.available)
 }
 
-/// The zip of a kit, made once: its files in a folder `bottlebats-LANG/`.
+/// The zip of a Bottle Bats kit, made once: its files in a folder `bottlebats-LANG/`.
 pub fn zip(lang: &str) -> Option<Arc<Vec<u8>>> {
+    zip_of(crate::games::DEFAULT, lang)
+}
+
+/// The zip of `game`'s kit in `lang`, made once: its files in a folder named by
+/// [`kit_name`].
+pub fn zip_of(game: &str, lang: &str) -> Option<Arc<Vec<u8>>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<Vec<u8>>>>> = OnceLock::new();
-    if !self::languages().contains(&lang) {
+    if !languages_of(game).contains(&lang) {
         return None;
     }
+    let name = kit_name(game, lang);
     let cache = CACHE.get_or_init(Default::default);
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(z) = cache.get(lang) {
+    if let Some(z) = cache.get(&name) {
         return Some(z.clone());
     }
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
-    for (path, file) in files_in(STARTERS, lang) {
-        w.start_file(format!("bottlebats-{lang}/{path}"), options)
-            .ok()?;
+    for (path, file) in files_in(folder(game), lang) {
+        w.start_file(format!("{name}/{path}"), options).ok()?;
         w.write_all(file.bytes).ok()?;
     }
     let bytes = Arc::new(w.finish().ok()?.into_inner());
-    cache.insert(lang.to_string(), bytes.clone());
+    cache.insert(name, bytes.clone());
     Some(bytes)
 }

@@ -25,6 +25,10 @@ pub fn router() -> Router<AppState> {
         .route("/downloads/bottlebats", get(program))
         .route("/downloads/bottlebats.sha256", get(program_sha256))
         .route("/downloads/local-kit.zip", get(local_kit))
+        .route(
+            "/downloads/vindinium-local-kit.zip",
+            get(vindinium_local_kit),
+        )
         .route("/downloads/bottlebats-source.tar.gz", get(source))
 }
 
@@ -156,6 +160,20 @@ async fn local_kit() -> AppResult<Response> {
         downloads::local_kit,
         "application/zip",
         "bottlebats-local.zip",
+    )
+    .await
+}
+
+/// Vindinium's local kit, while Vindinium is open here.
+async fn vindinium_local_kit(State(state): State<AppState>) -> AppResult<Response> {
+    let open = state.open_games.get(&state.db).await?;
+    if !open.iter().any(|g| g == "vindinium") {
+        return Err(AppError::NotFound);
+    }
+    archive(
+        downloads::vindinium_local_kit,
+        "application/zip",
+        "vindinium-local.zip",
     )
     .await
 }

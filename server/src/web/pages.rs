@@ -66,6 +66,8 @@ struct GettingStartedPage {
     program: Option<(String, String, String)>,
     /// This site's address, for the commands shown.
     site: String,
+    /// Vindinium's kits (language key, name) when it is open here.
+    vindinium: Option<Vec<(&'static str, String)>>,
 }
 
 async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
@@ -146,6 +148,9 @@ async fn getting_started(
             .collect(),
         missing: state.languages.missing(),
         program: super::downloads::program_facts().await,
+        vindinium: (state.open_games.get(&state.db).await?.iter())
+            .any(|g| g == "vindinium")
+            .then(|| crate::starters::kits_of("vindinium", &state.languages)),
     };
     Ok(Html(page.render()?))
 }
@@ -155,7 +160,25 @@ async fn starter_kit(
     State(state): State<AppState>,
     axum::extract::Path(file): axum::extract::Path<String>,
 ) -> AppResult<Response> {
-    let lang = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
+    let kit = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
+    // `LANG` is Bottle Bats' kit, `GAME-LANG` another open game's.
+    let (game, lang) = match kit.split_once('-') {
+        Some((game, lang)) if game != crate::games::DEFAULT => (game, lang),
+        _ => (
+            crate::games::DEFAULT,
+            kit.strip_prefix("bottlebats-").unwrap_or(kit),
+        ),
+    };
+    if game != crate::games::DEFAULT
+        && !state
+            .open_games
+            .get(&state.db)
+            .await?
+            .iter()
+            .any(|g| g == game)
+    {
+        return Err(AppError::NotFound);
+    }
     if !crate::starters::offered(&state.languages, lang) {
         return Err(match state.languages.get(lang) {
             Some(e) => AppError::Status(StatusCode::NOT_FOUND, format!(
@@ -166,8 +189,8 @@ async fn starter_kit(
             None => AppError::NotFound,
         });
     }
-    let bytes = crate::starters::zip(lang).ok_or(AppError::NotFound)?;
-    let name = format!("bottlebats-{lang}.zip");
+    let bytes = crate::starters::zip_of(game, lang).ok_or(AppError::NotFound)?;
+    let name = format!("{}.zip", crate::starters::kit_name(game, lang));
     Ok(super::downloads::attachment(
         super::downloads::shared(bytes),
         "application/zip",

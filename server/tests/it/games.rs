@@ -82,8 +82,8 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     assert_eq!(list[1]["name"], "vindinium");
     assert_eq!(list[1]["seats"]["min"], 4);
     assert_eq!(list[1]["turn_limit"], 1200);
-    // The three contestants' and the house's random hero.
-    assert_eq!(list[1]["active_bots"], 4, "{games}");
+    // The three contestants' and the four house heroes.
+    assert_eq!(list[1]["active_bots"], 7, "{games}");
 
     // The scheduler makes Vindinium games of four among Vindinium bots on its maps.
     let settings = server::ranker::matchmaking::Settings::default();
@@ -297,4 +297,99 @@ async fn a_closed_game_takes_no_bots() {
         .unwrap_err()
         .to_string()
         .contains("no game is called `nope`"));
+}
+
+/// Every Vindinium kit this server can build, downloaded from the getting-started page
+/// and uploaded through the API, passes its smoke test and plays; the local kit's
+/// config plays as it comes.
+#[tokio::test]
+async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "vindinium-kits");
+    while b.build_next().await.unwrap() {}
+    c.register("kit", PW).await;
+    let token = c.new_token("kits").await;
+    let page = c.get("/getting-started").await.body;
+    assert!(
+        page.contains(r#"href="/downloads/vindinium-local-kit.zip""#),
+        "{page}"
+    );
+    let mut tried = Vec::new();
+    for lang in server::starters::languages_of("vindinium") {
+        let link = format!("/starters/vindinium-{lang}.zip");
+        if !c.state.languages.get(lang).is_some_and(|l| l.available) {
+            assert!(
+                !page.contains(&link),
+                "{link} is offered, yet not built here"
+            );
+            println!("skipping the Vindinium {lang} kit: its toolchain is not installed");
+            continue;
+        }
+        assert!(
+            page.contains(&link),
+            "the getting-started page offers {link}"
+        );
+        let (got, _) = c.get_bytes(&link).await;
+        assert_eq!(got, StatusCode::OK, "{link}");
+        let zip = server::starters::zip_of("vindinium", lang).unwrap();
+        let name = format!("hero-{lang}");
+        let r = c
+            .api_upload(
+                "/api/bots",
+                &token,
+                &[("name", &name), ("game", "vindinium")],
+                Some((&format!("{lang}.zip"), zip.as_slice())),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{lang}: {}", r.body);
+        b.build_next().await.unwrap();
+        let (st, failure) = status(&c, &name, 1).await;
+        assert_eq!(st, "active", "{lang}: {failure:?}");
+        tried.push(lang);
+    }
+    println!("Vindinium kits built and tested: {tried:?}");
+    assert!(tried.contains(&"python"));
+    assert_eq!(
+        c.get("/starters/vindinium-cobol.zip").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let (got, kit) = c.get_bytes("/downloads/vindinium-local-kit.zip").await;
+    assert_eq!(got, StatusCode::OK);
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("vindinium-local-kit");
+    let _ = std::fs::remove_dir_all(&dir);
+    zip::ZipArchive::new(std::io::Cursor::new(kit))
+        .unwrap()
+        .extract(&dir)
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bottlebats"))
+        .args(["play", "config.json"])
+        .current_dir(dir.join("vindinium-local"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("Moves played: 1200"), "{said}");
+    let log = std::fs::read_to_string(dir.join("vindinium-local/game.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1202);
+}
+
+#[tokio::test]
+async fn vindinium_downloads_are_not_offered_while_it_is_closed() {
+    let mut c = Client::new().await;
+    for path in [
+        "/downloads/vindinium-local-kit.zip",
+        "/starters/vindinium-python.zip",
+    ] {
+        assert_eq!(c.get(path).await.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    assert!(!c
+        .get("/getting-started")
+        .await
+        .body
+        .contains("vindinium-local-kit"));
 }

@@ -81,7 +81,7 @@ fn decide(state: &json::Value) -> &'static str {
     let tavern = nearest(&tiles, size, start, |t| t == "[]");
     let life = hero["life"].num();
     // Thirst costs 1 life a move, so the walk to the mine costs its length too.
-    let thirsty = life <= LOW_LIFE || mine.is_some_and(|(_, steps)| life - steps <= MINE_LIFE);
+    let thirsty = life <= LOW_LIFE || mine.map_or(false, |(_, steps)| life - steps <= MINE_LIFE);
     match (tavern, mine) {
         (Some((first, _)), _) if hero["gold"].num() >= BEER_GOLD && (thirsty || mine.is_none()) => {
             first
@@ -96,7 +96,10 @@ fn main() {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
         if line.trim().is_empty() {
             continue;
         }
