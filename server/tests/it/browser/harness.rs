@@ -126,6 +126,11 @@ pub struct Site {
 impl Site {
     /// Starts it with its data in `target/tmp/NAME-data`.
     pub fn start(name: &str) -> Site {
+        Site::start_with(name, &[])
+    }
+
+    /// [`Site::start`] with more arguments of `serve` (`--games bottlebats,vindinium`).
+    pub fn start_with(name: &str, extra: &[&str]) -> Site {
         let database_url = tokio::runtime::Runtime::new()
             .unwrap()
             .block_on(common::fresh_url());
@@ -143,6 +148,7 @@ impl Site {
                     "--sandbox",
                     "best-effort",
                 ])
+                .args(extra)
                 .arg("--data-dir")
                 .arg(&data_dir)
                 .env("DATABASE_URL", &database_url),

@@ -8,9 +8,10 @@
 
 mod api;
 mod challenges;
+mod games;
 mod harness;
 mod site;
 mod spectators;
 mod tournaments;
-mod viewer;
+pub mod viewer;
 mod webdriver;

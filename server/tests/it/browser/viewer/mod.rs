@@ -10,7 +10,7 @@
 //! `target/screenshots/viewer-*.png`. Skipped, saying so, without chromium and
 //! chromedriver.
 
-mod page;
+pub mod page;
 mod vindinium;
 pub mod watching;
 
