@@ -38,6 +38,9 @@ pub const FORMAT: &str = "vindinium-replay";
 pub const VERSION: u32 = 1;
 /// The game id every match shows its bots (`game.id` of the view).
 pub const GAME_ID: &str = "vindinium";
+/// Reply times from this many milliseconds on are kept in the stored replay; faster
+/// ones are summed in the seat's time only (§14).
+pub const KEPT_MS: u32 = 50;
 /// What becomes of a crashed hero (§9), as its owner is told.
 pub const STAYS: &str = "its hero stays until the end";
 /// The problem of a reply that did not come in time.
@@ -243,10 +246,17 @@ impl VindiniumMatch {
         &self.rows
     }
 
-    /// The stored replay as a value ([`Match::replay_json`] writes it).
+    /// The stored replay as a value ([`Match::replay_json`] writes it). Reply times
+    /// are kept from [`KEPT_MS`] on, the ones worth a look against the time limit;
+    /// none at all when every reply was faster.
     pub fn stored(&self) -> Stored {
         let moves = self.rows[1..].iter().filter_map(|r| r.m).collect();
-        let ms = self.rows[1..].iter().map(|r| r.ms).collect();
+        let mut ms: Vec<Option<u32>> = (self.rows[1..].iter())
+            .map(|r| r.ms.filter(|&ms| ms >= KEPT_MS))
+            .collect();
+        if ms.iter().all(Option::is_none) {
+            ms.clear();
+        }
         let notes = (self.rows.iter().enumerate())
             .filter(|(_, r)| !r.notes.is_empty())
             .map(|(t, r)| NoteAt {
