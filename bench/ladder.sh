@@ -14,6 +14,14 @@
 # keeps, against a run with CHALLENGES=0 (the same five bots, no challenge), and the
 # challenges' share of the workers' time is printed.
 #
+# With OWNERS=N (and BOTS_PER_OWNER=K, default 3), N contestants upload K bots each
+# (the house bots' code, one owner's bots never meet) before the clock starts, and a new
+# version of one of them arrives every NEW_VERSION_EVERY seconds (default 120) while it
+# runs: the script then prints, for the ranked games of the window, each bot's longest
+# wait between games against the ladder's mean gap between a bot's games, and the
+# share of bots whose games per hour are within 25% of the mean, counted from
+# SETTLE seconds on (default a third of DURATION) so that new versions have settled.
+#
 # Usage: bench/ladder.sh          (from anywhere; needs curl, psql, python3, bubblewrap)
 # Knobs (environment): DURATION (default 60 seconds), WORKERS (the server's default),
 # CHALLENGES=N (see above),
@@ -69,6 +77,40 @@ if [[ -n "${CHALLENGES:-}" ]]; then
             "$URL/api/challenges" >/dev/null
     done
 fi
+BOT_CODE=("$ROOT/bots/house/greedy/bot.py" "$ROOT/bots/house/random/bot.py" "$ROOT/bots/house/strong/bot.py")
+if [[ -n "${OWNERS:-}" ]]; then
+    k=${BOTS_PER_OWNER:-3}
+    echo "== ${OWNERS} owners upload ${k} bots each"
+    OWNER_TOKENS=()
+    for o in $(seq "$OWNERS"); do
+        "$BIN" admin --data-dir "$DATA" create-user "owner$o" --password "a long enough secret" >/dev/null
+        t=$("$BIN" admin --data-dir "$DATA" create-token "owner$o" | tail -n1)
+        OWNER_TOKENS+=("$t")
+        for b in $(seq "$k"); do
+            curl -sf -H "Authorization: Bearer $t" -F "name=o${o}b${b}" \
+                -F "file=@${BOT_CODE[$(( (o + b) % 3 ))]}" "$URL/api/bots" >/dev/null
+        done
+    done
+    want=$((4 + OWNERS * k))
+    for i in $(seq 3000); do
+        [[ $(sql "select count(*) from bots where active_version_id is not null") -ge $want ]] && break
+        [[ $i -lt 3000 ]] || { echo "the contestants' bots were not built within 300 s" >&2; exit 1; }
+        sleep 0.1
+    done
+    # New versions while the ladder plays: each one starts its bot's count over.
+    (
+        n=0
+        while sleep "${NEW_VERSION_EVERY:-120}"; do
+            n=$((n + 1))
+            o=$(( n % OWNERS + 1 )); b=$(( n % k + 1 ))
+            curl -sf -H "Authorization: Bearer ${OWNER_TOKENS[$((o - 1))]}" \
+                -F "file=@${BOT_CODE[$(( n % 3 ))]}" "$URL/api/bots/o${o}b${b}/versions" >/dev/null || true
+        done
+    ) &
+    UPLOADER=$!
+    trap 'kill $UPLOADER 2>/dev/null || true' EXIT
+    active=$(sql "select count(*) from bots where active_version_id is not null")
+fi
 START=$(sql "select now()")
 # Each worker says it is alive before its first match.
 sleep 1
@@ -76,6 +118,7 @@ workers=$(sql "select count(*) from workers")
 echo "== ${active} bots active; ${workers} match worker(s) play for ${DURATION} s"
 sleep "$DURATION"
 END=$(sql "select now()")
+[[ -n "${UPLOADER:-}" ]] && kill "$UPLOADER" 2>/dev/null || true
 
 # Matches that finished within [START, END].
 window="m.status = 'finished' and m.finished_at between '$START' and '$END'"
@@ -115,6 +158,31 @@ if [[ -n "${CHALLENGES:-}" ]]; then
     left=$(sql "select count(*) from matches where challenge_id is not null and status = 'queued'")
     awk -v r="$ranked" -v u="$unranked" -v m="$minutes" -v s="$share" -v l="$left" \
         'BEGIN { printf "ranked: %.1f matches/min; challenges: %.1f games/min, %s%% of the time played; %d challenge games still queued\n", r / m, u / m, s, l }'
+fi
+if [[ -n "${OWNERS:-}" ]]; then
+    SETTLE=${SETTLE:-$((DURATION / 3))}
+    # Each bot's ranked games (started) from START + SETTLE to END: its waits are the
+    # gaps between them, and from the window's start and to its end.
+    from="timestamptz '$START' + make_interval(secs => $SETTLE)"
+    sql "with g as (select p.bot_id, m.started_at as t from match_players p join matches m on m.id = p.match_id
+                    where m.ranked and m.status = 'finished' and m.started_at between $from and '$END'),
+              b as (select id from bots where active_version_id is not null and not disabled),
+              w as (select b.id, count(g.t) as games,
+                       greatest(coalesce(max(extract(epoch from g.t - coalesce(prev, $from))), 0),
+                                extract(epoch from timestamptz '$END' - coalesce(max(g.t), $from))) as longest
+                    from b left join (select bot_id, t, lag(t) over (partition by bot_id order by t) as prev from g) g
+                        on g.bot_id = b.id group by b.id)
+         select count(*), sum(games), max(longest), extract(epoch from timestamptz '$END' - ($from)),
+                (select count(*) from w w2 where w2.games between 0.75 * (select avg(games) from w)
+                                                             and 1.25 * (select avg(games) from w))
+         from w" | tr '|' ' ' | {
+        read -r bots games longest span within
+        awk -v b="$bots" -v g="$games" -v l="$longest" -v s="$span" -v w="$within" 'BEGIN {
+            gap = (g > 0) ? s * b / g : s
+            printf "waits (ranked, from %.0f s on, %d bots): mean gap between a bot'"'"'s games %.1f s; longest wait %.1f s = %.1f x the mean gap\n", s, b, gap, l, l / gap
+            printf "games per bot per hour: mean %.1f; %d of %d bots (%.0f%%) within 25%% of it\n", g / b * 3600 / s, w, b, 100 * w / b
+        }'
+    }
 fi
 [[ "$void" == 0 ]] || echo "warning: $void matches were voided (see the server log)" >&2
 [[ "$n" -gt 0 ]] || { echo "no match finished in ${DURATION} s" >&2; exit 1; }
