@@ -1,6 +1,6 @@
 //! The API's one error path: handlers return [`ApiResult`] and use `?`; a refusal is
 //! `{"error": message}` with its status. Every other refusal on `/api/` (an extractor's,
-//! the fallback's) is made JSON by the `json_api_errors` layer of [`super::app`].
+//! the fallback's) is made JSON by the `finish_answers` layer of [`super::app`].
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};

@@ -90,7 +90,7 @@ struct ErrorPage {
 
 /// What an error page says, kept on the response: the page is drawn once, on the way
 /// out, by [`super::visitor_error_pages`] with the visitor's own header (or by
-/// `json_api_errors` as JSON on the API).
+/// `finish_answers` as JSON on the API).
 #[derive(Clone)]
 pub struct ErrorMessage(pub String);
 

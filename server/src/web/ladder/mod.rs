@@ -1,4 +1,4 @@
-//! What spectators read: the leaderboard (`board.rs`), the list of matches
+//! What spectators read: the leaderboard (`leaderboard.rs`), the list of matches
 //! (`matches.rs`), a match with its replay and downloads (`one_match.rs`), a user's
 //! page and the API's page (`users.rs`), and the same as JSON under `/api` (readable
 //! from other origins). The data is [`crate::standings`]'s.
