@@ -16,11 +16,12 @@
 #
 # With OWNERS=N (and BOTS_PER_OWNER=K, default 3), N contestants upload K bots each
 # (the house bots' code, one owner's bots never meet) before the clock starts, and a new
-# version of one of them arrives every NEW_VERSION_EVERY seconds (default 120) while it
-# runs: the script then prints, for the ranked games of the window, each bot's longest
-# wait between games against the ladder's mean gap between a bot's games, and the
-# share of bots whose games per hour are within 25% of the mean, counted from
-# SETTLE seconds on (default a third of DURATION) so that new versions have settled.
+# version of one of them arrives every NEW_VERSION_EVERY seconds (default 30) for the
+# first SETTLE seconds (default a third of DURATION): the script then prints, for the
+# ranked games from SETTLE on (the new versions settled), the longest wait of a bot
+# between its games against the ladder's mean gap between a bot's games (and the three
+# longest, by bot), and the share of bots whose games per hour are within 25% of the
+# mean.
 #
 # Usage: bench/ladder.sh          (from anywhere; needs curl, psql, python3, bubblewrap)
 # Knobs (environment): DURATION (default 60 seconds), WORKERS (the server's default),
@@ -98,9 +99,11 @@ if [[ -n "${OWNERS:-}" ]]; then
         sleep 0.1
     done
     # New versions while the ladder plays: each one starts its bot's count over.
+    SETTLE=${SETTLE:-$((DURATION / 3))}
     (
         n=0
-        while sleep "${NEW_VERSION_EVERY:-120}"; do
+        end=$((SECONDS + SETTLE))
+        while sleep "${NEW_VERSION_EVERY:-30}" && ((SECONDS < end)); do
             n=$((n + 1))
             o=$(( n % OWNERS + 1 )); b=$(( n % k + 1 ))
             curl -sf -H "Authorization: Bearer ${OWNER_TOKENS[$((o - 1))]}" \
@@ -160,7 +163,6 @@ if [[ -n "${CHALLENGES:-}" ]]; then
         'BEGIN { printf "ranked: %.1f matches/min; challenges: %.1f games/min, %s%% of the time played; %d challenge games still queued\n", r / m, u / m, s, l }'
 fi
 if [[ -n "${OWNERS:-}" ]]; then
-    SETTLE=${SETTLE:-$((DURATION / 3))}
     # Each bot's ranked games (started) from START + SETTLE to END: its waits are the
     # gaps between them, and from the window's start and to its end.
     from="timestamptz '$START' + make_interval(secs => $SETTLE)"
@@ -177,12 +179,20 @@ if [[ -n "${OWNERS:-}" ]]; then
                                                              and 1.25 * (select avg(games) from w))
          from w" | tr '|' ' ' | {
         read -r bots games longest span within
-        awk -v b="$bots" -v g="$games" -v l="$longest" -v s="$span" -v w="$within" 'BEGIN {
+        awk -v b="$bots" -v g="$games" -v l="$longest" -v s="$span" -v w="$within" -v from="$SETTLE" 'BEGIN {
             gap = (g > 0) ? s * b / g : s
-            printf "waits (ranked, from %.0f s on, %d bots): mean gap between a bot'"'"'s games %.1f s; longest wait %.1f s = %.1f x the mean gap\n", s, b, gap, l, l / gap
+            printf "waits (ranked games from %d s on, %.0f s, %d bots): mean gap between a bot'"'"'s games %.1f s; longest wait %.1f s = %.1f x the mean gap\n", from, s, b, gap, l, l / gap
             printf "games per bot per hour: mean %.1f; %d of %d bots (%.0f%%) within 25%% of it\n", g / b * 3600 / s, w, b, 100 * w / b
         }'
     }
+    sql "with g as (select p.bot_id, m.started_at as t from match_players p join matches m on m.id = p.match_id
+                    where m.ranked and m.status = 'finished' and m.started_at between $from and '$END')
+         select b.name, count(g.t), round(max(extract(epoch from g.t - g.prev))::numeric, 1)
+         from (select bot_id, t, lag(t) over (partition by bot_id order by t) as prev from g) g
+         join bots b on b.id = g.bot_id group by b.name order by 3 desc nulls last limit 3" |
+        while IFS='|' read -r name games wait; do
+            echo "   longest between games: $name, $wait s ($games games)"
+        done
 fi
 [[ "$void" == 0 ]] || echo "warning: $void matches were voided (see the server log)" >&2
 [[ "$n" -gt 0 ]] || { echo "no match finished in ${DURATION} s" >&2; exit 1; }
