@@ -9,6 +9,7 @@
 mod api;
 mod challenges;
 mod harness;
+mod leaderboard;
 mod site;
 mod spectators;
 mod tournaments;
