@@ -30,17 +30,23 @@ pub async fn big_ladder(db: &PgPool, owner: &str) {
          where u.name = $1",
         "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, \
              archive_sha256, status) \
-         select id, 1, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'active' from bots",
-        "update bots b set active_version_id = v.id from bot_versions v where v.bot_id = b.id",
+         select id, 1, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'active' from bots \
+         where not exists (select 1 from bot_versions v where v.bot_id = bots.id)",
+        "update bots b set active_version_id = v.id from bot_versions v \
+         where v.bot_id = b.id and v.status = 'active' and b.active_version_id is null",
     ] {
         let q = sqlx::query(sql);
         let q = if sql.contains("$1") { q.bind(owner) } else { q };
         q.execute(db).await.unwrap();
     }
-    let ranked: i64 = sqlx::query_scalar("select count(*) from bots where not disabled")
-        .fetch_one(db)
-        .await
-        .unwrap();
+    let ranked: i64 = sqlx::query_scalar(
+        "select count(*) from bots where not disabled and active_version_id is not null \
+         and (name like 'bot%' or name like $1 || '-%')",
+    )
+    .bind(owner)
+    .fetch_one(db)
+    .await
+    .unwrap();
     assert_eq!(ranked, BOTS + 2);
 }
 
