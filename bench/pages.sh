@@ -7,8 +7,10 @@
 # then loads each page with wrk and prints requests/s, p99 latency and CPU time per
 # request of the server and of its database:
 #
-#   leaderboard                 GET /leaderboard, its rows (what the page refreshes),
-#                               /api/leaderboard
+#   leaderboard                 GET /leaderboard (the top 50), its rows (what the page
+#                               refreshes), /api/leaderboard (every bot)
+#   leaderboard, deep page      GET /leaderboard?page=N, 3/4 of the way down, its rows
+#   leaderboard search          GET /leaderboard?q=OWNER (the owner's bots, ranked)
 #   matches                     GET /matches, /api/matches
 #   matches of one bot          GET /matches?bot=NAME, /api/matches?bot=NAME
 #   matches of one owner        GET /matches?user=NAME
@@ -19,6 +21,8 @@
 #   replay download             GET /matches/ID/replay.json, /api/matches/ID/replay
 #
 # Usage: bench/pages.sh           (from anywhere; needs wrk, curl, python3, PostgreSQL)
+#        MATCHES=1000000 BOTS=10000 USERS=999 bench/pages.sh   (a big contest; the
+#                                  seeding alone takes minutes, see the README)
 # Knobs (environment): DURATION (default 10s a page), CONNECTIONS (32), THREADS (2),
 # PORT (a free one), NO_BUILD=1 to use the binaries already built, ONLY=REGEX to load
 # only the pages whose name matches, MATCHES/BOTS/USERS (100000/1000/300) for the
@@ -68,17 +72,18 @@ else
 fi
 
 # What to load, found through the API: the bot with the most games (the biggest bot
-# page and rating chart), its owner, a recent match (a whole replay), and a cursor
-# 50,000 matches back.
-read -r BOT OWNER MATCH CURSOR < <(python3 - "$URL" <<'EOF'
+# page and rating chart), its owner, a recent match (a whole replay), a cursor 50,000
+# matches back, and a page of the leaderboard 3/4 of the way down.
+read -r BOT OWNER MATCH CURSOR DEEP < <(python3 - "$URL" <<'EOF'
 import json, sys, urllib.request
 get = lambda path: json.load(urllib.request.urlopen(sys.argv[1] + path))
 best = max(get("/api/leaderboard")["leaderboard"], key=lambda r: r["games"])
 newest = get("/api/matches")["matches"][0]["id"]
-print(best["bot"], best["owner"], newest - 10, max(1, newest - 50000))
+pages = get("/api/leaderboard?page=1")["pages"]
+print(best["bot"], best["owner"], newest - 10, max(1, newest - 50000), max(1, pages * 3 // 4))
 EOF
 )
-echo "== bot $BOT (owner $OWNER), match $MATCH, deep cursor $CURSOR"
+echo "== bot $BOT (owner $OWNER), match $MATCH, deep cursor $CURSOR, leaderboard page $DEEP"
 
 # --- the load ----------------------------------------------------------------------
 check() {
@@ -97,6 +102,9 @@ run() {
 
 run "leaderboard" /leaderboard
 run "leaderboard rows" /leaderboard/rows
+run "leaderboard, deep page" "/leaderboard?page=$DEEP"
+run "leaderboard deep rows" "/leaderboard/rows?page=$DEEP"
+run "leaderboard search" "/leaderboard?q=$OWNER"
 run "matches" /matches
 run "matches of one bot" "/matches?bot=$BOT"
 run "matches of one owner" "/matches?user=$OWNER"

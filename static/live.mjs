@@ -1,6 +1,8 @@
 /* Keeps pages up to date: a bot's record (<section data-live-section=URL>) and the
- * leaderboard. The leaderboard: <table data-live="/leaderboard/rows"> gets its rows
- * again every 15 s while the page is visible (and as soon as it becomes visible again).
+ * leaderboard. Each table of the leaderboard (<table data-live="/leaderboard/rows?...">:
+ * the page shown, a search's bots, the visitor's bots with their neighbours) gets its
+ * rows again every 15 s while the page is visible (and as soon as it becomes visible
+ * again): only the rows it shows.
  * The server draws them, with the template the page was drawn with
  * (templates/ladder/leaderboard_rows.html), so they exist in one place; this only puts
  * the new <tbody> in place of the old. */
@@ -31,6 +33,7 @@ function markMine(table) {
   const me = table.getAttribute("data-me");
   if (!me) return;
   for (const tr of table.tBodies[0].rows) {
+    if (tr.classList.contains("gap")) continue;
     const mine = tr.getAttribute("data-owner") === me;
     tr.classList.toggle("mine", mine);
     if (mine) tr.title = "Your bot";
@@ -88,8 +91,7 @@ for (const section of document.querySelectorAll("[data-live-section]")) {
   if (!section.querySelector("[data-live-done]")) keepSectionUpToDate(section);
 }
 
-const table = document.querySelector("table[data-live]");
-if (table) {
+for (const table of document.querySelectorAll("table[data-live]")) {
   markMine(table);
   keepUpToDate(table);
 }

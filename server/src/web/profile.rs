@@ -85,9 +85,7 @@ pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<Ow
         .into_iter()
         .map(|r| OwnBot {
             rank: board
-                .standings
-                .iter()
-                .position(|s| s.name == r.name)
+                .place_of(&r.name)
                 .map(|i| format!("#{} of {of}", i + 1)),
             rating: (r.games > 0).then(|| format!("{:.2}", conservative(r.mu, r.sigma))),
             name: r.name,

@@ -1,26 +1,32 @@
-//! The leaderboard: the page, its rows alone (which the page's script fetches again),
-//! and its JSON, all from one [`Leaderboard`] made at most once a second.
+//! The leaderboard: its pages, the visitor's bots with their neighbours, a search by
+//! name, the rows of each alone (which the page's script fetches again) and its JSON,
+//! all from one [`Leaderboard`] made at most once a second.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::header;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
 use serde_json::json;
 
+use crate::accounts::NAME_MAX;
 use crate::languages::Languages;
 use crate::standings::{standings, Standing};
-use crate::web::api::ApiResult;
-use crate::web::error::AppResult;
+use crate::web::api::{ApiError, ApiResult};
+use crate::web::error::{AppError, AppResult};
 use crate::web::format::{round2, when};
 use crate::web::session::Visitor;
 use crate::web::{AppState, Layout};
 
 /// A leaderboard row, ready to show.
 pub struct Row {
+    /// Rows above it are left out (a neighbourhood's first row).
+    pub gap: bool,
     pub rank: usize,
     pub bot: String,
     pub owner: String,
@@ -41,6 +47,7 @@ fn language_name(languages: &Languages, key: &str) -> String {
 impl Row {
     pub fn of(rank: usize, s: &Standing, languages: &Languages) -> Row {
         Row {
+            gap: false,
             rank,
             bot: s.name.clone(),
             owner: s.owner.clone(),
@@ -74,21 +81,147 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
     })
 }
 
-/// The leaderboard as one moment saw it, ready to show, shared by the requests of the
-/// next [`LEADERBOARD_FOR`]. Every bot of the ladder is a row, so reading, formatting and
-/// serializing them all took milliseconds a request (1,000 bots); the page refreshes
-/// itself every 15 s anyway. The page, its rows, its JSON and the user pages show the
-/// same moment.
+/// The leaderboard as one moment saw it, shared by the requests of the next
+/// [`LEADERBOARD_FOR`]: the ranked list, read and sorted once, with indexes by bot and
+/// owner name, so that a page, a search or a visitor's own bots cost the rows they show
+/// (10,000 bots are 5.7 MB of rows: the page shows [`PAGE_ROWS`] at a time). The page,
+/// its rows, its JSON and the user pages show the same moment.
 pub struct Leaderboard {
     made: Instant,
     pub standings: Vec<Standing>,
     /// Matches finished in the 10 minutes before it was made: the ladder's pace.
     pub finished_lately: i64,
-    pub rows: Vec<Row>,
-    /// The body of `/api/leaderboard`.
-    json: Bytes,
-    /// The body of `/leaderboard/rows`.
-    rows_html: Bytes,
+    /// (lowercase bot name, place), by name: names are unique whatever the case.
+    by_bot: Vec<(String, usize)>,
+    /// (lowercase owner name, place), by owner then place.
+    by_owner: Vec<(String, usize)>,
+    /// The body of `/api/leaderboard` without a page, made when first asked for.
+    json: OnceLock<Bytes>,
+}
+
+/// Rows a page of the leaderboard shows.
+pub const PAGE_ROWS: usize = 50;
+/// Rows shown above and below each of the visitor's bots.
+pub const AROUND: usize = 2;
+/// The visitor's best ranked bots shown with their neighbourhood, at most.
+pub const MINE_MAX: usize = 10;
+/// Bots a search shows, at most.
+pub const FOUND_MAX: usize = 50;
+/// Most rows a page of `/api/leaderboard` gives.
+pub const API_LIMIT_MAX: u64 = 500;
+
+/// The entries of `index` whose name starts with `prefix` (lowercase), in its order.
+fn starting_with<'a>(
+    index: &'a [(String, usize)],
+    prefix: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    let from = index.partition_point(|(name, _)| name.as_str() < prefix);
+    index[from..]
+        .iter()
+        .take_while(move |(name, _)| name.starts_with(prefix))
+        .map(|&(_, place)| place)
+}
+
+/// Bots found by a search: their places, best first, and whether more matched.
+pub struct Found {
+    pub places: Vec<usize>,
+    pub more: bool,
+}
+
+impl Leaderboard {
+    fn new(made: Instant, standings: Vec<Standing>, finished_lately: i64) -> Leaderboard {
+        let mut by_bot: Vec<_> = (standings.iter().enumerate())
+            .map(|(i, s)| (s.name.to_lowercase(), i))
+            .collect();
+        by_bot.sort_unstable();
+        let mut by_owner: Vec<_> = (standings.iter().enumerate())
+            .map(|(i, s)| (s.owner.to_lowercase(), i))
+            .collect();
+        by_owner.sort_unstable();
+        Leaderboard {
+            made,
+            standings,
+            finished_lately,
+            by_bot,
+            by_owner,
+            json: OnceLock::new(),
+        }
+    }
+
+    /// Pages of [`PAGE_ROWS`] rows: at least one, which may be empty.
+    pub fn pages(&self) -> usize {
+        self.standings.len().div_ceil(PAGE_ROWS).max(1)
+    }
+
+    /// The places of page `page` (from 1), none past the last page.
+    pub fn page(&self, page: usize) -> std::ops::Range<usize> {
+        let from = page.saturating_sub(1).saturating_mul(PAGE_ROWS);
+        from.min(self.standings.len())..from.saturating_add(PAGE_ROWS).min(self.standings.len())
+    }
+
+    /// The place (from 0) of the bot named `bot`, whatever the case.
+    pub fn place_of(&self, bot: &str) -> Option<usize> {
+        let key = bot.to_lowercase();
+        let at = self
+            .by_bot
+            .binary_search_by(|(name, _)| name.cmp(&key))
+            .ok()?;
+        Some(self.by_bot[at].1)
+    }
+
+    /// The places of `owner`'s bots (whatever the case), best first.
+    pub fn places_of(&self, owner: &str) -> impl Iterator<Item = usize> + '_ {
+        let key = owner.to_lowercase();
+        let from = self.by_owner.partition_point(|(name, _)| *name < key);
+        self.by_owner[from..]
+            .iter()
+            .take_while(move |(name, _)| *name == key)
+            .map(|&(_, place)| place)
+    }
+
+    /// The bots whose name or owner's name starts with `prefix` (any case): the first
+    /// [`FOUND_MAX`] by name, shown best first, whatever the size of the ladder.
+    pub fn search(&self, prefix: &str) -> Found {
+        let prefix = prefix.to_lowercase();
+        let mut places: Vec<usize> = starting_with(&self.by_bot, &prefix)
+            .take(FOUND_MAX + 1)
+            .chain(starting_with(&self.by_owner, &prefix).take(FOUND_MAX + 1))
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        let more = places.len() > FOUND_MAX;
+        places.truncate(FOUND_MAX);
+        Found { places, more }
+    }
+
+    /// `places` (in order) with the [`AROUND`] rows above and below each, each with
+    /// whether rows are left out right above it.
+    pub fn around(&self, places: &[usize]) -> Vec<(usize, bool)> {
+        let mut shown: Vec<(usize, bool)> = Vec::new();
+        for &p in places {
+            let from = p.saturating_sub(AROUND);
+            let to = (p + AROUND + 1).min(self.standings.len());
+            let next = shown.last().map_or(0, |&(last, _)| last + 1);
+            let start = from.max(next);
+            shown.extend((start..to).map(|q| (q, q == start && start > next)));
+        }
+        shown
+    }
+
+    /// The rows of `places` (with whether rows are left out above each), ready to show.
+    pub fn rows(
+        &self,
+        places: impl IntoIterator<Item = (usize, bool)>,
+        languages: &Languages,
+    ) -> Vec<Row> {
+        places
+            .into_iter()
+            .map(|(p, gap)| Row {
+                gap,
+                ..Row::of(p + 1, &self.standings[p], languages)
+            })
+            .collect()
+    }
 }
 
 /// How long a [`Leaderboard`] is shown.
@@ -110,13 +243,24 @@ impl LeaderboardCache {
     }
 }
 
-/// The leaderboard's rows, a `<tbody>`: the page includes them, and its script
-/// (`static/live.mjs`) fetches them again from `/leaderboard/rows` to stay up to date,
-/// so a row is drawn in one place.
+/// Rows of the leaderboard, a `<tbody>`: the page includes them, and its script
+/// (`static/live.mjs`) fetches them again from `/leaderboard/rows` (with the page's
+/// `?page=`, `?q=` or `?mine=1`) to stay up to date, so a row is drawn in one place.
 #[derive(Template)]
 #[template(path = "ladder/leaderboard_rows.html")]
 struct LeaderboardRows<'a> {
     rows: &'a [Row],
+}
+
+/// The body of `/api/leaderboard` without a page: every bot.
+fn whole_json(standings: &[Standing], languages: &Languages) -> Bytes {
+    let json: Vec<_> = (standings.iter().enumerate())
+        .map(|(i, s)| standing_json(i + 1, s, languages))
+        .collect();
+    Bytes::from(
+        serde_json::to_vec(&json!({ "leaderboard": json }))
+            .expect("a JSON value always serializes"),
+    )
 }
 
 /// Reads the standings and makes a [`Leaderboard`] of them.
@@ -124,27 +268,7 @@ async fn make_leaderboard(state: &AppState) -> AppResult<Leaderboard> {
     let made = Instant::now();
     let standings = standings(&state.db).await?;
     let finished_lately = crate::standings::finished_lately(&state.db).await?;
-    let rows: Vec<Row> = standings
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
-        .collect();
-    let json: Vec<_> = standings
-        .iter()
-        .enumerate()
-        .map(|(i, s)| standing_json(i + 1, s, &state.languages))
-        .collect();
-    let json = serde_json::to_vec(&json!({ "leaderboard": json }))
-        .expect("a JSON value always serializes");
-    let rows_html = LeaderboardRows { rows: &rows }.render()?;
-    Ok(Leaderboard {
-        made,
-        standings,
-        finished_lately,
-        rows,
-        json: Bytes::from(json),
-        rows_html: Bytes::from(rows_html),
-    })
+    Ok(Leaderboard::new(made, standings, finished_lately))
 }
 
 /// The leaderboard, at most [`LEADERBOARD_FOR`] old when asked for. Once it is older, the
@@ -175,37 +299,203 @@ pub async fn leaderboard(state: &AppState) -> AppResult<Arc<Leaderboard>> {
     Ok(b)
 }
 
+/// What a leaderboard address asks for: `?page=N` (from 1), `?q=` a search by the
+/// start of a bot's or owner's name, `?mine=1` (the rows alone) the visitor's bots.
+#[derive(Deserialize)]
+pub struct Wanted {
+    page: Option<u64>,
+    #[serde(default)]
+    q: String,
+    mine: Option<String>,
+}
+
+/// A search as the page shows it.
+pub struct Search {
+    /// What is searched for: at most [`NAME_MAX`] characters, trimmed.
+    q: String,
+    /// The query was longer than any name, and cut.
+    cut: bool,
+    /// More bots matched than shown.
+    more: bool,
+}
+
+/// The search `q` asks for, if any: trimmed and cut to [`NAME_MAX`] characters, since no
+/// name is longer; and whether it was cut.
+fn search_text(q: &str) -> Option<(String, bool)> {
+    let q = q.trim();
+    (!q.is_empty()).then(|| {
+        (
+            q.chars().take(NAME_MAX).collect(),
+            q.chars().count() > NAME_MAX,
+        )
+    })
+}
+
+/// Page `page` of the board, when there is one.
+fn page_of(board: &Leaderboard, page: Option<u64>) -> Option<usize> {
+    let page = usize::try_from(page.unwrap_or(1)).ok()?;
+    (1..=board.pages()).contains(&page).then_some(page)
+}
+
+/// The visitor's best ranked bots ([`MINE_MAX`]), each with its neighbourhood.
+fn mine(board: &Leaderboard, visitor: &Visitor, languages: &Languages) -> Vec<Row> {
+    let Some(user) = &visitor.user else {
+        return Vec::new();
+    };
+    let places: Vec<usize> = board.places_of(&user.name).take(MINE_MAX).collect();
+    board.rows(board.around(&places), languages)
+}
+
+/// Where the rows of the table of a search or a page are fetched again.
+fn live_address(search: Option<&str>, page: usize) -> String {
+    match (search, page) {
+        (Some(q), _) => {
+            let query = form_urlencoded::Serializer::new(String::new())
+                .append_pair("q", q)
+                .finish();
+            format!("/leaderboard/rows?{query}")
+        }
+        (None, 1) => "/leaderboard/rows".into(),
+        (None, n) => format!("/leaderboard/rows?page={n}"),
+    }
+}
+
 #[derive(Template)]
 #[template(path = "ladder/leaderboard.html")]
-struct LeaderboardPage<'a> {
+struct LeaderboardPage {
     layout: Layout,
-    rows: &'a [Row],
+    /// Bots on the ladder.
+    bots: usize,
+    /// The page's rows, or the search's.
+    rows: Vec<Row>,
+    /// Where the table gets its rows again.
+    live: String,
+    page: usize,
+    pages: usize,
+    /// The page asked for is not there (past the last, or 0).
+    missing: Option<String>,
+    /// The visitor's bots and their neighbours; none while searching.
+    mine: Vec<Row>,
+    search: Option<Search>,
 }
 
-pub async fn page(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+/// `/leaderboard`: a page of the ladder (the top first) under the visitor's own bots
+/// with their neighbours, or the bots a search finds.
+pub async fn page(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Query(wanted): Query<Wanted>,
+) -> AppResult<Response> {
     let board = leaderboard(&state).await?;
-    Ok(Html(
-        LeaderboardPage {
-            layout: visitor.layout(),
-            rows: &board.rows,
+    let languages = &state.languages;
+    let search = search_text(&wanted.q);
+    let page = page_of(&board, wanted.page);
+    let mut view = LeaderboardPage {
+        layout: visitor.layout(),
+        bots: board.standings.len(),
+        rows: Vec::new(),
+        live: live_address(search.as_ref().map(|(q, _)| q.as_str()), page.unwrap_or(1)),
+        page: page.unwrap_or(1),
+        pages: board.pages(),
+        missing: None,
+        mine: Vec::new(),
+        search: None,
+    };
+    if let Some((q, cut)) = search {
+        let found = board.search(&q);
+        view.rows = board.rows(found.places.into_iter().map(|p| (p, false)), languages);
+        view.search = Some(Search {
+            q,
+            cut,
+            more: found.more,
+        });
+    } else {
+        view.mine = mine(&board, &visitor, languages);
+        match page {
+            Some(n) => view.rows = board.rows(board.page(n).map(|p| (p, false)), languages),
+            None => {
+                view.missing = Some(format!(
+                    "There is no page {} of the leaderboard: it has {} pages.",
+                    wanted.page.unwrap_or(1),
+                    board.pages()
+                ))
+            }
         }
-        .render()?,
-    ))
+    }
+    let status = if view.missing.is_some() {
+        StatusCode::NOT_FOUND
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Html(view.render()?)).into_response())
 }
 
-pub async fn rows(State(state): State<AppState>) -> AppResult<Response> {
+/// `/leaderboard/rows`: the rows of a table of the page alone, as it refreshes them.
+pub async fn rows(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    Query(wanted): Query<Wanted>,
+) -> AppResult<Response> {
     let board = leaderboard(&state).await?;
+    let languages = &state.languages;
+    let rows = if wanted.mine.is_some() {
+        mine(&board, &visitor, languages)
+    } else if let Some((q, _)) = search_text(&wanted.q) {
+        let found = board.search(&q).places;
+        board.rows(found.into_iter().map(|p| (p, false)), languages)
+    } else {
+        let page = page_of(&board, wanted.page).ok_or(AppError::NotFound)?;
+        board.rows(board.page(page).map(|p| (p, false)), languages)
+    };
     Ok((
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        board.rows_html.clone(),
+        LeaderboardRows { rows: &rows }.render()?,
     )
         .into_response())
 }
 
-pub async fn api(State(state): State<AppState>) -> ApiResult<Response> {
+/// What `/api/leaderboard` may ask for: without either, every bot.
+#[derive(Deserialize)]
+pub struct ApiPage {
+    page: Option<u64>,
+    limit: Option<u64>,
+}
+
+pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> ApiResult<Response> {
     let b = leaderboard(&state).await?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], b.json.clone()).into_response())
+    let json = header::HeaderValue::from_static("application/json");
+    if p.page.is_none() && p.limit.is_none() {
+        let whole = b
+            .json
+            .get_or_init(|| whole_json(&b.standings, &state.languages));
+        return Ok(([(header::CONTENT_TYPE, json)], whole.clone()).into_response());
+    }
+    let limit = p.limit.unwrap_or(PAGE_ROWS as u64);
+    if !(1..=API_LIMIT_MAX).contains(&limit) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("limit is from 1 to {API_LIMIT_MAX}"),
+        ));
+    }
+    let page = p.page.unwrap_or(1);
+    if page == 0 {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "pages count from 1"));
+    }
+    let bots = b.standings.len() as u64;
+    let from = (page - 1).saturating_mul(limit).min(bots);
+    let to = from.saturating_add(limit).min(bots);
+    let rows: Vec<_> = (from as usize..to as usize)
+        .map(|i| standing_json(i + 1, &b.standings[i], &state.languages))
+        .collect();
+    Ok(Json(json!({
+        "leaderboard": rows,
+        "page": page,
+        "pages": bots.div_ceil(limit).max(1),
+        "limit": limit,
+        "bots": bots,
+    }))
+    .into_response())
 }

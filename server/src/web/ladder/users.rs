@@ -36,11 +36,8 @@ pub async fn page(
     .ok_or(AppError::NotFound)?;
     let leaderboard = leaderboard(&state).await?;
     let bots = leaderboard
-        .standings
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.owner == user.name)
-        .map(|(i, s)| Row::of(i + 1, s, &state.languages))
+        .places_of(&user.name)
+        .map(|i| Row::of(i + 1, &leaderboard.standings[i], &state.languages))
         .collect();
     let filter = MatchFilter {
         user: Some(user.name.clone()),

@@ -10,6 +10,7 @@ mod api;
 mod challenges;
 mod games;
 mod harness;
+mod leaderboard;
 mod site;
 mod spectators;
 mod tournaments;

@@ -6,6 +6,7 @@
 mod errors;
 mod filters;
 mod match_page;
+pub mod paging;
 mod replays;
 
 use crate::common;

@@ -146,3 +146,112 @@ async fn the_classic_log_is_printed_once_and_served_gzipped() {
     assert_eq!(r.headers["content-encoding"], "gzip");
     assert_eq!(c.get(&path).await.body, plain.body);
 }
+
+/// A leaderboard address as a hostile visitor writes it, the query encoded.
+fn board_search(path: &str, q: &str) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("q", q)
+        .finish();
+    format!("{path}?{query}")
+}
+
+#[tokio::test]
+async fn the_leaderboard_answers_odd_pages_and_searches_with_bounded_work() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    crate::ladder::paging::big_ladder(&c.state.db, "alice").await;
+    // Alice has 40 bots more: her own rows stay a few neighbourhoods.
+    sqlx::query(
+        "insert into bots (owner_id, name, mu, sigma, active_version_id) \
+         select u.id, 'many-' || g, 1000 - 5 * g, 1, \
+             (select active_version_id from bots where name = 'alice-high') \
+         from users u, generate_series(1, 40) g where u.name = 'alice'",
+    )
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    let mut s = c.stranger();
+    // Pages past any ladder, or no page numbers at all: missing or refused.
+    for (path, status) in [
+        (
+            "/leaderboard?page=18446744073709551615",
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/leaderboard/rows?page=18446744073709551615",
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/leaderboard?page=18446744073709551616",
+            StatusCode::BAD_REQUEST,
+        ),
+        ("/leaderboard?page=-1", StatusCode::BAD_REQUEST),
+        ("/leaderboard?page=1e9", StatusCode::BAD_REQUEST),
+        ("/leaderboard?page=", StatusCode::BAD_REQUEST),
+        (
+            "/api/leaderboard?page=18446744073709551615&limit=500",
+            StatusCode::OK,
+        ),
+        ("/api/leaderboard?limit=501", StatusCode::BAD_REQUEST),
+        ("/api/leaderboard?limit=0", StatusCode::BAD_REQUEST),
+        ("/api/leaderboard?page=0", StatusCode::BAD_REQUEST),
+        (
+            "/api/leaderboard?limit=18446744073709551616",
+            StatusCode::BAD_REQUEST,
+        ),
+    ] {
+        let r = s.get(path).await;
+        assert_eq!(r.status, status, "{path}: {}", r.body);
+        assert!(r.body.len() < 60_000, "{path}: {} bytes", r.body.len());
+    }
+    let far = s
+        .get("/api/leaderboard?page=18446744073709551615&limit=500")
+        .await;
+    assert_eq!(far.json()["leaderboard"].as_array().unwrap().len(), 0);
+    // Searches long, odd or hostile: cut to a name's length, escaped, a page at most.
+    let long = "bot".repeat(5_000);
+    // A NUL is refused, as in every address of the site.
+    let nul = s.get(&board_search("/leaderboard", "\0")).await;
+    assert_eq!(nul.status, StatusCode::BAD_REQUEST);
+    for q in [
+        long.as_str(),
+        "<script>alert(1)</script>",
+        "%",
+        "_",
+        "ÄÖ😀",
+        "' or 1=1 --",
+        "\u{202e}bot",
+        "   ",
+    ] {
+        for path in ["/leaderboard", "/leaderboard/rows"] {
+            let r = s.get(&board_search(path, q)).await;
+            assert_eq!(r.status, StatusCode::OK, "{q:?}");
+            assert!(
+                r.body.len() < 60_000,
+                "{path} {q:?}: {} bytes",
+                r.body.len()
+            );
+            assert!(!r.body.contains("<script>alert"), "escaped");
+            assert!(r.body.matches("<tr data-owner=").count() <= 50);
+        }
+    }
+    let cut = s.get(&board_search("/leaderboard", &long)).await;
+    assert!(cut.body.contains("id=\"search-cut\""));
+    // Many requests, every page and prefix: each answer a page at most.
+    for i in 0..200 {
+        let page = s
+            .get(&format!("/leaderboard/rows?page={}", 1 + i % 5))
+            .await;
+        let found = s.get(&format!("/leaderboard/rows?q=bot{}", i % 3)).await;
+        for r in [page, found] {
+            assert_eq!(r.status, StatusCode::OK);
+            assert!(r.body.matches("<tr data-owner=").count() <= 50);
+        }
+    }
+    // 42 bots of her own: the best 10, each with its neighbours.
+    let mine = c.get("/leaderboard/rows?mine=1").await;
+    let rows = mine.body.matches("<tr data-owner=").count();
+    assert!((10..=50).contains(&rows), "{rows} rows of her own bots");
+    let page = c.get("/leaderboard").await;
+    assert!(page.body.len() < 120_000, "{} bytes", page.body.len());
+}

@@ -32,7 +32,7 @@
 mod bot_and_user;
 mod ladder;
 mod lists;
-mod page;
+pub(super) mod page;
 mod replay;
 
 use super::harness;
@@ -62,7 +62,7 @@ use replay::{
     the_stderr_panel_follows_the_turn,
 };
 
-const PASSWORD: &str = "a long enough secret";
+pub(super) const PASSWORD: &str = "a long enough secret";
 const OWNER: &str = "mira";
 const BOT: &str = "Kestrel";
 /// The turn at which the contestant's bot sends a command that cannot be carried out.
