@@ -1,26 +1,41 @@
-/* The big screen (`/live`, templates/live/screen.html): the featured match for a
- * projector or a phone, with nobody at the controls. It asks `/api/live` which match
- * is featured (the running tournament's, else the latest between the top bots), every
- * 5 s while there is none, and follows it (viewer/follow.mjs): the map, each player's
- * name in its colour with its forts and soldiers at the turn shown, the title and the
- * turn. At the end the winner is shown for 10 s; then the next featured match is
- * followed when there is one (the same finished one: the board stays, and it asks
- * again). The page's root carries `data-state` ("idle", "waiting", "live", "ended",
- * "error"), `data-match` (the match shown) and `data-turn` (the turn shown).
+/* The big screen (`/live` and `/tournaments/N/screen`, templates/live/screen.html): a
+ * channel for a projector or a phone, with nobody at the controls. It plays each
+ * featured game at a human pace, the organizer's seconds a game (`/admin`), however
+ * fast it was played: from its rows as they come while it is played and from the
+ * stored replay after (viewer/follow.mjs; the viewer's `pace`); "Finished" and the
+ * winner only when the playback reaches the end, a short result card, then the next
+ * game. A game is never left mid-way.
  *
- * `scoreboard` and `nextStep` are pure, tested with node. */
+ * What comes next, `/api/live` says (asked after each game, every 5 s while there is
+ * none): the ladder's featured game newer than the one shown; during a tournament
+ * (the one this address keeps to, `data-tournament`, else the one running) its games
+ * in order, the standings so far between them, and at the end its final standings,
+ * which stay (on `/live` for `FINAL_MS`, then the ladder again).
+ *
+ * The page's root carries `data-state` ("idle", "waiting", "live" (being played),
+ * "replay" (played already, still being shown), "ended" (the result card),
+ * "standings", "final", "error"), `data-match` (the game shown), `data-turn` (the
+ * turn shown) and `data-tournament` (the tournament followed).
+ *
+ * `scoreboard` and `nextScreen` are pure, tested with node. */
 
 import { follow } from "./viewer/follow.mjs";
 import { palette } from "./viewer/colours.mjs";
 import { el, icon, fmt } from "./viewer/dom.mjs";
 
-/** How often `/api/live` is asked while nothing is followed, and while one is. */
-const POLL_IDLE_MS = 5000;
-const POLL_BUSY_MS = 15000;
-/** How long the winner is shown big before the screen moves on. */
-const WINNER_MS = 10000;
-/** At the end, the viewer is given this long to show the last turns first. */
-const CATCH_UP_MS = 4000;
+/** How often `/api/live` is asked while there is no game to show. */
+const ASK_MS = 5000;
+/** How long the result card is shown after a game. */
+const RESULT_MS = 5000;
+/** How long a tournament's standings are shown between its games. */
+const STANDINGS_MS = 8000;
+/** How long `/live` keeps a tournament's final standings before the ladder again (its
+ *  own address keeps them). */
+const FINAL_MS = 5 * 60 * 1000;
+/** Seconds a game, when the server says none. */
+const DEFAULT_SECONDS = 45;
+/** Most standings rows on the screen (the rest: on the tournament's page). */
+const TABLE_ROWS = 12;
 
 /** Each player's line at turn `t` of a viewer's `replay` and `stats` (`precompute` or
  *  `growStats`): `{name, colour, forts, soldiers, share (of all players' soldiers, 0 to
@@ -41,36 +56,43 @@ export function scoreboard(replay, stats, t) {
   });
 }
 
-/** What the screen does with `/api/live`'s answer `info` (null when it failed), given
- *  the match it shows (`shown`, or null) and its `phase`: "idle" (none), "following"
- *  (being played, or waiting to be; `state` is follow's), "winner" (the end shown big)
- *  or "after" (the end shown, looking for the next). Returns "idle" (show that nothing
- *  is played), "follow" (follow `info.match`) or "stay". A match being played is
- *  followed to its end; a match waiting to start gives way to another featured. */
-export function nextStep(shown, phase, state, info) {
-  if (phase === "winner") return "stay";
-  const featured = info && info.match != null ? info.match : null;
-  const playing = phase === "following" && state === "live";
-  if (featured === null) return playing || (info === null && phase !== "idle") ? "stay" : "idle";
-  if (featured === shown) return "stay";
-  return playing ? "stay" : "follow";
+/** What the channel shows next, from `/api/live`'s answer `info` (null when it
+ *  failed) and whether it is between a tournament's games (`between`: their standings
+ *  are on the screen already): "retry" (ask again soon, keeping what is shown),
+ *  "final" (the tournament is over: its final standings), "between" (a tournament's
+ *  next game is not there yet: the standings so far), "idle" (no game to show),
+ *  "standings" (the standings so far, then the game) or "play" (the game). */
+export function nextScreen(info, between) {
+  if (!info) return "retry";
+  const t = info.tournament || null;
+  if (t && t.over) return "final";
+  if (info.match == null) return t ? "between" : "idle";
+  return t && t.shown > 0 && !between ? "standings" : "play";
 }
 
 /** The head's word for each state. */
 const STATES = {
-  idle: "", waiting: "Starting soon", live: "Live", ended: "Finished", voided: "Voided",
-  error: "Reconnecting…",
+  idle: "", waiting: "Starting soon", live: "Live", replay: "Replay", ended: "Finished",
+  voided: "Voided", standings: "Standings", final: "Final standings", error: "Reconnecting…",
 };
 
-/** "12 / 24 games" when a tournament is on. */
+/** "Game 5 of 24" during a tournament. */
 function progressOf(info) {
   const t = info.tournament;
-  return t && t.total ? t.done + " / " + t.total + " games" : "";
+  if (!t || !t.total) return "";
+  return t.over ? t.total + " games" : "Game " + Math.min(t.shown + 1, t.total) + " of " + t.total;
 }
 
 /** "14:03". */
 function clock() {
   return new Date().toTimeString().slice(0, 5);
+}
+
+/** Points as a contest writes them: 12, 12½. */
+function points(x) {
+  const whole = Math.floor(x);
+  if (Math.abs(x - whole - 0.5) < 1e-9) return whole === 0 ? "½" : whole + "½";
+  return String(Math.round(x));
 }
 
 class Screen {
@@ -80,19 +102,21 @@ class Screen {
     this.parts = {
       event: part("event"), title: part("title"), progress: part("progress"), turn: part("turn"),
       of: part("of"), state: part("state"), status: part("status"), map: part("map"),
-      players: part("players"),
-      winner: part("winner"), link: part("link"),
+      players: part("players"), winner: part("winner"), link: part("link"), table: part("standings"),
     };
     this.clocks = [...root.querySelectorAll("[data-screen-clock]")];
     this.site = this.parts.title.textContent;
+    const pinned = root.getAttribute("data-tournament");
+    this.pinned = pinned ? Number(pinned) : null; // the tournament this address keeps to
+    this.tournament = this.pinned; // the tournament followed, or null: the ladder
+    this.after = 0; // the game shown last (of the tournament followed, or the ladder's)
     this.info = null;
     this.shown = null;
     this.phase = "idle";
     this.live = null; // follow's handle
     this.frame = null; // the viewer's container
     this.rows = [];
-    this.pollTimer = 0;
-    this.winnerTimer = 0;
+    this.timer = 0;
   }
 
   start() {
@@ -104,7 +128,7 @@ class Screen {
     this.root.addEventListener("dblclick", () => this.fullScreen());
     document.addEventListener("visibilitychange", () => this.keepAwake());
     this.keepAwake();
-    this.poll();
+    this.ask();
   }
 
   /** The clock, every second. */
@@ -135,28 +159,47 @@ class Screen {
     pill.setAttribute("data-state", state);
   }
 
-  /** Asks `/api/live` again in `ms`. */
-  later(ms) {
-    clearTimeout(this.pollTimer);
-    this.pollTimer = setTimeout(() => this.poll(), ms);
+  /** Does `fn` in `ms` (one thing waits at a time). */
+  later(ms, fn) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(fn, ms);
   }
 
-  poll() {
-    clearTimeout(this.pollTimer);
-    fetch("/api/live", { credentials: "same-origin", headers: { Accept: "application/json" } })
+  /** Asks `/api/live` what comes after the game shown last. */
+  ask() {
+    clearTimeout(this.timer);
+    const q = new URLSearchParams({ after: String(this.after) });
+    if (this.tournament !== null) q.set("tournament", String(this.tournament));
+    fetch("/api/live?" + q, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then((r) => (r.ok ? r.json() : null))
       .catch(() => null)
       .then((info) => this.decide(info));
   }
 
   decide(info) {
-    const state = this.live ? this.live.state : "";
-    const step = nextStep(this.shown, this.phase, state, info);
-    if (step === "idle") this.idle();
-    else if (step === "follow") this.begin(info);
-    else if (info && info.match === this.shown) this.heading(info);
-    if (this.phase !== "winner") {
-      this.later(this.phase === "following" ? POLL_BUSY_MS : POLL_IDLE_MS);
+    const t = info && info.tournament;
+    if (t && t.id !== this.tournament) {
+      // A tournament began: the channel shows its games from its first (which the
+      // server answered with, asked without it).
+      this.tournament = t.id;
+      this.after = 0;
+    }
+    switch (nextScreen(info, this.phase === "between")) {
+      case "retry": this.later(ASK_MS, () => this.ask()); break;
+      case "final": this.final(info); break;
+      case "between":
+        this.standings(info, "between");
+        this.later(ASK_MS, () => this.ask());
+        break;
+      case "idle":
+        this.idle();
+        this.later(ASK_MS, () => this.ask());
+        break;
+      case "standings":
+        this.standings(info, "standings");
+        this.later(STANDINGS_MS, () => this.begin(info));
+        break;
+      default: this.begin(info);
     }
   }
 
@@ -174,10 +217,10 @@ class Screen {
     this.setState("idle");
   }
 
-  /** Stops following the match shown and clears its board. */
+  /** Stops following the game shown and clears its board. */
   stop() {
-    clearTimeout(this.winnerTimer);
     this.parts.winner.hidden = true;
+    this.parts.table.hidden = true;
     if (this.live) this.live.close();
     if (this.live && this.live.viewer) this.live.viewer.destroy();
     if (this.frame) this.frame.remove();
@@ -187,21 +230,23 @@ class Screen {
     this.rows = [];
   }
 
-  /** The title, the tournament and its progress, the link to the match's page. */
+  /** The title, the tournament and its progress, the link to the game's page. */
   heading(info) {
     this.info = info;
     const t = info.tournament;
+    if (t) this.root.setAttribute("data-tournament", String(t.id));
+    else this.root.removeAttribute("data-tournament");
     this.parts.event.textContent = t ? t.name : this.site;
-    this.parts.title.textContent = info.title || "Match " + info.match;
+    this.parts.title.textContent = info.title || (t ? t.name : this.site);
     this.parts.progress.textContent = progressOf(info);
-    this.parts.link.textContent = info.page ? location.host + info.page : "";
+    this.parts.link.textContent = location.host + (info.page || (t ? t.url : ""));
   }
 
-  /** Follows match `info.match`. */
+  /** Plays game `info.match` at the channel's pace. */
   begin(info) {
     this.stop();
     this.shown = info.match;
-    this.phase = "following";
+    this.phase = "playing";
     this.root.setAttribute("data-match", String(info.match));
     this.root.setAttribute("data-turn", "0");
     this.heading(info);
@@ -211,15 +256,39 @@ class Screen {
     this.setState("waiting");
     const frame = el("div", "screen-viewer", this.parts.map);
     this.frame = frame;
-    frame.addEventListener("turnchange", (e) => this.showTurn(e.detail.viewer, e.detail.turn));
-    frame.addEventListener("livestatus", (e) => {
-      if (this.phase === "following") this.setState(e.detail.state);
+    frame.addEventListener("turnchange", (e) => {
+      this.showTurn(e.detail.viewer, e.detail.turn);
+      this.atEnd();
     });
-    frame.addEventListener("liveend", (e) => this.ended(e.detail));
+    frame.addEventListener("livestatus", (e) => {
+      if (this.phase !== "playing") return;
+      // Played already, still being shown: a replay until its last turn is.
+      const state = e.detail.state === "ended" ? "replay" : e.detail.state;
+      this.setState(state);
+    });
+    frame.addEventListener("liveend", () => this.atEnd());
     this.live = follow(frame, info.turns || "/matches/" + info.match + "/turns", {
       status: this.parts.status,
-      viewer: { hash: false, keyboard: false, chrome: false },
+      viewer: {
+        hash: false, keyboard: false, chrome: false, turn: 0, autoplay: true,
+        pace: info.seconds || DEFAULT_SECONDS,
+      },
     });
+  }
+
+  /** Once the game is over and its last turn shown (or it was voided unseen): the
+   *  result card. */
+  atEnd() {
+    const live = this.live;
+    if (this.phase !== "playing" || !live || live.state !== "ended") return;
+    const v = live.viewer;
+    if (v && v.turn() < v.lastTurn()) return;
+    this.phase = "result";
+    this.after = this.shown;
+    this.setState("ended", live.status);
+    if (v) this.showTurn(v, v.turn());
+    this.crown({ result: live.replay.result, status: live.status });
+    this.later(RESULT_MS, () => this.ask());
   }
 
   /** A line per player: its name in its colour, its forts and soldiers. */
@@ -271,32 +340,7 @@ class Screen {
     });
   }
 
-  /** The match is over: once the viewer has shown its last turn (or after a few
-   *  seconds), the winner big for a while; then the next match. */
-  ended(detail) {
-    this.phase = "winner";
-    this.setState("ended", detail.status);
-    clearTimeout(this.pollTimer);
-    const viewer = this.live && this.live.viewer, frame = this.frame;
-    if (!viewer || viewer.turn() >= viewer.lastTurn() || !viewer.playing()) {
-      this.crown(detail);
-      return;
-    }
-    let done = false;
-    const show = () => {
-      if (done || this.frame !== frame) return;
-      done = true;
-      frame.removeEventListener("turnchange", atLast);
-      this.crown(detail);
-    };
-    const atLast = (e) => {
-      if (e.detail.turn >= viewer.lastTurn()) show();
-    };
-    frame.addEventListener("turnchange", atLast);
-    this.winnerTimer = setTimeout(show, CATCH_UP_MS);
-  }
-
-  /** The winner (or a draw, or a void) over the board for `WINNER_MS`, then the next. */
+  /** The winner (or a draw, or a void) over the board. */
   crown({ result, status }) {
     const box = this.parts.winner, names = this.info ? this.info.players || [] : [];
     const players = this.live && this.live.replay.head ? this.live.replay.head.players : names;
@@ -313,12 +357,59 @@ class Screen {
         : "after " + (result ? result.turns : "?") + " turns");
     }
     box.hidden = false;
-    clearTimeout(this.winnerTimer);
-    this.winnerTimer = setTimeout(() => {
-      this.phase = "after";
-      box.hidden = true;
-      this.poll();
-    }, WINNER_MS);
+  }
+
+  /** A tournament's standings over the board: so far (`phase` "standings" before its
+   *  next game, "between" while that is not there yet) or final ("final"). */
+  standings(info, phase) {
+    this.stop();
+    this.phase = phase;
+    this.shown = null;
+    this.root.removeAttribute("data-match");
+    this.root.removeAttribute("data-turn");
+    const t = info.tournament;
+    this.heading(info);
+    this.parts.title.textContent = phase === "final" ? "Final standings" : "Standings";
+    this.parts.progress.textContent = phase === "final" ? progressOf(info) : "";
+    this.parts.link.textContent = location.host + t.url;
+    this.setState(phase === "final" ? "final" : "standings");
+    const box = this.parts.table;
+    box.textContent = "";
+    box.setAttribute("data-phase", phase);
+    el("h2", "screen-table-title", box, phase === "final" ? t.name + ": final standings"
+      : "After " + t.shown + (t.shown === 1 ? " game" : " games") + " of " + t.total);
+    const rows = t.standings || [];
+    const list = el("ol", "screen-table", box);
+    const shownRows = rows.slice(0, TABLE_ROWS);
+    list.style.setProperty("--rows", String(Math.max(shownRows.length, 4)));
+    shownRows.forEach((r, i) => {
+      const li = el("li", "screen-table-row" + (i === 0 && phase === "final" ? " is-winner" : ""), list);
+      li.setAttribute("data-bot", r.bot);
+      el("span", "screen-table-place", li, String(i + 1));
+      el("span", "screen-table-bot", li, r.bot);
+      el("span", "screen-table-points", li, points(r.points));
+      el("span", "screen-table-games", li, r.games + (r.games === 1 ? " game" : " games"));
+    });
+    if (rows.length > shownRows.length) {
+      el("p", "screen-table-more", box, "and " + (rows.length - shownRows.length) + " more at " + location.host + t.url);
+    }
+    const next = phase === "standings" && info.players ? "Next: " + info.players.join(" vs ")
+      : phase === "between" ? "The next game starts soon" : "";
+    if (next) el("p", "screen-table-next", box, next);
+    box.hidden = false;
+  }
+
+  /** The tournament is over: its final standings, which stay (on `/live`, for
+   *  `FINAL_MS`; then the ladder again). */
+  final(info) {
+    this.standings(info, "final");
+    if (this.pinned === null) {
+      this.later(FINAL_MS, () => {
+        this.tournament = null;
+        this.after = 0;
+        this.ask();
+      });
+    }
   }
 }
 

@@ -143,7 +143,7 @@ pub struct Settings {
     /// The games open on this site, the default first, e.g. `bottlebats,vindinium`. Written at each start
     #[arg(long, global = true, env = "BOTTLEBATS_GAMES", value_delimiter = ',')]
     pub games: Option<Vec<String>>,
-    /// Turns a live match is shown behind the game (a delay for finals on a big screen)
+    /// Turns a live match is shown behind the game (a delay for finals on a big screen), until an organizer sets the delay on /admin
     #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
     pub live_delay: Option<u32>,
     /// Most seconds on the wall clock one bot's replies may take over a whole game of the site; past them it is removed (0: no limit)

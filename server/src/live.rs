@@ -140,6 +140,70 @@ pub async fn read(
     Ok(Some((head, rows)))
 }
 
+/// How the live channel (`/live`) shows the featured games, as the organizer sets it
+/// on `/admin` while it runs (the `ranker` row: every server reads the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Channel {
+    /// Seconds a featured game is played over, however fast it was played.
+    pub seconds: u32,
+    /// Turns held back while a game runs (a final's moves not shown as they happen).
+    pub delay: u32,
+}
+
+/// The pace when the organizer set none: long enough to follow a game, short enough
+/// that a room sees one a minute.
+pub const DEFAULT_SECONDS: u32 = 45;
+/// The paces an organizer may set, in seconds a game.
+pub const SECONDS: std::ops::RangeInclusive<u32> = 10..=300;
+/// The delays an organizer may set, in turns.
+pub const DELAYS: std::ops::RangeInclusive<u32> = 0..=100;
+
+impl Channel {
+    /// The settings `seconds` and `delay` as typed, or why not.
+    pub fn parse(seconds: &str, delay: &str) -> Result<Channel, String> {
+        let within = |text: &str, range: &std::ops::RangeInclusive<u32>, what: &str| {
+            text.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "The {what} is a whole number from {} to {}.",
+                        range.start(),
+                        range.end()
+                    )
+                })
+        };
+        Ok(Channel {
+            seconds: within(seconds, &SECONDS, "pace")?,
+            delay: within(delay, &DELAYS, "delay")?,
+        })
+    }
+}
+
+/// The channel's settings: the organizer's, else the defaults (`delay`: the config's).
+pub async fn channel(db: impl sqlx::PgExecutor<'_>, delay: u32) -> sqlx::Result<Channel> {
+    let row = sqlx::query!("select live_seconds, live_delay from ranker")
+        .fetch_one(db)
+        .await?;
+    Ok(Channel {
+        seconds: row.live_seconds.map_or(DEFAULT_SECONDS, |s| s as u32),
+        delay: row.live_delay.map_or(delay, |d| d as u32),
+    })
+}
+
+/// Sets the channel's pace and delay; the next game shown takes them.
+pub async fn set_channel(db: &PgPool, c: Channel) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update ranker set live_seconds = $1, live_delay = $2",
+        c.seconds as i32,
+        c.delay as i32
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +246,28 @@ mod tests {
         for (t, json) in &p.rows {
             let want = serde_json::to_string(&whole.turns[*t as usize]).unwrap();
             assert_eq!(json, &want, "row {t}");
+        }
+    }
+
+    #[test]
+    fn the_channel_takes_whole_numbers_within_its_ranges() {
+        let ok = Channel::parse(" 30 ", "2").unwrap();
+        assert_eq!(
+            ok,
+            Channel {
+                seconds: 30,
+                delay: 2
+            }
+        );
+        for (seconds, delay) in [
+            ("9", "0"),
+            ("301", "0"),
+            ("30", "101"),
+            ("x", "0"),
+            ("30", "-1"),
+            ("", ""),
+        ] {
+            assert!(Channel::parse(seconds, delay).is_err(), "{seconds} {delay}");
         }
     }
 }

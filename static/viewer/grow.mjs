@@ -1,7 +1,7 @@
 /* A game still being played, as the viewer keeps it up to date when turns come
  * (`BottleBatsViewer.extend`): the numbers of stats.mjs grown by the new turns only,
- * and the pace at which a viewer at the newest turn follows the game. Pure, without
- * the DOM. */
+ * the pace at which a viewer at the newest turn follows the game, and the pace of a
+ * big screen that plays every game over the same time. Pure, without the DOM. */
 
 import { countTotals } from "./stats.mjs";
 
@@ -20,6 +20,19 @@ export const CHARTS_MS = 1000;
  *  newest. */
 export function followRate(behind) {
   return Math.max(FOLLOW_MIN_RATE, behind / FOLLOW_LAG_S);
+}
+
+/** A game played at a pace (the big screen) is shown at no fewer turns a second than
+ *  this, so a short game is not drawn out; ... */
+export const PACE_MIN_RATE = 1;
+/** ... and no more: each turn is still drawn on a screen refreshed 60 times a second. */
+export const PACE_MAX_RATE = 60;
+
+/** Turns a second that play a game whose last turn known is `last` over `seconds`
+ *  (its length as far as it is known: a game still being played speeds up as its
+ *  turns come, and ends at about `seconds` once it is all known), within the bounds. */
+export function paceRate(last, seconds) {
+  return Math.min(PACE_MAX_RATE, Math.max(PACE_MIN_RATE, last / seconds));
 }
 
 /** The numbers of `precompute` (stats.mjs) for replay `r`, a game still being played

@@ -12,7 +12,10 @@
  * ("auto": the whole game in about 30 s, the default; or 0.5 to 16, 1 = two turns a
  * second), `autoplay`, `live` (the game is still being played: see below), `chrome`
  * (false: the map alone, for a big screen: the container gets `bbv-bare`, the page's
- * stylesheet hides the rest and sizes the map; no "hide the result" of this browser).
+ * stylesheet hides the rest and sizes the map; no "hide the result" of this browser),
+ * `pace` (seconds: the game played over about that long however many turns it has,
+ * `paceRate` of grow.mjs, for a big screen; a game still being played waits at its
+ * newest turn for the next instead of following it).
  * A speed chosen in the menu is remembered in the browser.
  *
  * API: `turn()`, `lastTurn()`, `goTo(t)`, `step(d)`, `play()`, `pause()`, `toggle()`,
@@ -40,7 +43,9 @@
 import { el, icon } from "./dom.mjs";
 import { parse, checkReplay, fetchText } from "./replay.mjs";
 import { precompute } from "./stats.mjs";
-import { growStats, followRate, liveDescription, FOLLOW_JUMP, CHARTS_MS } from "./grow.mjs";
+import {
+  growStats, followRate, paceRate, liveDescription, FOLLOW_JUMP, CHARTS_MS,
+} from "./grow.mjs";
 import { summary, describe, problemsAt } from "./describe.mjs";
 import { viewGeometry } from "./geometry.mjs";
 import { MapView } from "./map.mjs";
@@ -89,6 +94,7 @@ export class BottleBatsViewer {
     this._hashTimer = 0;
     this._live = !!options.live && !replay.result;
     this._following = false; // at the newest turn of a live game, going on with it
+    this._pace = options.pace > 0 ? +options.pace : 0; // seconds a game, or none
     this._chartsTimer = 0;
     this.stats = this._live ? growStats(null, replay) : precompute(replay);
     this._build();
@@ -143,7 +149,8 @@ export class BottleBatsViewer {
       const last = this.lastTurn();
       if (prev !== null) {
         const dt = Math.min(now - prev, 250) / 1000;
-        const rate = this._following ? followRate(last - this._tau) : this.turnsPerSecond();
+        const rate = this._pace ? paceRate(last, this._pace)
+          : this._following ? followRate(last - this._tau) : this.turnsPerSecond();
         const tau = this._tau + dt * rate;
         if (tau >= last) {
           this._render(last);
@@ -259,7 +266,8 @@ export class BottleBatsViewer {
     this._legend.stats = this.stats;
     this._grown();
     if (this._following && this._playing) {
-      if (behind > FOLLOW_JUMP) this._render(this.lastTurn());
+      // At a pace every turn is shown: it waited at the newest, and plays on.
+      if (behind > FOLLOW_JUMP && !this._pace) this._render(this.lastTurn());
       this._run();
     }
   }

@@ -16,7 +16,9 @@ pub mod rounds;
 pub mod stats;
 
 pub use create::{cancel, create, Ask, Created, Format, Participants};
-pub use read::{load, standings_of, Game, Progress, Row, Table, Tournament};
+pub use read::{
+    load, points_through, standings_of, Game, PointsSoFar, Progress, Row, Table, Tournament,
+};
 pub use rounds::{advance, advance_all};
 
 pub use crate::challenges::{Outcome, Refusal};

@@ -305,6 +305,39 @@ pub fn standings_of(t: &Tournament, games: &[Game]) -> Table {
     }
 }
 
+/// A participant's points over the games up to one (what a big screen showing the
+/// games in order says between them, before the later results are shown).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PointsSoFar {
+    pub bot: String,
+    pub points: f64,
+    pub games: usize,
+}
+
+/// The points of `t`'s participants over its games up to `last` (ids in the order
+/// queued), most first, then by seeding.
+pub fn points_through(t: &Tournament, games: &[Game], last: MatchId) -> Vec<PointsSoFar> {
+    let n = t.participants.len();
+    let scored: Vec<stats::Game> = (games.iter().filter(|g| g.id <= last))
+        .filter_map(|g| g.scored(n))
+        .collect();
+    let points = stats::points(n, &scored);
+    let mut played = vec![0usize; n];
+    for &(p, _) in scored.iter().flat_map(|g| &g.ranks) {
+        played[p] += 1;
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| points[b].total_cmp(&points[a]).then(a.cmp(&b)));
+    order
+        .into_iter()
+        .map(|p| PointsSoFar {
+            bot: t.participants[p].0.clone(),
+            points: points[p],
+            games: played[p],
+        })
+        .collect()
+}
+
 /// Each pair's wins, draws and losses over the games both finished (in a game of
 /// more, who finished ahead of whom).
 fn cross_table(n: usize, games: &[stats::Game]) -> Vec<Vec<Cell>> {
@@ -355,5 +388,52 @@ mod tests {
         assert_eq!(c[2][0], cell(1, 0, 0));
         assert_eq!(c[0][2], cell(0, 0, 1));
         assert!(!c[0][0].played());
+    }
+
+    #[test]
+    fn the_points_so_far_leave_out_the_games_after_the_one_shown() {
+        let t = Tournament {
+            id: TournamentId(1),
+            name: "Cup".into(),
+            format: Format::RoundRobin,
+            players_per_game: 2,
+            games: None,
+            rounds: None,
+            seed: 1,
+            asked: String::new(),
+            status: "running".into(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            finished_at: None,
+            participants: vec![("ann".into(), 1), ("ben".into(), 1)],
+            maps: vec![],
+        };
+        let game = |id, status, ranks: [i32; 2]| Game {
+            id: MatchId(id),
+            round: 0,
+            map: "m".into(),
+            status,
+            seconds: None,
+            seats: (0..2)
+                .map(|place| Seat {
+                    place,
+                    rank: Some(ranks[place]),
+                })
+                .collect(),
+        };
+        let games = [
+            game(5, MatchStatus::Finished, [2, 1]),
+            game(6, MatchStatus::Void, [1, 2]),
+            game(7, MatchStatus::Finished, [1, 2]),
+            game(8, MatchStatus::Finished, [1, 2]),
+        ];
+        let so_far = |last| {
+            points_through(&t, &games, MatchId(last))
+                .into_iter()
+                .map(|r| (r.bot, r.points, r.games))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(so_far(5), [("ben".into(), 1.0, 1), ("ann".into(), 0.0, 1)]);
+        assert_eq!(so_far(7), [("ann".into(), 1.0, 2), ("ben".into(), 1.0, 2)]);
+        assert_eq!(so_far(8), [("ann".into(), 2.0, 3), ("ben".into(), 1.0, 3)]);
     }
 }

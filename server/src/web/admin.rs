@@ -21,6 +21,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin", get(page))
         .route("/admin/ranker", post(ranker_control))
         .route("/admin/contest", post(contest_control))
+        .route("/admin/live", post(live_control))
         .route("/admin/matches", post(match_control))
         .route("/admin/bots", post(bot_control))
         .route("/admin/maps", post(map_control))
@@ -33,6 +34,7 @@ struct AdminPage {
     status: Status,
     /// The open games, a choice for tournaments when there are several.
     games: Vec<crate::web::games::GameChoice>,
+    live: crate::live::Channel,
     notice: Option<String>,
     error: Option<String>,
 }
@@ -57,6 +59,7 @@ async fn render(
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
         games: crate::web::games::choices(state).await?,
+        live: crate::live::channel(&state.db, state.config.live_delay).await?,
         notice,
         error,
     };
@@ -199,6 +202,34 @@ async fn contest_control(
             state.contest.forget();
             let c = crate::contest::load(&state.db).await?;
             Ok(format!("Saved: {}.", c.describe()))
+        }
+        Err(e) => Err(e),
+    };
+    done(&state, &who, outcome).await
+}
+
+#[derive(Deserialize)]
+struct LiveForm {
+    #[serde(default)]
+    seconds: String,
+    #[serde(default)]
+    delay: String,
+}
+
+/// The live channel's pace and delay: the next game `/live` shows takes them.
+async fn live_control(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Form(f): Form<LiveForm>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let outcome = match crate::live::Channel::parse(&f.seconds, &f.delay) {
+        Ok(c) => {
+            crate::live::set_channel(&state.db, c).await?;
+            Ok(format!(
+                "The live channel plays each game over {} s, {} turns behind while it runs; from the next game on.",
+                c.seconds, c.delay
+            ))
         }
         Err(e) => Err(e),
     };

@@ -1,12 +1,15 @@
 //! Live matches on the site: `GET /matches/{id}/turns` streams a match's turns as the
 //! worker plays them (server-sent events, read from PostgreSQL: see `crate::live`),
-//! `GET /api/live` names the featured match, and `/live` is the big screen that
-//! follows it (`static/screen.mjs`). The stream's events:
+//! `GET /api/live` says what the live channel shows next (the pace, the next featured
+//! game; during a tournament its games in order, the points between them, the final
+//! standings), and `/live` (any featured game) and `/tournaments/{id}/screen` (one
+//! tournament's, for its projector) are the big screen that shows them
+//! (`static/screen.mjs`). The stream's events:
 //!
 //! - `wait` `{"status": "queued"}`, now and then, while the match has not started;
 //! - `head`: the compact replay without turns and result, once it runs;
 //! - `rows` `{"from": T, "rows": [...]}`: the replay's rows from T, as they come,
-//!   the last `live_delay` turns held back while it runs;
+//!   the last turns held back while it runs (the channel's delay, set on `/admin`);
 //! - `end` `{"status", "result", "replay"}` once it is over (every row sent first).
 
 use std::convert::Infallible;
@@ -17,12 +20,13 @@ use std::time::{Duration, Instant};
 use askama::Template;
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::Html;
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -30,7 +34,7 @@ use super::api::ApiResult;
 use super::error::{AppError, AppResult};
 use super::live_feed::{Feed, NoSlot, Snapshot, PER_ADDRESS};
 use super::AppState;
-use crate::ids::MatchId;
+use crate::ids::{MatchId, TournamentId};
 use crate::status::MatchStatus;
 
 pub fn router() -> Router<AppState> {
@@ -38,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .route("/matches/{id}/turns", get(turns))
         .route("/api/live", get(api_live))
         .route("/live", get(screen))
+        .route("/tournaments/{id}/screen", get(tournament_screen))
 }
 
 /// How long one stream lasts; the browser's EventSource then opens another.
@@ -62,9 +67,16 @@ async fn turns(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> AppResult<Sse<impl futures_core::Stream<Item = Result<Event, Infallible>>>> {
-    status_of(&state, id).await?.ok_or(AppError::NotFound)?;
+    let m = sqlx::query!(
+        "select tournament_id from matches where id = $1",
+        id as MatchId
+    )
+    .fetch_optional(&state.db)
+    .await?
+    .ok_or(AppError::NotFound)?;
     let ip = state.client_ip(addr.ip(), &headers);
-    let featured = featured(&state).await?.is_some_and(|(f, _)| f == id);
+    // A tournament's games and the ladder's pick are what the big screens show.
+    let featured = m.tournament_id.is_some() || featured(&state, MatchId(0)).await? == Some(id);
     let slot = state.live_feeds.slot(ip, featured).map_err(|e| match e {
         NoSlot::Address => AppError::Status(
             StatusCode::TOO_MANY_REQUESTS,
@@ -76,7 +88,9 @@ async fn turns(
     })?;
     let feed = state.live_feeds.feed(&state.db, id);
     let (tx, rx) = mpsc::channel(8);
-    let delay = state.config.live_delay as usize;
+    let delay = crate::live::channel(&state.db, state.config.live_delay)
+        .await?
+        .delay as usize;
     tokio::spawn(async move {
         let _slot = slot;
         if let Err(e) = follow(&feed, delay, &tx).await {
@@ -84,15 +98,6 @@ async fn turns(
         }
     });
     Ok(Sse::new(Events(rx)).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
-}
-
-async fn status_of(state: &AppState, id: MatchId) -> sqlx::Result<Option<MatchStatus>> {
-    sqlx::query_scalar!(
-        r#"select status as "status: MatchStatus" from matches where id = $1"#,
-        id as MatchId
-    )
-    .fetch_optional(&state.db)
-    .await
 }
 
 fn event(name: &str, data: &str) -> Event {
@@ -165,41 +170,69 @@ async fn send(
     Ok(false)
 }
 
-/// The featured match: the running tournament's current game (else its next), else
-/// the running match whose best player is best rated, else the latest finished match
-/// among the ladder's best.
-async fn featured(state: &AppState) -> sqlx::Result<Option<(MatchId, Option<i64>)>> {
-    let tournament = sqlx::query!(
-        r#"select m.id as "id: MatchId", m.tournament_id from matches m
-           join tournaments t on t.id = m.tournament_id
-           where t.status = 'running' and m.status in ('running', 'queued')
-           order by m.status = 'running' desc, m.started_at desc, m.id limit 1"#
-    )
-    .fetch_optional(&state.db)
-    .await?;
-    if let Some(t) = tournament {
-        return Ok(Some((t.id, t.tournament_id)));
-    }
-    let best = sqlx::query_scalar!(
+/// The ladder's featured match after match `after` (0: any): the running match whose
+/// best player is best rated, else the latest finished match among the ladder's best.
+/// Newer than the one the channel showed last, so it never shows a game twice.
+async fn featured(state: &AppState, after: MatchId) -> sqlx::Result<Option<MatchId>> {
+    sqlx::query_scalar!(
         r#"select m.id as "id: MatchId" from matches m
            join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id
-           where m.status = 'running' or (m.status = 'finished' and m.finished_at > now() - interval '1 hour')
+           where m.id > $1 and (m.status = 'running'
+               or (m.status = 'finished' and m.finished_at > now() - interval '1 hour'))
            group by m.id
            order by m.status = 'running' desc, max(b.mu - 3 * b.sigma) desc, m.id desc
-           limit 1"#
+           limit 1"#,
+        after as MatchId
     )
     .fetch_optional(&state.db)
-    .await?;
-    Ok(best.map(|id| (id, None)))
+    .await
 }
 
-/// `GET /api/live`: the featured match, for the big screen.
-async fn api_live(State(state): State<AppState>) -> ApiResult<Json<Value>> {
-    let Some((id, tournament)) = featured(&state).await? else {
-        return Ok(Json(json!({ "match": null })));
+/// The tournament running now, the latest started if several.
+async fn running_tournament(state: &AppState) -> sqlx::Result<Option<TournamentId>> {
+    sqlx::query_scalar!(
+        r#"select id as "id: TournamentId" from tournaments where status = 'running'
+           order by id desc limit 1"#
+    )
+    .fetch_optional(&state.db)
+    .await
+}
+
+/// `GET /api/live`'s question: the game the channel showed last (`after`), and the
+/// tournament it follows, if any (`after` is then one of its games).
+#[derive(Deserialize)]
+struct Ask {
+    #[serde(default)]
+    after: i64,
+    tournament: Option<i64>,
+}
+
+/// `GET /api/live`: what the channel shows next (see `static/screen.mjs`): the pace and
+/// the next game, and during a tournament (the one asked for, else the one running)
+/// its next game in order with the points so far, or, once none is left and it is
+/// over, its final standings.
+async fn api_live(State(state): State<AppState>, Query(ask): Query<Ask>) -> ApiResult<Json<Value>> {
+    let channel = crate::live::channel(&state.db, state.config.live_delay).await?;
+    let tournament = match ask.tournament {
+        Some(t) => Some((TournamentId(t), MatchId(ask.after))),
+        // The ladder's `after` says nothing of a tournament: it starts at its first game.
+        None => running_tournament(&state).await?.map(|t| (t, MatchId(0))),
     };
+    let mut answer = match tournament {
+        Some((t, after)) => tournament_next(&state, t, after).await?,
+        None => match featured(&state, MatchId(ask.after)).await? {
+            Some(id) => game(&state, id, "Top of the ladder".into()).await?,
+            None => json!({ "match": null }),
+        },
+    };
+    answer["seconds"] = channel.seconds.into();
+    Ok(Json(answer))
+}
+
+/// Match `id` as the channel shows it.
+async fn game(state: &AppState, id: MatchId, title: String) -> sqlx::Result<Value> {
     let m = sqlx::query!(
-        r#"select m.status as "status: MatchStatus", m.round,
+        r#"select m.status as "status: MatchStatus",
                array_agg(b.name order by p.seat) as "players!: Vec<String>"
            from matches m join match_players p on p.match_id = m.id
            join bots b on b.id = p.bot_id where m.id = $1 group by m.id"#,
@@ -207,41 +240,91 @@ async fn api_live(State(state): State<AppState>) -> ApiResult<Json<Value>> {
     )
     .fetch_one(&state.db)
     .await?;
-    let mut title = "Top of the ladder".to_string();
-    let mut about = Value::Null;
-    if let Some(t) = tournament {
-        let t = crate::ids::TournamentId(t);
-        if let Some(info) = crate::tournaments::load(&state.db, t).await? {
-            let done = sqlx::query_scalar!(
-                r#"select count(*) as "n!" from matches
-                   where tournament_id = $1 and status in ('finished', 'void')"#,
-                t as crate::ids::TournamentId
-            )
-            .fetch_one(&state.db)
-            .await?;
-            title = format!("{} · round {}", info.name, m.round.unwrap_or(0) + 1);
-            about = json!({
-                "name": info.name, "url": super::tournaments::url_of(t),
-                "done": done, "total": info.planned(),
-            });
-        }
-    }
-    Ok(Json(json!({
+    Ok(json!({
         "match": id, "title": title, "players": m.players, "status": m.status,
         "turns": format!("/matches/{id}/turns"), "page": format!("/matches/{id}"),
-        "tournament": about,
-    })))
+    }))
+}
+
+/// Tournament `t`'s game after `after` (its games in the order queued, the void ones
+/// left out) with the points over the games up to `after`; or, when none is left and
+/// the tournament is over, `"over": true` and its final standings.
+async fn tournament_next(state: &AppState, t: TournamentId, after: MatchId) -> AppResult<Value> {
+    let info = crate::tournaments::load(&state.db, t)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let games = {
+        let mut conn = state.db.acquire().await?;
+        crate::tournaments::read::games(&mut conn, t).await?
+    };
+    let shown = games
+        .iter()
+        .filter(|g| g.id <= after && g.status != MatchStatus::Void)
+        .count();
+    let next = games
+        .iter()
+        .find(|g| g.id > after && g.status != MatchStatus::Void);
+    let over = next.is_none() && !info.running();
+    let standings = if over {
+        let table = state.standings.get(&state.db, &info, &games).await?;
+        (table.rows.iter())
+            .map(|r| json!({ "bot": r.bot, "points": r.points, "games": r.games }))
+            .collect()
+    } else {
+        let so_far = crate::tournaments::points_through(&info, &games, after);
+        serde_json::to_value(so_far).map_err(anyhow::Error::from)?
+    };
+    let total = if info.running() {
+        info.planned().max(games.len())
+    } else {
+        games.len()
+    };
+    let about = json!({
+        "id": t, "name": info.name, "url": super::tournaments::url_of(t),
+        "screen": format!("{}/screen", super::tournaments::url_of(t)),
+        "status": info.status, "shown": shown,
+        "total": total - games.iter().filter(|g| g.status == MatchStatus::Void).count(),
+        "over": over, "standings": standings,
+    });
+    let mut answer = match next {
+        Some(g) => {
+            let title = format!("{} · round {}", info.name, g.round + 1);
+            game(state, g.id, title).await?
+        }
+        None => json!({ "match": null }),
+    };
+    answer["tournament"] = about;
+    Ok(answer)
 }
 
 #[derive(Template)]
 #[template(path = "live/screen.html")]
 struct Screen {
     title: String,
+    /// The tournament the screen keeps to (its own address), else none: the channel.
+    tournament: Option<TournamentId>,
 }
 
 async fn screen() -> AppResult<Html<String>> {
     let page = Screen {
         title: "Bottle Bats".into(),
+        tournament: None,
+    };
+    Ok(Html(page.render()?))
+}
+
+/// `/tournaments/{id}/screen`: the big screen kept to one tournament, for its
+/// projector: its games in order, then its final standings, which stay.
+async fn tournament_screen(
+    State(state): State<AppState>,
+    Path(id): Path<TournamentId>,
+) -> AppResult<Html<String>> {
+    let t = crate::tournaments::load(&state.db, id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let page = Screen {
+        title: t.name,
+        tournament: Some(id),
     };
     Ok(Html(page.render()?))
 }

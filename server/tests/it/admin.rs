@@ -304,3 +304,80 @@ async fn a_disabled_bot_says_so_and_why_to_its_owner() {
     let page = alice.get("/bots/Vex").await.body;
     assert!(!page.contains("This bot is disabled"), "enabled again");
 }
+
+/// The live channel's pace and delay, as `/api/live` and the streams read them.
+async fn channel(c: &Client) -> server::live::Channel {
+    server::live::channel(&c.state.db, c.state.config.live_delay)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn organizers_set_the_live_channels_pace_and_delay_within_bounds() {
+    let mut c = organizer().await;
+    let before = channel(&c).await;
+    assert_eq!(before.seconds, server::live::DEFAULT_SECONDS);
+    assert_eq!(c.get("/api/live").await.json()["seconds"], 45);
+    let page = c.get("/admin").await.body;
+    assert!(
+        page.contains("action=\"/admin/live\""),
+        "the form is on /admin"
+    );
+    assert!(page.contains("name=\"seconds\"") && page.contains("value=\"45\""));
+
+    let r = c
+        .post_follow("/admin/live", &[("seconds", "20"), ("delay", "3")])
+        .await;
+    assert!(r.body.contains("over 20 s, 3 turns behind"), "{}", r.body);
+    assert_eq!(
+        channel(&c).await,
+        server::live::Channel {
+            seconds: 20,
+            delay: 3
+        }
+    );
+    // The next game the channel asks for takes it, no restart.
+    assert_eq!(c.get("/api/live").await.json()["seconds"], 20);
+    assert!(c.get("/admin").await.body.contains("value=\"20\""));
+
+    // Out of range, or not numbers: refused, saying why, and nothing changes.
+    for (seconds, delay) in [
+        ("9", "0"),
+        ("301", "0"),
+        ("30", "101"),
+        ("ten", "0"),
+        ("30", ""),
+    ] {
+        let r = c
+            .post_follow("/admin/live", &[("seconds", seconds), ("delay", delay)])
+            .await;
+        assert!(
+            r.body.contains("alert error") && r.body.contains("is a whole number from"),
+            "{seconds}/{delay}: {}",
+            r.body
+        );
+        assert_eq!(channel(&c).await.seconds, 20, "{seconds}/{delay}");
+        assert_eq!(channel(&c).await.delay, 3, "{seconds}/{delay}");
+    }
+
+    // Not an organizer, not logged in, or without the form's token: refused.
+    let mut carl = c.stranger();
+    carl.register("carl", "a normal password").await;
+    let ask = [("seconds", "10"), ("delay", "0")];
+    assert_eq!(
+        carl.post("/admin/live", &ask).await.status,
+        StatusCode::FORBIDDEN
+    );
+    let mut anon = c.stranger();
+    let r = anon.post("/admin/live", &ask).await;
+    assert!(
+        r.location().is_some_and(|l| l.starts_with("/login")),
+        "a visitor is sent to log in: {r:?}"
+    );
+    assert_eq!(
+        c.post_raw("/admin/live", &ask).await.status,
+        StatusCode::FORBIDDEN,
+        "a form without its CSRF token"
+    );
+    assert_eq!(channel(&c).await.seconds, 20);
+}

@@ -9,10 +9,12 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
 import { LiveReplay } from "../../../static/viewer/follow.mjs";
-import { growStats, followRate, liveDescription } from "../../../static/viewer/grow.mjs";
+import {
+  growStats, followRate, paceRate, liveDescription, PACE_MIN_RATE, PACE_MAX_RATE,
+} from "../../../static/viewer/grow.mjs";
 import { expandCompact } from "../../../static/viewer/compact.mjs";
 import { countTotals, precompute } from "../../../static/viewer/stats.mjs";
-import { scoreboard, nextStep } from "../../../static/screen.mjs";
+import { scoreboard, nextScreen } from "../../../static/screen.mjs";
 import { palette } from "../../../static/viewer/colours.mjs";
 
 /** Two forts on a road of 3 steps and a third further: marches sent, a keyframe at
@@ -211,22 +213,23 @@ test("each player's score: forts, soldiers in forts and on the roads, out, winne
   assert.ok(scoreboard(r, live, r.turns.length - 1).every((s) => !s.winner));
 });
 
-test("the big screen follows a match being played to its end, then the next", () => {
-  const info = (match) => ({ match });
-  assert.equal(nextStep(null, "idle", "", info(null)), "idle");
-  assert.equal(nextStep(null, "idle", "", null), "idle", "the server unreachable");
-  assert.equal(nextStep(null, "idle", "", info(4)), "follow");
-  assert.equal(nextStep(4, "following", "waiting", info(4)), "stay");
-  assert.equal(nextStep(4, "following", "waiting", info(5)), "follow", "a queued match gives way");
-  assert.equal(nextStep(4, "following", "error", info(null)), "idle");
-  assert.equal(nextStep(4, "following", "live", info(5)), "stay", "a match played is seen to its end");
-  assert.equal(nextStep(4, "following", "live", info(null)), "stay");
-  assert.equal(nextStep(4, "following", "live", null), "stay");
-  assert.equal(nextStep(4, "winner", "ended", info(5)), "stay", "the winner shown first");
-  assert.equal(nextStep(4, "after", "ended", info(4)), "stay", "the same finished match: keep asking");
-  assert.equal(nextStep(4, "after", "ended", info(5)), "follow");
-  assert.equal(nextStep(4, "after", "ended", info(null)), "idle");
-  assert.equal(nextStep(4, "after", "ended", null), "stay");
+test("the channel plays the next game, a tournament's standings between its games, its final ones", () => {
+  const ladder = (match) => ({ match, tournament: null });
+  const cup = (match, shown, over) => ({ match, tournament: { id: 1, shown, over } });
+  assert.equal(nextScreen(null, false), "retry", "the server unreachable: what is shown stays");
+  assert.equal(nextScreen(ladder(null), false), "idle");
+  assert.equal(nextScreen(ladder(4), false), "play");
+  assert.equal(nextScreen(cup(4, 0, false), false), "play", "the first game: no standings yet");
+  assert.equal(nextScreen(cup(5, 1, false), false), "standings", "the standings, then the game");
+  assert.equal(nextScreen(cup(null, 1, false), false), "between", "the next game is not there yet");
+  assert.equal(nextScreen(cup(6, 1, false), true), "play", "the standings are shown already");
+  assert.equal(nextScreen(cup(null, 3, true), false), "final");
+});
+
+test("a game at a pace lasts about its seconds, within the rates a screen can show", () => {
+  assert.equal(paceRate(450, 45), 10, "450 turns over 45 s");
+  assert.equal(paceRate(20, 45), PACE_MIN_RATE, "a short game is not drawn out");
+  assert.equal(paceRate(100000, 10), PACE_MAX_RATE);
 });
 
 test("following trails the newest turn by a second, never slower than 2 turns a second", () => {

@@ -80,7 +80,12 @@ impl StandingsCache {
     }
 
     /// `t`'s standings from `games`, with the participants' names as they are now.
-    async fn get(&self, db: &PgPool, t: &Tournament, games: &[Game]) -> anyhow::Result<Table> {
+    pub(crate) async fn get(
+        &self,
+        db: &PgPool,
+        t: &Tournament,
+        games: &[Game],
+    ) -> anyhow::Result<Table> {
         let n = t.participants.len();
         let scored = games.iter().filter(|g| g.scored(n).is_some()).count();
         let table = match self.lookup(t.id, scored) {

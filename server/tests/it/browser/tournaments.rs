@@ -3,7 +3,11 @@
 //! on 2 maps from `/admin`, and its page follows the games without a reload to the
 //! final standings, which say what the API says; then a slow bot's tournament game is
 //! watched on `/live` (the big screen, at 1920×1080 and phone width) and on its match
-//! page, whose turn advances while the worker still plays it.
+//! page, whose turn advances while the worker still plays it. The channel: the pace set
+//! to its least on `/admin`, the finished round robin's big screen plays its first game
+//! (played in a fraction of a second) over many seconds, says "Finished" only at its
+//! last turn, then the standings; the slow tournament's screen ends on its final
+//! standings, which stay.
 //!
 //! Screenshots go to `target/screenshots/`.
 
@@ -68,7 +72,10 @@ fn an_organizer_runs_a_tournament_to_its_standings_and_the_big_screen_follows_a_
     wait_for_path(v.b, "/admin");
 
     let id = round_robin_from_admin(v);
+    pace_from_admin(v);
+    a_fast_game_at_a_human_pace(v, id);
     watch_a_game_live(v, id);
+    the_final_standings_stay(v, id + 1);
     eprintln!(
         "tournaments browser test: {} screenshots, {:.1} s",
         v.cam.taken.len(),
@@ -118,6 +125,149 @@ fn round_robin_from_admin(v: &mut Visit) -> i64 {
     assert_eq!(v.b.find_all("table.cross tbody tr").len(), 4);
     v.cam.both("tournament-standings");
     id
+}
+
+/// The channel's pace and delay set on /admin, at their least.
+fn pace_from_admin(v: &mut Visit) {
+    v.page("/admin");
+    v.b.fill("form.live-form input[name=seconds]", "10");
+    v.b.fill("form.live-form input[name=delay]", "0");
+    v.cam.scroll_to("#live");
+    v.cam.both("admin-live-form");
+    v.b.click("form.live-form button[type=submit]");
+    wait_for_path(v.b, "/admin");
+    assert!(
+        v.b.text(".alert.success").contains("over 10 s"),
+        "{}",
+        v.b.text("main")
+    );
+}
+
+/// Where the big screen stands: its state, the game and the turn shown.
+fn screen_state(b: &Session) -> (String, i64, i64) {
+    let s = b.execute(
+        "const e = document.querySelector('[data-screen]'); \
+         return [e.getAttribute('data-state'), +e.getAttribute('data-match'), +e.getAttribute('data-turn')]",
+    );
+    let n = |i: usize| s[i].as_i64().unwrap_or(0);
+    (s[0].as_str().unwrap_or("").to_string(), n(1), n(2))
+}
+
+/// Waits until the big screen is in `state`, and says where it stands then.
+fn wait_state(b: &Session, state: &str, limit: Duration) -> (String, i64, i64) {
+    let deadline = Instant::now() + limit;
+    loop {
+        let now = screen_state(b);
+        if now.0 == state {
+            return now;
+        }
+        if Instant::now() >= deadline {
+            b.give_up(&format!("the big screen is not `{state}`: {now:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The finished round robin's screen: its first game, played by the worker in a
+/// fraction of a second, shown over about the pace (10 s); "Finished" only at its last
+/// turn; then the standings over the games shown so far.
+fn a_fast_game_at_a_human_pace(v: &mut Visit, t: i64) {
+    let site = v.site;
+    viewport(v.b, (1920, 1080));
+    v.page(&format!("/tournaments/{t}/screen"));
+    let first: i64 = first_game(site, t);
+    let mut samples = Vec::new();
+    let started = Instant::now();
+    let mut snapped = false;
+    loop {
+        let (state, shown, turn) = screen_state(v.b);
+        if shown == first && state == "ended" {
+            break;
+        }
+        if shown == first {
+            assert!(
+                ["waiting", "replay"].contains(&state.as_str()),
+                "a game played already is a replay until its end: {state}"
+            );
+            samples.push((started.elapsed().as_secs_f64(), turn));
+            if !snapped && turn > 20 {
+                v.cam.snap("screen-replay-1920x1080");
+                snapped = true;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the first game never ended: {samples:?}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (_, _, last) = screen_state(v.b);
+    assert_eq!(v.b.text("[data-screen-state]"), "Finished");
+    let m = json_of(site, &format!("/api/matches/{first}"));
+    let turns = m["turns"].as_i64().unwrap();
+    assert!(
+        (turns - 1..=turns).contains(&last),
+        "Finished at turn {last} of {turns}"
+    );
+    let moving: Vec<&(f64, i64)> = samples.iter().filter(|s| s.1 > 0).collect();
+    let (from, to) = (moving.first().unwrap(), moving.last().unwrap());
+    assert!(
+        to.0 - from.0 > 6.0 && to.1 > from.1,
+        "the game was not played at a human pace: {samples:?}"
+    );
+    assert!(
+        samples.windows(2).all(|w| w[1].1 >= w[0].1),
+        "the turn went back: {samples:?}"
+    );
+    assert!(
+        v.b.text("[data-screen-winner]").contains("wins")
+            || v.b.text("[data-screen-winner]").contains("draw")
+    );
+    v.cam.snap("screen-result-1920x1080");
+    eprintln!(
+        "a game of {turns} turns played over {:.1} s at a pace of 10 s",
+        to.0 - from.0
+    );
+    // Between the games: the standings over the one shown, then the second game.
+    wait_state(v.b, "standings", Duration::from_secs(15));
+    assert_eq!(v.b.find_all("[data-screen-standings] li").len(), 4);
+    assert!(v
+        .b
+        .text("[data-screen-standings]")
+        .contains("After 1 game of 24"));
+    v.cam.snap("screen-standings-1920x1080");
+    let (_, second, _) = wait_state(v.b, "replay", Duration::from_secs(15));
+    assert!(second > first, "the games in order: {second} after {first}");
+    viewport(v.b, (390, 844));
+    v.page(&format!("/tournaments/{t}/screen"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while screen_state(v.b).2 < 20 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    v.cam.snap("screen-replay-390x844");
+    wait_state(v.b, "standings", Duration::from_secs(40));
+    v.cam.snap("screen-standings-390x844");
+}
+
+/// The game the channel shows first of tournament `t`.
+fn first_game(site: &Site, t: i64) -> i64 {
+    let v = json_of(site, &format!("/api/live?tournament={t}&after=0"));
+    v["match"].as_i64().unwrap()
+}
+
+/// The slow tournament's screen: its games, then the final standings, which stay.
+fn the_final_standings_stay(v: &mut Visit, t: i64) {
+    for size in [(1920, 1080), (390, 844)] {
+        viewport(v.b, size);
+        v.page(&format!("/tournaments/{t}/screen"));
+        wait_state(v.b, "final", PLAY_DEADLINE);
+        let text = v.b.text("[data-screen-standings]");
+        assert!(text.contains("Exhibition: final standings"), "{text}");
+        assert_eq!(v.b.find_all("[data-screen-standings] li").len(), 2);
+        std::thread::sleep(Duration::from_secs(6));
+        assert_eq!(screen_state(v.b).0, "final", "the final standings stay");
+        v.cam.snap(&format!("screen-final-{}x{}", size.0, size.1));
+    }
 }
 
 /// A slow bot's duel in a second tournament, on /live and on its match page: the turn

@@ -6,6 +6,7 @@
 mod deadline;
 mod played;
 mod refused;
+mod screen;
 
 use server::builds::Builder;
 

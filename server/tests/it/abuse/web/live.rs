@@ -1,6 +1,8 @@
 //! Live streams hammered: one address cannot take every slot, a crowd on other
 //! matches leaves room for the featured one, viewers of one match share one feed, and
-//! a finished match's stream sends its stored rows in bounded chunks.
+//! a finished match's stream sends its stored rows in bounded chunks; the channel's
+//! questions (`/api/live`, a tournament's screen) and its organizer's form mistyped on
+//! purpose.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -103,4 +105,54 @@ async fn viewers_share_a_feed_and_a_finished_match_comes_in_chunks() {
     assert_eq!(rows, 181, "every turn's row: {}", r.body.len());
     assert!(events >= 4);
     assert!(r.body.contains("event: end"));
+}
+
+#[tokio::test]
+async fn the_channels_questions_and_form_take_nothing_but_what_they_expect() {
+    let mut c = common::Client::new().await;
+    // Any number, however large or negative, is a game after which none is left;
+    // anything else is refused as a bad request, never a server error.
+    for path in ["/api/live?after=-5", "/api/live?after=9223372036854775807"] {
+        let r = c.get(path).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert_eq!(r.json()["match"], serde_json::Value::Null, "{path}");
+    }
+    for path in [
+        "/api/live?after=1e99",
+        "/api/live?after=0&after=1",
+        "/api/live?tournament=x",
+        "/api/live?tournament=99999999999999999999",
+    ] {
+        let r = c.get(path).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+    }
+    assert_eq!(c.get("/api/live?tournament=-1").await.status, 404);
+    assert_eq!(c.get("/tournaments/x/screen").await.status, 400);
+    assert_eq!(c.get("/tournaments/-1/screen").await.status, 404);
+
+    // The organizer's form: a field of 100 kB, or a number past any range, changes
+    // nothing.
+    c.register("olga", "organizer password").await;
+    sqlx::query("update users set is_admin = true where name = 'olga'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let huge = "9".repeat(100_000);
+    for (seconds, delay) in [
+        (huge.as_str(), "0"),
+        ("30", huge.as_str()),
+        ("4294967296", "0"),
+    ] {
+        let r = c
+            .post("/admin/live", &[("seconds", seconds), ("delay", delay)])
+            .await;
+        assert!(
+            r.status.is_redirection() || r.status.is_client_error(),
+            "{}",
+            r.status
+        );
+    }
+    let channel = server::live::channel(&c.state.db, 0).await.unwrap();
+    assert_eq!(channel.seconds, server::live::DEFAULT_SECONDS);
+    assert_eq!(channel.delay, 0);
 }
