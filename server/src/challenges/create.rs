@@ -7,7 +7,7 @@ use sqlx::PgConnection;
 
 use super::{
     outcome, own_bot, plan, within_limits, Kind, Limits, Outcome, Refusal, Step, AB_POOL,
-    MAX_AB_GAMES, MAX_GAMES, MAX_OPPONENTS, MAX_PLAYERS,
+    MAX_AB_GAMES, MAX_AB_TOTAL, MAX_GAMES, MAX_OPPONENTS, MAX_PLAYERS,
 };
 use crate::ids::{BotId, ChallengeId, MapId, UserId, VersionId};
 use crate::ranker::{insert_match, ChallengeGame, Purpose};
@@ -49,7 +49,8 @@ pub struct Ask {
     /// Maps by name; random ones of the right size if none.
     #[serde(default)]
     pub maps: Vec<String>,
-    pub games: u32,
+    /// Signed, so that `-1` is refused with the range rather than by the JSON parser.
+    pub games: i64,
     /// Players a game; the bot and every opponent (at most [`MAX_PLAYERS`]) if not
     /// given.
     pub players: Option<u32>,
@@ -62,7 +63,8 @@ pub struct AbAsk {
     pub bot: String,
     /// The candidate's version number (B).
     pub candidate: i32,
-    pub games: u32,
+    /// Signed, so that `-4` is refused with the range rather than by the JSON parser.
+    pub games: i64,
 }
 
 // A bot that plays, as a possible opponent.
@@ -143,11 +145,21 @@ fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Ri
             None => missing.push(format!("`{w}`")),
         }
     }
-    if !missing.is_empty() {
-        return Err(Refusal::Invalid(format!(
-            "No bot plays under the name {}.",
-            missing.join(", ")
-        )));
+    match missing.as_slice() {
+        [] => {}
+        [one] => {
+            return Err(Refusal::Invalid(format!(
+                "No bot of {} plays under the name {one}: pick opponents from the list of bots that play.",
+                me.game_title()
+            )))
+        }
+        [first @ .., last] => {
+            return Err(Refusal::Invalid(format!(
+                "No bot of {} plays under the names {} and {last}: pick opponents from the list of bots that play.",
+                me.game_title(),
+                first.join(", ")
+            )))
+        }
     }
     Ok(found)
 }
@@ -274,9 +286,10 @@ async fn challenge(
     if !crate::ranker::challenges_on(&mut *tx).await? {
         return Err(Refusal::Off.into());
     }
-    if ask.games == 0 || ask.games > MAX_GAMES {
-        return Err(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games.")).into());
-    }
+    let games = match u32::try_from(ask.games) {
+        Ok(g @ 1..=MAX_GAMES) => g,
+        _ => return Err(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games.")).into()),
+    };
     let me = own_bot(&mut tx, user, &ask.bot).await?;
     let version = playable_version(&mut tx, &me, ask.version).await?;
     let rivals = opponents(&mut tx, &me, &ask.opponents).await?;
@@ -300,7 +313,7 @@ async fn challenge(
         .into());
     }
     let maps = maps_for(enabled_maps(&mut tx, &me.game).await?, &ask.maps, players)?;
-    within_limits(&mut tx, limits, user, ask.games).await?;
+    within_limits(&mut tx, limits, user, games).await?;
     let id = insert(
         &mut tx,
         Kind::Challenge,
@@ -308,7 +321,7 @@ async fn challenge(
         &me,
         version,
         None,
-        ask.games,
+        games,
         &ask.opponents.words(),
     )
     .await?;
@@ -316,12 +329,12 @@ async fn challenge(
         .chain(rivals.iter().map(|r| (r.id, r.version)))
         .collect();
     let game = ChallengeGame { id, scenario: None };
-    for p in plan::challenge(rivals.len(), players, maps.len(), ask.games as usize) {
+    for p in plan::challenge(rivals.len(), players, maps.len(), games as usize) {
         let seats: Vec<_> = p.seats.iter().map(|&i| everyone[i]).collect();
         insert_match(&mut tx, maps[p.map].id, &seats, Purpose::Challenge(game)).await?;
     }
     tx.commit().await?;
-    tracing::info!(challenge = %id, bot = %me.name, games = ask.games, "challenge queued");
+    tracing::info!(challenge = %id, bot = %me.name, games, "challenge queued");
     Ok(id)
 }
 
@@ -353,6 +366,16 @@ async fn insert(
     .await
 }
 
+/// The games of an A/B test asked for, or the range they must be in.
+pub(crate) fn ab_games(games: i64) -> Result<u32, Refusal> {
+    match u32::try_from(games) {
+        Ok(g @ 2..=MAX_AB_GAMES) if g % 2 == 0 => Ok(g),
+        _ => Err(Refusal::Invalid(format!(
+            "Ask for an even number of games from 2 to {MAX_AB_GAMES}, not {games}: each scenario is played once by each version."
+        ))),
+    }
+}
+
 /// Queues an A/B test of version `candidate` (B) against the active version (A).
 pub async fn create_abtest(
     db: &sqlx::PgPool,
@@ -371,11 +394,7 @@ async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) ->
     if crate::contest::closed_now(&mut *tx).await?.is_some() {
         return Err(Refusal::Closed(crate::contest::FIXED_AFTER_DEADLINE.into()).into());
     }
-    if ask.games < 2 || ask.games > MAX_AB_GAMES || ask.games % 2 == 1 {
-        return Err(Refusal::Invalid(format!(
-            "Ask for an even number of games from 2 to {MAX_AB_GAMES}: each scenario is played once by each version."
-        )).into());
-    }
+    let games = ab_games(ask.games)?;
     let me = own_bot(&mut tx, user, &ask.bot).await?;
     let Some(a) = me.active else {
         return Err(Refusal::Conflict(format!(
@@ -392,14 +411,33 @@ async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) ->
         ))
         .into());
     }
-    let pool = nearest(rivals(&mut tx, &me).await?, me.rating, AB_POOL);
+    let (pool, maps) = opponents_and_maps(&mut tx, &me).await?;
+    within_limits(&mut tx, limits, user, games).await?;
+    let asked = format!(
+        "candidate version {} against the active version, near {}'s rating",
+        ask.candidate, me.name
+    );
+    let id = insert(&mut tx, Kind::Abtest, user, &me, a, Some(b), games, &asked).await?;
+    queue_scenarios(&mut tx, id, &me, (a, b), &pool, &maps, 0..games / 2).await?;
+    tx.commit().await?;
+    tracing::info!(abtest = %id, bot = %me.name, games, "A/B test queued");
+    Ok(id)
+}
+
+/// The opponents an A/B test's scenarios draw from (the bots nearest `me` in rating)
+/// and the maps they fit, shuffled.
+async fn opponents_and_maps(
+    tx: &mut PgConnection,
+    me: &super::OwnBot,
+) -> Step<(Vec<Rival>, Vec<MapRow>)> {
+    let pool = nearest(rivals(&mut *tx, me).await?, me.rating, AB_POOL);
     if pool.is_empty() {
         return Err(Refusal::Conflict(
             "No other bot plays yet: there is nobody to test against.".into(),
         )
         .into());
     }
-    let mut maps: Vec<MapRow> = enabled_maps(&mut tx, &me.game)
+    let mut maps: Vec<MapRow> = enabled_maps(&mut *tx, &me.game)
         .await?
         .into_iter()
         .filter(|m| m.seats <= pool.len() + 1)
@@ -408,29 +446,81 @@ async fn abtest(db: &sqlx::PgPool, limits: Limits, user: UserId, ask: &AbAsk) ->
         return Err(Refusal::Conflict("The ladder has no map for so few bots.".into()).into());
     }
     maps.shuffle(&mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::from_entropy());
-    within_limits(&mut tx, limits, user, ask.games).await?;
-    let asked = format!(
-        "candidate version {} against the active version, near {}'s rating",
-        ask.candidate, me.name
-    );
-    let id = insert(
-        &mut tx,
-        Kind::Abtest,
-        user,
-        &me,
-        a,
-        Some(b),
-        ask.games,
-        &asked,
-    )
-    .await?;
-    queue_scenarios(&mut tx, id, &me, (a, b), &pool, &maps, ask.games / 2).await?;
-    tx.commit().await?;
-    tracing::info!(abtest = %id, bot = %me.name, games = ask.games, "A/B test queued");
-    Ok(id)
+    Ok((pool, maps))
 }
 
-/// Queues an A/B test's `scenarios`, each played once by each of `versions` (A, B).
+/// Adds `games` to A/B test `id` of `user`, played on where its scenarios stopped,
+/// by the same two versions: the games its verdict says would tell.
+pub async fn more_abtest_games(
+    db: &sqlx::PgPool,
+    limits: Limits,
+    user: UserId,
+    id: ChallengeId,
+    games: i64,
+) -> Outcome<u32> {
+    outcome(more_games(db, limits, user, id, games).await)
+}
+
+async fn more_games(
+    db: &sqlx::PgPool,
+    limits: Limits,
+    user: UserId,
+    id: ChallengeId,
+    games: i64,
+) -> Step<u32> {
+    let mut tx = db.begin().await?;
+    if !crate::ranker::challenges_on(&mut *tx).await? {
+        return Err(Refusal::Off.into());
+    }
+    if crate::contest::closed_now(&mut *tx).await?.is_some() {
+        return Err(Refusal::Closed(crate::contest::FIXED_AFTER_DEADLINE.into()).into());
+    }
+    let games = ab_games(games)?;
+    let Some(t) = sqlx::query!(
+        r#"select c.owner_id as "owner: UserId", b.name, c.version_id as "a: VersionId",
+               c.candidate_id as "b!: VersionId",
+               (select count(*) from matches m where m.challenge_id = c.id) as "games!"
+           from challenges c join bots b on b.id = c.bot_id
+           where c.id = $1 and c.kind = 'abtest' for update of c"#,
+        id as ChallengeId
+    )
+    .fetch_optional(&mut *tx)
+    .await?
+    else {
+        return Err(Refusal::Invalid(format!("There is no A/B test {id}.")).into());
+    };
+    if t.owner != user {
+        return Err(Refusal::NotYours(
+            "This A/B test is not yours: only its owner can add games to it.".into(),
+        )
+        .into());
+    }
+    let played = t.games as u32;
+    if played + games > MAX_AB_TOTAL {
+        return Err(Refusal::Invalid(format!(
+            "An A/B test plays at most {MAX_AB_TOTAL} games, and this one has {played}: start another to go on."
+        ))
+        .into());
+    }
+    let me = own_bot(&mut tx, user, &t.name).await?;
+    let (pool, maps) = opponents_and_maps(&mut tx, &me).await?;
+    within_limits(&mut tx, limits, user, games).await?;
+    sqlx::query!(
+        "update challenges set games = games + $2, asked_at = now() where id = $1",
+        id as ChallengeId,
+        games as i32
+    )
+    .execute(&mut *tx)
+    .await?;
+    let (from, to) = (played / 2, (played + games) / 2);
+    queue_scenarios(&mut tx, id, &me, (t.a, t.b), &pool, &maps, from..to).await?;
+    tx.commit().await?;
+    tracing::info!(abtest = %id, bot = %me.name, games, "games added to an A/B test");
+    Ok(games)
+}
+
+/// Queues an A/B test's `scenarios` (numbers: more games go on where the first
+/// stopped), each played once by each of `versions` (A, B).
 async fn queue_scenarios(
     tx: &mut PgConnection,
     id: ChallengeId,
@@ -438,12 +528,13 @@ async fn queue_scenarios(
     (a, b): (VersionId, VersionId),
     pool: &[Rival],
     maps: &[MapRow],
-    scenarios: u32,
+    scenarios: std::ops::Range<u32>,
 ) -> sqlx::Result<()> {
     let seats_of: Vec<usize> = maps.iter().map(|m| m.seats).collect();
-    for (s, p) in plan::abtest(pool.len(), &seats_of, scenarios as usize)
+    for (s, p) in plan::abtest(pool.len(), &seats_of, scenarios.end as usize)
         .iter()
         .enumerate()
+        .skip(scenarios.start as usize)
     {
         for (arm, version) in [("a", a), ("b", b)] {
             let seats: Vec<(BotId, VersionId)> = p

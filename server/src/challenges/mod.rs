@@ -17,7 +17,7 @@ pub mod plan;
 mod read;
 pub mod stats;
 
-pub use create::{create_abtest, create_challenge, AbAsk, Ask, Opponents};
+pub use create::{create_abtest, create_challenge, more_abtest_games, AbAsk, Ask, Opponents};
 pub use read::{load, recent, Challenge, Game, Listed, Side, Status, Summary, Tally};
 
 use sqlx::PgConnection;
@@ -26,8 +26,10 @@ use crate::ids::{BotId, UserId, VersionId};
 
 /// Most games of one challenge.
 pub const MAX_GAMES: u32 = 20;
-/// Most games of one A/B test (two a scenario).
+/// Most games of one A/B test asked for at once (two a scenario).
 pub const MAX_AB_GAMES: u32 = 100;
+/// Most games of one A/B test with the games added to it.
+pub const MAX_AB_TOTAL: u32 = 400;
 /// Most opponents named in a challenge.
 pub const MAX_OPPONENTS: usize = 15;
 /// Most players of a game.
@@ -130,6 +132,13 @@ pub(crate) struct OwnBot {
     pub rating: f64,
 }
 
+impl OwnBot {
+    /// Its game's name as people say it ("Bottle Bats").
+    pub fn game_title(&self) -> &'static str {
+        crate::games::kind(&self.game).map_or("this game", |k| k.title())
+    }
+}
+
 /// Finds `name`, which must be `user`'s and in the ladder.
 pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -> Step<OwnBot> {
     let Some(b) = sqlx::query!(
@@ -181,17 +190,19 @@ pub(crate) async fn within_limits(
     )
     .fetch_one(&mut *conn)
     .await?;
+    // Games queued in the last hour, an A/B test's added games too (`asked_at` keeps
+    // the challenges to read few).
     let used = sqlx::query!(
-        r#"select
-               (select coalesce(sum(games), 0) from challenges
-                where owner_id = $1 and created_at > now() - interval '1 hour')::bigint
-                   as "games!",
+        r#"with recent as (
+               select m.created_at from matches m join challenges c on c.id = m.challenge_id
+               where c.owner_id = $1 and c.asked_at > now() - interval '1 hour'
+                 and m.created_at > now() - interval '1 hour')
+           select (select count(*) from recent) as "games!",
                (select count(*) from challenges c where c.owner_id = $1 and exists
                    (select 1 from matches m where m.challenge_id = c.id
                     and m.status in ('queued', 'running'))) as "open!",
                (select extract(epoch from min(created_at) + interval '1 hour' - now())
-                from challenges where owner_id = $1
-                and created_at > now() - interval '1 hour')::float8 as wait"#,
+                from recent)::float8 as wait"#,
         user as UserId
     )
     .fetch_one(&mut *conn)

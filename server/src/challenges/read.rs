@@ -25,6 +25,8 @@ pub struct Game {
     pub ranks: Vec<Option<i32>>,
     /// The challenger's seat.
     pub me: usize,
+    /// When it ended, once it has.
+    pub finished_at: Option<OffsetDateTime>,
 }
 
 impl Game {
@@ -162,6 +164,21 @@ impl Challenge {
             .count()
     }
 
+    /// About how long the games still to play will take, at the pace of the latest
+    /// [`PACE_GAMES`] that finished; `None` before two have, or once all are done.
+    pub fn time_left(&self) -> Option<time::Duration> {
+        let mut ends: Vec<OffsetDateTime> =
+            self.games.iter().filter_map(|g| g.finished_at).collect();
+        ends.sort_unstable_by(|a, b| b.cmp(a));
+        ends.truncate(PACE_GAMES);
+        let left = self.games.len() - self.done();
+        let (newest, oldest) = (ends.first()?, ends.last()?);
+        if left == 0 || ends.len() < 2 {
+            return None;
+        }
+        Some((*newest - *oldest) / (ends.len() - 1) as f64 * left as f64)
+    }
+
     pub fn summary(&self) -> Summary {
         let mut opponents: BTreeMap<String, Tally> = BTreeMap::new();
         let mut maps: BTreeMap<String, Tally> = BTreeMap::new();
@@ -246,7 +263,7 @@ pub async fn load(db: &PgPool, id: ChallengeId) -> sqlx::Result<Option<Challenge
     };
     let games = sqlx::query!(
         r#"select m.id as "id: MatchId", m.status as "status: MatchStatus", maps.name as map,
-               m.scenario, m.arm,
+               m.scenario, m.arm, m.finished_at,
                array(select b.name from match_players p join bots b on b.id = p.bot_id
                      where p.match_id = m.id order by p.seat) as "players!",
                array(select p.rank from match_players p
@@ -281,10 +298,15 @@ pub async fn load(db: &PgPool, id: ChallengeId) -> sqlx::Result<Option<Challenge
                 players: g.players,
                 ranks: g.ranks,
                 me: g.me.max(0) as usize,
+                finished_at: g.finished_at,
             })
             .collect(),
     }))
 }
+
+/// The latest finished games whose pace [`Challenge::time_left`] goes by: the pace of
+/// the workers now, not of an hour ago.
+pub const PACE_GAMES: usize = 10;
 
 /// A challenge in a list: what was asked, and how far it is.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! recent matches, and for its owner an error board per version with links to the
 //! turn where each problem shows in the replay.
 
+use super::bots::BotRow;
 use super::error::AppResult;
 use super::format::code_spans;
 use super::ladder::ListedMatch;
@@ -29,8 +30,44 @@ pub struct ErrorBoardRow {
     pub timeouts: i64,
     pub crashes: i64,
     pub warnings: i64,
-    /// One line per kind of problem in each match, most recent match first.
-    pub recent: Vec<ProblemLine>,
+    /// One line per kind of problem and message, the most recently seen first.
+    pub recent: Vec<ProblemGroup>,
+}
+
+/// The same problem (kind and message) over the matches it showed in.
+pub struct ProblemGroup {
+    /// Where it showed last: the latest match, at the turn it first showed there.
+    pub latest: ProblemLine,
+    /// Matches it showed in, among those the board reads.
+    pub matches: usize,
+    /// Times it happened in them.
+    pub times: u32,
+}
+
+/// Matches with problems the board reads for each version, the latest: enough to
+/// group what keeps happening, bounded for a bot of many thousand games.
+pub const BOARD_MATCHES: i64 = 200;
+
+/// `lines`, latest match first, grouped by kind and message, in that order.
+fn grouped(lines: impl IntoIterator<Item = ProblemLine>) -> Vec<ProblemGroup> {
+    let mut groups: Vec<ProblemGroup> = Vec::new();
+    for line in lines {
+        let same = |g: &&mut ProblemGroup| {
+            g.latest.kind == line.kind && g.latest.text_html == line.text_html
+        };
+        match groups.iter_mut().find(same) {
+            Some(g) => {
+                g.matches += 1;
+                g.times += line.count;
+            }
+            None => groups.push(ProblemGroup {
+                matches: 1,
+                times: line.count,
+                latest: line,
+            }),
+        }
+    }
+    groups
 }
 
 /// A kind of problem in one match: where it first showed, and in what words.
@@ -161,6 +198,18 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record) -> Standin
     }
 }
 
+/// Ranked games after which the page stops saying a version's rating started over:
+/// a few dozen games narrow σ most of the way back.
+pub const SETTLING_GAMES: i32 = 30;
+
+/// The version that plays and its games, while its rating settles after a change of
+/// version (not for a bot's first version: its rating was never anything else).
+fn started_over(bot: &BotRow) -> Option<(i32, i32)> {
+    let v = bot.active?;
+    let earlier = bot.record.games > bot.version_games;
+    (earlier && bot.version_games < SETTLING_GAMES).then_some((v, bot.version_games))
+}
+
 /// "1st", "2nd", "3rd", "11th", "22nd".
 fn ordinal(n: i64) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -175,6 +224,9 @@ fn ordinal(n: i64) -> String {
 
 pub struct Stats {
     pub standing: StandingText,
+    /// Why the rating is low for now, while a newly chosen version plays its first
+    /// games: (version, its games).
+    pub started_over: Option<(i32, i32)>,
     pub rating: String,
     pub mu_sigma: String,
     pub games: i32,
@@ -215,13 +267,8 @@ fn chart(history: &[f64], games: usize) -> Option<Chart> {
     })
 }
 
-pub async fn stats(
-    state: &AppState,
-    bot_id: BotId,
-    name: &str,
-    owner: bool,
-    record: Record,
-) -> AppResult<Stats> {
+pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Stats> {
+    let (bot_id, name, record) = (bot.id, bot.name.as_str(), bot.record);
     // At most about CHART_POINTS points, the first and the last always: a chart is
     // 600 pixels wide, and a bot of 100,000 games must not make a page of megabytes.
     let history = sqlx::query!(
@@ -241,8 +288,11 @@ pub async fn stats(
         .into_iter()
         .map(|h| conservative(h.mu, h.sigma))
         .collect();
+    // Ranked games only: a challenge's or an A/B test's games say nothing of the
+    // rating (its unranked games are a link away).
     let filter = MatchFilter {
         bot: Some(name.to_string()),
+        kind: Some("ranked".into()),
         ..MatchFilter::default()
     };
     let recent = latest_matches(&state.db, &filter, 10)
@@ -269,6 +319,7 @@ pub async fn stats(
     .await?;
     Ok(Stats {
         standing: standing_text(&standing, &record),
+        started_over: started_over(bot),
         rating: format!("{:.2}", record.rating()),
         mu_sigma: record.mu_sigma(),
         games: record.games,
@@ -294,7 +345,7 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
     )
     .fetch_all(&state.db)
     .await?;
-    // The 8 latest problems of every version, in one pass over the bot's seats.
+    // The latest problems of every version, in one pass over the bot's seats.
     let problems = sqlx::query!(
         r#"select number as "number!", match_id as "match_id!", problem_turn, error,
                timeouts as "timeouts!", warnings as "warnings!", problems
@@ -306,8 +357,9 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
                join bot_versions v on v.id = p.version_id
                where p.bot_id = $1 and m.status = 'finished'
                  and (p.error is not null or p.timeouts > 0 or p.warnings > 0)) x
-           where k <= 8 order by number desc, match_id desc"#,
-        bot_id as BotId
+           where k <= $2 order by number desc, match_id desc"#,
+        bot_id as BotId,
+        BOARD_MATCHES
     )
     .fetch_all(&state.db)
     .await?;
@@ -319,14 +371,15 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
             timeouts: t.timeouts,
             crashes: t.crashes,
             warnings: t.warnings,
-            recent: problems
-                .iter()
-                .filter(|p| p.number == t.number)
-                .flat_map(|p| {
-                    let old = (p.problem_turn, &p.error, p.timeouts, p.warnings);
-                    problem_lines(p.match_id, p.problems.as_deref(), old)
-                })
-                .collect(),
+            recent: grouped(
+                problems
+                    .iter()
+                    .filter(|p| p.number == t.number)
+                    .flat_map(|p| {
+                        let old = (p.problem_turn, &p.error, p.timeouts, p.warnings);
+                        problem_lines(p.match_id, p.problems.as_deref(), old)
+                    }),
+            ),
         })
         .collect();
     Ok(rows)
@@ -334,7 +387,47 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
 
 #[cfg(test)]
 mod tests {
-    use super::next_match;
+    use super::{grouped, next_match, ProblemLine};
+
+    #[test]
+    fn one_problem_over_many_matches_is_one_group_with_its_latest_match() {
+        let line = |match_id, kind, text: &str, count| ProblemLine {
+            match_id,
+            turn: 3,
+            kind,
+            class: "warning",
+            text_html: text.into(),
+            count,
+        };
+        let lines = (0..8)
+            .rev()
+            .map(|m| line(m, "invalid command", "no fort", 2))
+            .chain([
+                line(2, "timeout", "late", 1),
+                line(1, "invalid command", "other", 1),
+            ]);
+        let groups = grouped(lines);
+        let seen: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                (
+                    g.latest.kind,
+                    g.latest.text_html.as_str(),
+                    g.matches,
+                    g.times,
+                    g.latest.match_id,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("invalid command", "no fort", 8, 16, 7),
+                ("timeout", "late", 1, 1, 2),
+                ("invalid command", "other", 1, 1, 1)
+            ]
+        );
+    }
     use crate::standings::BotStanding;
 
     #[test]

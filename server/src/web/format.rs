@@ -23,6 +23,18 @@ pub fn ago(t: OffsetDateTime) -> String {
     format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
 }
 
+/// A span of time to come, roughly: "under a minute", "about 4 minutes", "about 2
+/// hours".
+pub fn about(d: &time::Duration) -> String {
+    let mins = (d.as_seconds_f64() / 60.0).round() as i64;
+    let (n, unit) = match mins {
+        i64::MIN..=0 => return "under a minute".into(),
+        1..=89 => (mins, "minute"),
+        _ => ((mins as f64 / 60.0).round() as i64, "hour"),
+    };
+    format!("about {n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Two decimals, as the API gives ratings and durations.
 pub fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0

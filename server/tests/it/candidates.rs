@@ -115,3 +115,70 @@ pub async fn api_post(c: &mut Client, path: &str, token: &str) -> crate::common:
         .unwrap();
     c.send(req).await
 }
+
+/// The dashboard says which version plays and that a newer one waits; the bot page
+/// says, before and after, that making a version active starts its rating over and
+/// why, and explains μ and σ in words; the A/B test's form has a row of its own.
+#[tokio::test]
+async fn the_pages_say_which_version_plays_and_why_the_rating_starts_over() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let b = builder(&c, "started-over");
+    c.upload("/bots/new", &[("name", "cand")], Some(("bot.py", greedy())))
+        .await;
+    b.build_next().await.unwrap();
+    c.upload(
+        "/bots/cand/versions",
+        &[("candidate", "on")],
+        Some(("bot.py", greedy())),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    assert_eq!(status(&c, "cand", 2).await.0, "ready");
+    let home = c.get("/").await.body;
+    let mine = home.split("id=\"my-bots\"").nth(1).unwrap();
+    assert!(mine.contains("version 1 plays"), "{mine}");
+    assert!(
+        mine.contains("href=\"/bots/cand#version-2\">not playing: make it active or A/B test it"),
+        "{mine}"
+    );
+
+    let page = c.get("/bots/cand").await.body;
+    assert!(
+        page.contains("Its rating starts over with wider uncertainty"),
+        "said at the button"
+    );
+    let files = page.split("<td class=\"files\">").nth(1).unwrap();
+    let files = files.split("</td>").next().unwrap();
+    assert!(
+        !files.contains("A/B test"),
+        "the A/B test's form is not in the Files column: {files}"
+    );
+    assert!(page.contains("<tr class=\"choose\">") && page.contains("Start the A/B test"));
+    assert!(page.contains("What do μ and σ mean?") && page.contains("19 times in 20"));
+    assert!(!page.contains("started-over"), "no version was chosen yet");
+
+    // Forty ranked games of version 1, then version 2 is chosen.
+    sqlx::query("update bots set games = 40, version_games = 40, sigma = 1.2 where name = 'cand'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let r = c.post("/bots/cand/versions/2/activate", &[]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = c.get("/bots/cand").await.body;
+    assert!(
+        page.contains("Version 2 has not played a ranked game since it was chosen: its rating started over with wider uncertainty"),
+        "{page}"
+    );
+    // The same in the part the page fetches again to stay up to date.
+    let record = c.get("/bots/cand/record").await.body;
+    assert!(record.contains("started-over"));
+    // Once a few dozen games have narrowed it, the page stops saying so.
+    sqlx::query("update bots set games = 80, version_games = 40 where name = 'cand'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    assert!(!c.get("/bots/cand").await.body.contains("started-over"));
+    let home = c.get("/").await.body;
+    assert!(home.contains("version 2 plays") && !home.contains("not playing"));
+}

@@ -66,6 +66,8 @@ pub struct BotRow {
     pub created_at: OffsetDateTime,
     pub active: Option<i32>,
     pub record: crate::standings::Record,
+    /// Ranked games of the version that plays now (its rating started over with it).
+    pub version_games: i32,
     /// Why an organizer took it out of the ladder, when it is out.
     pub disabled: Option<String>,
 }
@@ -75,7 +77,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         r#"select b.id as "id: BotId", b.name, b.owner_id as "owner_id: UserId",
                u.name as owner, b.created_at, v.number as "active?",
                b.mu, b.sigma, b.games, b.wins, b.losses, b.draws, b.disabled,
-               b.disabled_reason
+               b.disabled_reason, b.version_games
            from bots b join users u on u.id = b.owner_id
            left join bot_versions v on v.id = b.active_version_id
            where lower(b.name) = lower($1)"#,
@@ -92,6 +94,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         created_at: r.created_at,
         active: r.active,
         record: crate::record_of!(r),
+        version_games: r.version_games,
         disabled: r.disabled.then(|| {
             r.disabled_reason
                 .unwrap_or_else(|| crate::ranker::DISABLED_REASON_DEFAULT.into())

@@ -309,8 +309,7 @@ pub(super) async fn render_bot(
         site.trim_end_matches('/'),
         bot.name
     );
-    let stats =
-        crate::web::bot_stats::stats(state, bot.id, &bot.name, is_owner, bot.record).await?;
+    let stats = crate::web::bot_stats::stats(state, &bot, is_owner).await?;
     let (logs, challenges) = if is_owner {
         (
             inline_logs(state, bot.id).await?,
@@ -399,7 +398,7 @@ pub async fn record(
     Path(name): Path<String>,
 ) -> AppResult<Response> {
     let bot = find_bot(&state, &name).await?;
-    let stats = crate::web::bot_stats::stats(&state, bot.id, &bot.name, false, bot.record).await?;
+    let stats = crate::web::bot_stats::stats(&state, &bot, false).await?;
     let html = RecordFragment {
         name: bot.name,
         stats,

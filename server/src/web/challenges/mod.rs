@@ -6,7 +6,7 @@
 mod page;
 
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -30,6 +30,7 @@ pub fn router() -> Router<AppState> {
         .route("/challenges/{id}/live", get(page::challenge_live))
         .route("/abtests/{id}", get(page::abtest_page))
         .route("/abtests/{id}/live", get(page::abtest_live))
+        .route("/abtests/{id}/more", post(more_abtest_games))
         .route("/api/challenges", post(api_create))
         .route("/api/challenges/{id}", get(page::api_challenge))
         .route("/api/abtests", post(api_create_abtest))
@@ -64,7 +65,8 @@ struct Typed {
     bot: String,
     version: String,
     mode: String,
-    names: String,
+    /// The opponents' fields, one name each (a list pasted in one is split).
+    names: Vec<String>,
     k: String,
     players: String,
     maps: Vec<String>,
@@ -80,7 +82,7 @@ impl Typed {
                 "bot" => t.bot = v,
                 "version" => t.version = v,
                 "mode" => t.mode = v,
-                "names" => t.names = v,
+                "names" if t.names.len() < challenges::MAX_OPPONENTS => t.names.push(v),
                 "k" => t.k = v,
                 "players" => t.players = v,
                 "map" if t.maps.len() < 100 => t.maps.push(v),
@@ -89,6 +91,26 @@ impl Typed {
             }
         }
         t
+    }
+
+    /// The names in the opponents' fields, each field's list split.
+    fn named(&self) -> Vec<String> {
+        self.names
+            .iter()
+            .flat_map(|f| f.split([',', ' ', '\n', '\t']))
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The opponents' fields to draw: every name typed, one a field, then empty ones up
+    /// to [`OPPONENT_FIELDS`].
+    fn name_fields(&self) -> Vec<String> {
+        let mut fields = self.named();
+        fields.truncate(challenges::MAX_OPPONENTS);
+        let empty = OPPONENT_FIELDS.saturating_sub(fields.len());
+        fields.extend(std::iter::repeat_n(String::new(), empty));
+        fields
     }
 
     /// The request the form makes, or what is wrong with it.
@@ -111,13 +133,7 @@ impl Typed {
         let opponents = match self.mode.as_str() {
             "top" => Opponents::Top { top: k },
             "near" => Opponents::Near { near: k },
-            _ => Opponents::Named(
-                self.names
-                    .split([',', ' ', '\n', '\t'])
-                    .filter(|n| !n.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            ),
+            _ => Opponents::Named(self.named()),
         };
         Ok(Ask {
             bot: self.bot.clone(),
@@ -125,11 +141,17 @@ impl Typed {
             opponents,
             maps: self.maps.clone(),
             games: number("number of games", &self.games, challenges::MAX_GAMES)?
-                .ok_or_else(|| Refusal::Invalid("Say how many games to play.".into()))?,
+                .ok_or_else(|| Refusal::Invalid("Say how many games to play.".into()))?
+                .into(),
             players: number("number of players", &self.players, challenges::MAX_PLAYERS)?,
         })
     }
 }
+
+/// Opponents' fields the form shows: as many as can sit at one game with the bot.
+const OPPONENT_FIELDS: usize = challenges::MAX_PLAYERS as usize - 1;
+/// Most names the form's completion lists: the best rated first.
+pub const RIVALS_LISTED: i64 = 300;
 
 #[derive(Template)]
 #[template(path = "challenges/new.html")]
@@ -137,6 +159,9 @@ struct NewPage {
     layout: Layout,
     /// The visitor's bots that play, by name.
     bots: Vec<String>,
+    /// Bots that play in the games of the visitor's bots, for the opponents' fields to
+    /// complete: (name, its game's title when the visitor's bots play several games).
+    rivals: Vec<(String, Option<&'static str>)>,
     /// The maps in play: (name, seats), fewest seats first.
     maps: Vec<(String, i32)>,
     typed: Typed,
@@ -157,6 +182,24 @@ async fn render_new(
     )
     .fetch_all(&state.db)
     .await?;
+    let rivals = sqlx::query!(
+        "select b.name, b.game from bots b where b.active_version_id is not null \
+         and not b.disabled and b.game in (select game from bots where owner_id = $1 \
+         and active_version_id is not null and not disabled) \
+         order by b.mu - 3 * b.sigma desc, b.name limit $2",
+        who.user.id as UserId,
+        RIVALS_LISTED
+    )
+    .fetch_all(&state.db)
+    .await?;
+    let several = rivals.iter().any(|r| r.game != rivals[0].game);
+    let rivals = rivals
+        .into_iter()
+        .map(|r| {
+            let title = crate::games::kind(&r.game).ok().map(|k| k.title());
+            (r.name, title.filter(|_| several))
+        })
+        .collect();
     let maps = sqlx::query!("select name, seats from maps where enabled order by seats, name")
         .fetch_all(&state.db)
         .await?
@@ -170,6 +213,7 @@ async fn render_new(
     let page = NewPage {
         layout: who.layout(),
         bots,
+        rivals,
         maps,
         typed,
         error,
@@ -198,7 +242,7 @@ async fn new_page(
             "near"
         }
         .into(),
-        names: q.opponent.unwrap_or_default(),
+        names: q.opponent.into_iter().collect(),
         k: "3".into(),
         games: "10".into(),
         ..Typed::default()
@@ -236,7 +280,27 @@ async fn create_from_form(
 struct AbForm {
     bot: String,
     candidate: i32,
-    games: u32,
+    games: i64,
+}
+
+#[derive(Deserialize)]
+struct MoreForm {
+    games: i64,
+}
+
+/// `POST /abtests/{id}/more` from the A/B test's page: the games its verdict says
+/// would tell, added to it.
+async fn more_abtest_games(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Path(id): Path<ChallengeId>,
+    Form(f): Form<MoreForm>,
+) -> AppResult<Response> {
+    let limits = state.config.challenge_limits;
+    match challenges::more_abtest_games(&state.db, limits, who.user.id, id, f.games).await? {
+        Ok(_) => Ok(Redirect::to(&url_of(Kind::Abtest, id)).into_response()),
+        Err(r) => Err(AppError::Status(status_of(&r), r.message())),
+    }
 }
 
 /// `POST /abtests` from a version's "A/B test" button on the bot page.

@@ -34,17 +34,35 @@ struct Live {
     /// An A/B test's sides and comparison.
     sides: Option<(Side, Side)>,
     comparison: Option<Comparison>,
+    /// The visitor is its owner, who may add games; the form token for that.
+    is_owner: bool,
+    csrf: String,
 }
 
 impl Live {
-    fn new(c: Challenge) -> Live {
+    fn new(c: Challenge, visitor: &Visitor) -> Live {
         let ab = c.kind == Kind::Abtest;
         Live {
+            is_owner: visitor.user.as_ref().is_some_and(|u| u.id == c.owner_id),
+            csrf: visitor.csrf.clone(),
             summary: c.summary(),
             sides: ab.then(|| c.sides()),
             comparison: if ab { c.comparison() } else { None },
             c,
         }
+    }
+
+    /// The games to offer its owner once the test is over and says `more` would tell:
+    /// an even number, within what one request and one test may have.
+    fn more(&self, more: &u32) -> Option<u32> {
+        let room = challenges::MAX_AB_TOTAL.saturating_sub(self.c.games.len() as u32);
+        let n = (more + more % 2).min(challenges::MAX_AB_GAMES).min(room);
+        (self.is_owner && self.finished() && n >= 2).then_some(n - n % 2)
+    }
+
+    /// The games offered are fewer than those that would tell.
+    fn capped(&self, more: &u32) -> bool {
+        self.more(more).is_some_and(|n| n < *more)
     }
 
     fn done(&self) -> usize {
@@ -101,7 +119,7 @@ async fn render(
         created: when(c.created_at),
         is_owner: visitor.user.as_ref().is_some_and(|u| u.id == c.owner_id),
         every_ms: LIVE_EVERY_MS,
-        live: Live::new(c),
+        live: Live::new(c, visitor),
     };
     Ok(Html(page.render()?))
 }
@@ -122,23 +140,30 @@ pub async fn abtest_page(
     render(&state, &visitor, id, Kind::Abtest).await
 }
 
-async fn live_part(state: &AppState, id: ChallengeId, kind: Kind) -> AppResult<Html<String>> {
-    let live = Live::new(find(state, id, kind).await?);
+async fn live_part(
+    state: &AppState,
+    visitor: &Visitor,
+    id: ChallengeId,
+    kind: Kind,
+) -> AppResult<Html<String>> {
+    let live = Live::new(find(state, id, kind).await?, visitor);
     Ok(Html(LivePart { live }.render()?))
 }
 
 pub async fn challenge_live(
     State(state): State<AppState>,
+    visitor: Visitor,
     Path(id): Path<ChallengeId>,
 ) -> AppResult<Html<String>> {
-    live_part(&state, id, Kind::Challenge).await
+    live_part(&state, &visitor, id, Kind::Challenge).await
 }
 
 pub async fn abtest_live(
     State(state): State<AppState>,
+    visitor: Visitor,
     Path(id): Path<ChallengeId>,
 ) -> AppResult<Html<String>> {
-    live_part(&state, id, Kind::Abtest).await
+    live_part(&state, &visitor, id, Kind::Abtest).await
 }
 
 fn games_json(c: &Challenge) -> Vec<Value> {

@@ -250,14 +250,25 @@ pub async fn classic_log(
     gzipped::respond(&headers, gz, &kept)
 }
 
-/// A bot's stderr in a match, per turn: only for the bot's owner.
+/// The most of a whole game's stderr one download unpacks: a match's stderr is kept
+/// within the runner's caps, so only a row that is not what the worker wrote reaches it.
+pub const STDERR_TEXT_MAX: u64 = 16 * 1024 * 1024;
+
+/// A bot's stderr in a match: `/matches/N/stderr/SEAT`, per turn as JSON (the match
+/// page follows the replay with it), or `/matches/N/stderr/SEAT.txt`, the whole game
+/// as text to download. Only for the bot's owner.
 pub async fn stderr(
     State(state): State<AppState>,
     visitor: Visitor,
-    Path((id, seat)): Path<(MatchId, i32)>,
+    Path((id, seat)): Path<(MatchId, String)>,
 ) -> ApiResult<Response> {
+    let (seat, text) = match seat.strip_suffix(".txt") {
+        Some(n) => (n, true),
+        None => (seat.as_str(), false),
+    };
+    let seat: i32 = seat.parse().map_err(|_| AppError::NotFound)?;
     let row = sqlx::query!(
-        r#"select b.owner_id as "owner: UserId", p.stderr from match_players p
+        r#"select b.owner_id as "owner: UserId", b.name, p.stderr from match_players p
            join bots b on b.id = p.bot_id where p.match_id = $1 and p.seat = $2"#,
         id as MatchId,
         seat
@@ -275,13 +286,53 @@ pub async fn stderr(
         }
         None => return Err(AppError::Unauthorized.into()),
     }
+    let gz = row.stderr.unwrap_or_else(|| gzip(b"[]"));
+    if text {
+        return Ok(stderr_text(id, &row.name, &gz)?);
+    }
     Ok((
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CONTENT_ENCODING, "gzip"),
             (header::CACHE_CONTROL, "private, no-store"),
         ],
-        row.stderr.unwrap_or_else(|| gzip(b"[]")),
+        gz,
+    )
+        .into_response())
+}
+
+/// A seat's stored stderr (`[turn, text]` pairs, gzipped) as one text, each turn's
+/// part under a line that names the turn, to download.
+fn stderr_text(id: MatchId, bot: &str, gz: &[u8]) -> AppResult<Response> {
+    use std::io::Read;
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(gz)
+        .take(STDERR_TEXT_MAX)
+        .read_to_end(&mut json)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let turns: Vec<(u32, String)> =
+        serde_json::from_slice(&json).map_err(|e| AppError::Internal(e.into()))?;
+    let mut out = format!("stderr of {bot} in match {id}\n");
+    if turns.is_empty() {
+        out.push_str("(nothing on stderr in the whole game)\n");
+    }
+    for (turn, part) in &turns {
+        out.push_str(&format!("\n--- turn {turn} ---\n{part}"));
+        if !part.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    let file = format!("attachment; filename=\"match-{id}-{bot}-stderr.txt\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, file),
+            (header::CACHE_CONTROL, "private, no-store".to_string()),
+        ],
+        out,
     )
         .into_response())
 }

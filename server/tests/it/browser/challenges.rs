@@ -103,6 +103,15 @@ fn challenge_idle_from_its_page(v: &mut Visit, token: &str) {
         v.b.property(&v.b.find("input[name=names]"), "value"),
         "idle"
     );
+    // The opponents' fields complete from the bots that play.
+    let listed: Vec<String> = serde_json::from_value(v.b.execute(
+        "return [...document.querySelectorAll('datalist#rivals option')].map(o => o.value);",
+    ))
+    .unwrap();
+    assert!(
+        listed.iter().any(|n| n == "strong") && listed.iter().any(|n| n == "idle"),
+        "{listed:?}"
+    );
     v.b.fill("input[name=games]", "2");
     v.b.click("input[name=map][value=ring-2p]");
     v.cam.both("challenge-form");
@@ -142,6 +151,17 @@ fn ab_test_a_candidate_from_the_bot_page(v: &mut Visit, token: &str) {
     v.page("/bots/mine");
     v.b.fill("form.abtest input[name=games]", "4");
     v.cam.both("bot-page-abtest");
+    // The A/B test's form has a row of its own under the version, not the Files column.
+    let placed: Value = v.b.execute(
+        "const f = document.querySelector('form.abtest'); \
+         return [!!f.closest('td.files'), f.closest('tr').className, \
+                 Math.round(f.getBoundingClientRect().width)];",
+    );
+    assert_eq!(
+        (placed[0].clone(), placed[1].clone()),
+        (Value::Bool(false), "choose".into())
+    );
+    assert!(placed[2].as_f64().unwrap() >= 300.0, "{placed}");
     v.b.click("form.abtest button[type=submit]");
     let ab = wait_for_id(v.b, "/abtests/");
     wait_long(
@@ -155,6 +175,8 @@ fn ab_test_a_candidate_from_the_bot_page(v: &mut Visit, token: &str) {
     v.b.wait_text(".verdict", verdict);
     assert!(v.b.text(".difference").contains("95% interval"));
     assert!(v.b.text("tr.side-b").starts_with("B: version 2"));
+    // Two scenarios are too few: the games that would tell are a button away.
+    assert!(v.b.text("form.more-games button").ends_with("more games"));
     v.cam.both("abtest-page");
     v.b.click("form.make-b button");
     wait_for_path(v.b, "/bots/mine#versions");

@@ -77,7 +77,13 @@ async fn bad_requests_are_refused_with_their_reason() {
         &[
             (r#"{"games": 0}"#, 400, "1 to 20 games"),
             (r#"{"games": 21}"#, 400, "1 to 20 games"),
+            (r#"{"games": -1}"#, 400, "1 to 20 games"),
             (r#"{"opponents": ["nobody"]}"#, 400, "`nobody`"),
+            (
+                r#"{"opponents": ["idle", "nobody-here", "🦇"]}"#,
+                400,
+                "No bot of Bottle Bats plays under the names `nobody-here` and `🦇`",
+            ),
             (r#"{"opponents": ["mine"]}"#, 400, "against itself"),
             (r#"{"opponents": {"top": 9}}"#, 400, "1 to 7 opponents"),
             (r#"{"maps": ["triad-3p"]}"#, 400, "for 3 players, not 2"),
@@ -108,6 +114,8 @@ async fn bad_requests_are_refused_with_their_reason() {
         &[
             ("{}", 409, "is the active one"),
             (r#"{"games": 5}"#, 400, "even number"),
+            // Over the API as on the form: the range, not the JSON parser's words.
+            (r#"{"games": -4}"#, 400, "from 2 to 100, not -4"),
             (r#"{"candidate": 9}"#, 400, "no version 9"),
             (r#"{"bot": "greedy"}"#, 403, "not yours"),
         ],
@@ -149,11 +157,71 @@ async fn without_a_token_or_form_token_nothing_is_queued(c: &mut Client) {
         )
         .await;
     assert_eq!(r.status, 400);
+    // A list typed in one field comes back one name a field.
     assert!(
-        r.body.contains("<code>nobody</code>") && r.body.contains("value=\"idle nobody\""),
+        r.body.contains("<code>nobody</code>")
+            && r.body.contains("name=\"names\" value=\"idle\"")
+            && r.body.contains("name=\"names\" value=\"nobody\""),
         "{}",
         r.body
     );
+}
+
+#[tokio::test]
+async fn the_form_completes_opponents_from_the_bots_that_play_one_a_field() {
+    let (mut c, _b, _token) = site("form", config(100, 2)).await;
+    let form = c.get("/challenges/new").await;
+    let list = form
+        .body
+        .split("<datalist id=\"rivals\">")
+        .nth(1)
+        .and_then(|l| l.split("</datalist>").next())
+        .unwrap_or_else(|| panic!("no completion list: {}", form.body));
+    for bot in ["idle", "random", "greedy", "strong"] {
+        assert!(
+            list.contains(&format!("<option value=\"{bot}\">")),
+            "{list}"
+        );
+    }
+    assert_eq!(
+        form.body.matches("list=\"rivals\"").count(),
+        7,
+        "as many fields as opponents at one game"
+    );
+    // One name a field, played as named.
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("mode", "named"),
+                ("names", "idle"),
+                ("names", ""),
+                ("names", "strong"),
+                ("games", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    let asked: String = sqlx::query_scalar("select asked from challenges")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(asked, "idle, strong");
+    // A number out of range says the range.
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("mode", "near"),
+                ("k", "1"),
+                ("games", "-1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("whole number from 1 to 20"), "{}", r.body);
 }
 
 #[tokio::test]

@@ -144,6 +144,14 @@ async fn they_are_marked_unranked(c: &mut crate::common::Client, id: i64, first:
     );
     let list = c.get("/matches?kind=unranked").await;
     assert_eq!(list.body.matches("tag unranked").count(), 4);
+    // The bot page's recent matches are its ranked ones; the unranked are a link away.
+    let page = c.get("/bots/mine").await.body;
+    assert!(
+        page.contains("No finished ranked match yet")
+            && page.contains("href=\"/matches?bot=mine&amp;kind=unranked\""),
+        "{page}"
+    );
+    assert!(!page.contains(&format!("href=\"/matches/{first}\"")));
     // The opponents' owner sees them among its bots' matches.
     let house = c.get("/api/matches?user=house").await.json();
     assert_eq!(house["matches"].as_array().unwrap().len(), 4);
@@ -187,7 +195,14 @@ async fn a_ready_candidate(c: &mut crate::common::Client, b: &server::builds::Bu
 
 #[tokio::test]
 async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
-    let (mut c, b, token) = site("abtest", common::test_config()).await;
+    // An allowance for the games the verdict asks for, on top of the first six.
+    let settings = server::config::Settings {
+        pending_builds: Some(100),
+        challenge_games_per_hour: Some(1000),
+        ..Default::default()
+    };
+    let config = server::config::Config::load(settings, None).unwrap();
+    let (mut c, b, token) = site("abtest", config).await;
     a_ready_candidate(&mut c, &b).await;
     let before = ladder_state(&c).await;
 
@@ -204,6 +219,7 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
     its_games_come_in_pairs(&c, id, 6).await;
 
     let w = common::worker(&b, "abtester", 40);
+    it_tells_the_time_left_once_two_games_are_done(&mut c, &w, id).await;
     while w.run_one().await.unwrap() {}
     let v = c
         .api_get(&format!("/api/abtests/{id}"), &token)
@@ -246,6 +262,7 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
         page.body
     );
     assert!(page.body.contains("Make B active"));
+    its_owner_adds_the_games_that_would_tell(&mut c, &w, id, verdict).await;
     assert!(!c
         .stranger()
         .get(&format!("/abtests/{id}"))
@@ -257,4 +274,95 @@ async fn an_ab_test_pairs_its_games_and_gives_an_interval_and_a_verdict() {
     assert_eq!(crate::builds::active(&c, "mine").await, Some(2));
     // A challenge's id is not an A/B test's.
     assert_eq!(c.get(&format!("/challenges/{id}")).await.status, 404);
+}
+
+/// Before two games are done the progress says the time left will come; after, it
+/// tells it for the games still to play.
+async fn it_tells_the_time_left_once_two_games_are_done(
+    c: &mut crate::common::Client,
+    w: &server::worker::Worker,
+    id: i64,
+) {
+    let page = c.get(&format!("/abtests/{id}/live")).await;
+    assert!(
+        page.body
+            .contains("The time left shows once two games have finished"),
+        "{}",
+        page.body
+    );
+    for _ in 0..2 {
+        assert!(w.run_one().await.unwrap());
+    }
+    let page = c.get(&format!("/abtests/{id}/live")).await;
+    let told = page
+        .body
+        .split("class=\"time-left\">")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        told.starts_with("<strong>") && told.contains("left for the 4 games to play"),
+        "{}",
+        page.body
+    );
+}
+
+/// "N more games would tell" comes with a button for its owner only; pressed, the
+/// games join the test as new scenarios of the same two versions, and play.
+async fn its_owner_adds_the_games_that_would_tell(
+    c: &mut crate::common::Client,
+    w: &server::worker::Worker,
+    id: i64,
+    verdict: &str,
+) {
+    let said: u32 = verdict
+        .trim_start_matches("No difference found yet — ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let offered = (said + said % 2).min(server::challenges::MAX_AB_GAMES);
+    let page = c.get(&format!("/abtests/{id}")).await;
+    assert!(
+        page.body.contains(&format!("Play {offered} more games")),
+        "{}",
+        page.body
+    );
+    let mut stranger = c.stranger();
+    assert!(!stranger
+        .get(&format!("/abtests/{id}"))
+        .await
+        .body
+        .contains("more games</button>"));
+    let more = format!("/abtests/{id}/more");
+    let games = offered.to_string();
+    stranger.register("mallory", crate::builds::PW).await;
+    let r = stranger.post(&more, &[("games", &games)]).await;
+    assert_eq!(r.status, 403, "another's A/B test: {}", r.body);
+    assert!(r.body.contains("not yours"), "{}", r.body);
+    let r = c.post(&more, &[("games", "-4")]).await;
+    assert_eq!(r.status, 400);
+    assert!(r.body.contains("from 2 to 100, not -4"), "{}", r.body);
+    let r = c.post(&more, &[("games", &games)]).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+    its_games_come_in_pairs(c, id, 6 + offered as usize).await;
+    let scenarios: Vec<i32> = sqlx::query_scalar(
+        "select distinct scenario from matches where challenge_id = $1 order by scenario",
+    )
+    .bind(id)
+    .fetch_all(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(
+        scenarios,
+        (0..(3 + offered as i32 / 2)).collect::<Vec<_>>(),
+        "they go on where the test stopped"
+    );
+    assert!(w.run_one().await.unwrap(), "the added games are played");
+    let page = c.get(&format!("/abtests/{id}")).await;
+    assert!(
+        page.body
+            .contains(&format!("Playing: 7 of {} games", 6 + offered)),
+        "{}",
+        page.body
+    );
 }

@@ -137,3 +137,92 @@ async fn a_bots_stderr_is_served_to_its_owner_only() {
         .body
         .contains("thinking about turn"));
 }
+
+/// A whole game's stderr downloads as text, every turn under its number, for the
+/// bot's owner only; the match page links it.
+#[tokio::test]
+async fn a_bots_whole_stderr_downloads_as_text_for_its_owner_only() {
+    let (mut alice, _) = super::ladder("stderr-text", 3).await;
+    let (id, seat, turns): (i64, i32, i32) = sqlx::query_as(
+        "select p.match_id, p.seat, m.turns from match_players p join bots b on b.id = p.bot_id \
+         join matches m on m.id = p.match_id where b.name = 'chatty' and m.status = 'finished' limit 1",
+    )
+    .fetch_one(&alice.state.db)
+    .await
+    .unwrap();
+    let url = format!("/matches/{id}/stderr/{seat}.txt");
+    assert!(alice
+        .get(&format!("/matches/{id}"))
+        .await
+        .body
+        .contains(&url));
+    let r = alice.get(&url).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(
+        r.headers["content-disposition"],
+        format!("attachment; filename=\"match-{id}-chatty-stderr.txt\"")
+    );
+    assert!(r
+        .body
+        .starts_with(&format!("stderr of chatty in match {id}\n")));
+    // Every turn the bot answered, in order, under its number.
+    let said = r.body.matches("thinking about turn").count();
+    assert!(said >= 2 && said as i32 <= turns + 1, "{said} of {turns}");
+    let first = r.body.find("\n--- turn ").expect("turns are headed");
+    assert!(r.body[first..].contains("thinking about turn 0\n"));
+    assert!(
+        r.body.find("thinking about turn 0").unwrap()
+            < r.body.find("thinking about turn 1").unwrap()
+    );
+    let mut other = alice.stranger();
+    other.register("mallory", PW).await;
+    assert_eq!(other.get(&url).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        alice.stranger().get(&url).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    // The house bot's seat is not alice's; a seat that is none is not found.
+    let house = format!("/matches/{id}/stderr/{}.txt", 1 - seat);
+    assert_eq!(alice.get(&house).await.status, StatusCode::FORBIDDEN);
+    for seat in ["7.txt", "x.txt", "0.json"] {
+        let r = alice.get(&format!("/matches/{id}/stderr/{seat}")).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{seat}");
+    }
+}
+
+/// The error board groups one problem repeated over matches into one line, with the
+/// number of matches and a link to the latest.
+#[tokio::test]
+async fn the_error_board_groups_a_repeated_problem_with_its_count_and_latest_match() {
+    let (mut alice, _) = super::ladder("board-groups", 3).await;
+    let matches: Vec<i64> = sqlx::query_scalar(
+        "select p.match_id from match_players p join bots b on b.id = p.bot_id \
+         join matches m on m.id = p.match_id where b.name = 'chatty' and m.status = 'finished' \
+         order by p.match_id desc",
+    )
+    .fetch_all(&alice.state.db)
+    .await
+    .unwrap();
+    assert!(matches.len() >= 2, "{matches:?}");
+    let page = alice.get("/bots/chatty").await;
+    let board = page
+        .body
+        .split("id=\"errors\"")
+        .nth(1)
+        .and_then(|b| b.split("</section>").next())
+        .unwrap();
+    // chatty sends the same bad command every turn of every match: one line.
+    assert_eq!(board.matches("<li class=\"problem").count(), 1, "{board}");
+    assert!(
+        board.contains(&format!(
+            "in <strong class=\"matches\">{}</strong> matches",
+            matches.len()
+        )),
+        "{board}"
+    );
+    assert!(
+        board.contains(&format!("latest <a href=\"/matches/{}#t=", matches[0])),
+        "{board}"
+    );
+}

@@ -73,12 +73,14 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
         .as_str()
         .unwrap()
         .contains("1 to 15 opponents"));
-    // Numbers out of range or of the wrong kind.
-    for games in [
-        json!(-1),
-        json!(4_294_967_296u64),
-        json!("many"),
-        json!(2.5),
+    // Numbers out of range are refused with the range; of the wrong kind, by the parser.
+    for (games, status) in [
+        (json!(-1), 400),
+        (json!(4_294_967_296u64), 400),
+        (json!(i64::MIN), 400),
+        (json!(u64::MAX), 422),
+        (json!("many"), 422),
+        (json!(2.5), 422),
     ] {
         let r = api_json(
             &mut c,
@@ -87,7 +89,10 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
             &json!({"bot": "mine", "opponents": ["idle"], "games": games}),
         )
         .await;
-        assert_eq!(r.status, 422, "games {games}: {}", r.body);
+        assert_eq!(r.status, status, "games {games}: {}", r.body);
+        if status == 400 {
+            assert!(r.body.contains("1 to 20 games"), "{}", r.body);
+        }
     }
     // A hostile name is named back, as text.
     let r = api_json(
@@ -117,6 +122,89 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
     assert_eq!(c.get("/api/challenges/99999999").await.status, 404);
     assert_eq!(c.get("/api/abtests/-1").await.status, 404);
     assert_eq!(c.get("/challenges/x").await.status, 400);
+    // A whole game's stderr by a seat that is not one: nothing read, nothing said.
+    for seat in [
+        "..%2F..%2Fetc.txt",
+        "99999999999999.txt",
+        "-1.txt",
+        "1.txt.txt",
+        "%00.txt",
+    ] {
+        let r = browser.get(&format!("/matches/1/stderr/{seat}")).await;
+        assert!(r.status == 404 || r.status == 400, "{seat}: {}", r.body);
+    }
+}
+
+/// Games added to an A/B test: only by its owner, with the form's token, in range, and
+/// never past [`server::challenges::MAX_AB_TOTAL`] for one test.
+#[tokio::test]
+async fn more_games_of_an_ab_test_are_bounded_and_only_its_owners() {
+    let settings = server::config::Settings {
+        pending_builds: Some(100),
+        challenge_games_per_hour: Some(10_000),
+        ..Default::default()
+    };
+    let config = server::config::Config::load(settings, None).unwrap();
+    let (mut c, b, token) = site("more", config).await;
+    c.upload(
+        "/bots/mine/versions",
+        &[("candidate", "on")],
+        Some(("bot.py", crate::builds::greedy())),
+    )
+    .await;
+    while b.build_next().await.unwrap() {}
+    let ab = json!({"bot": "mine", "candidate": 2, "games": 100});
+    let r = api_json(&mut c, "/api/abtests", &token, &ab).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    let more = format!("/abtests/{id}/more");
+    // Without the form's token, nothing is added.
+    let r = c.post_raw(&more, &[("games", "10")]).await;
+    assert_eq!(r.status, 403);
+    for games in [
+        "0",
+        "3",
+        "102",
+        "-9223372036854775808",
+        "99999999999999999999",
+        "many",
+    ] {
+        let r = c.post(&more, &[("games", games)]).await;
+        assert!(
+            r.status == 400 || r.status == 422,
+            "{games}: {} {}",
+            r.status,
+            r.body
+        );
+    }
+    for _ in 0..3 {
+        let r = c.post(&more, &[("games", "100")]).await;
+        assert_eq!(r.status, 303, "{}", r.body);
+    }
+    let r = c.post(&more, &[("games", "2")]).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("at most 400 games"), "{}", r.body);
+    let queued: i64 = sqlx::query_scalar("select count(*) from matches where challenge_id = $1")
+        .bind(id)
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(queued, 400);
+    // Not a test, or not one at all.
+    let challenge = json!({"bot": "mine", "opponents": ["idle"], "games": 1});
+    let r = api_json(&mut c, "/api/challenges", &token, &challenge).await;
+    let other = r.json()["id"].as_i64().unwrap();
+    for id in [other.to_string(), "99999999".into(), "-1".into()] {
+        let r = c
+            .post(&format!("/abtests/{id}/more"), &[("games", "2")])
+            .await;
+        assert_eq!(r.status, 400, "{id}: {}", r.body);
+        assert!(r.body.contains("There is no A/B test"), "{}", r.body);
+    }
+    assert_eq!(
+        c.post("/abtests/x/more", &[("games", "2")]).await.status,
+        400
+    );
 }
 
 /// After the deadline what plays is fixed: a candidate uploaded before it can be
