@@ -1,6 +1,6 @@
 //! `GET /api/games`: the games open on this site, with their seats, timing and how
 //! many bots play each. Every list of the site takes `?game=NAME` (the default game
-//! without it): `/leaderboard`, `/matches`, `/api/leaderboard`, `/api/matches`.
+//! without it): `/matches`, `/api/matches`.
 
 use axum::extract::State;
 use axum::routing::get;
@@ -76,7 +76,6 @@ fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json:
         "turn_limit": c.max_steps,
         "active_bots": bots,
         "rules": format!("/{}", content.rules),
-        "leaderboard": format!("/api/leaderboard?game={name}"),
         "matches": format!("/api/matches?game={name}"),
     }))
 }

@@ -182,7 +182,7 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     // The site's pages name the second game and link its rules.
     let home = c.get("/").await.body;
     assert!(home.contains("Also played here: Vindinium"), "{home}");
-    assert!(home.contains(r#"href="/leaderboard?game=vindinium""#));
+    assert!(home.contains(r#"href="/matches?game=vindinium""#));
     let rules = c.get("/rules").await.body;
     assert!(
         rules.contains(r#"href="/docs/vindinium-rules.md""#),
