@@ -108,8 +108,9 @@ fn challenge_idle_from_its_page(v: &mut Visit, token: &str) {
         "return [...document.querySelectorAll('datalist#rivals option')].map(o => o.value);",
     ))
     .unwrap();
+    // The house bots that play by now (one may still be in its smoke test).
     assert!(
-        listed.iter().any(|n| n == "strong") && listed.iter().any(|n| n == "idle"),
+        listed.iter().any(|n| n == "idle") && listed.len() >= 3,
         "{listed:?}"
     );
     v.b.fill("input[name=games]", "2");
