@@ -172,17 +172,20 @@ async fn send(
 
 /// The ladder's featured match after match `after` (0: any): the running match whose
 /// best player is best rated, else the latest finished match among the ladder's best.
-/// Newer than the one the channel showed last, so it never shows a game twice.
+/// Newer than the one the channel showed last, so it never shows a game twice. Of the
+/// default game: the big screen's scoreboard is Bottle Bats' (a tournament's screen
+/// follows its own games).
 async fn featured(state: &AppState, after: MatchId) -> sqlx::Result<Option<MatchId>> {
     sqlx::query_scalar!(
         r#"select m.id as "id: MatchId" from matches m
            join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id
-           where m.id > $1 and (m.status = 'running'
+           where m.id > $1 and m.game = $2 and (m.status = 'running'
                or (m.status = 'finished' and m.finished_at > now() - interval '1 hour'))
            group by m.id
            order by m.status = 'running' desc, max(b.mu - 3 * b.sigma) desc, m.id desc
            limit 1"#,
-        after as MatchId
+        after as MatchId,
+        crate::games::DEFAULT
     )
     .fetch_optional(&state.db)
     .await
