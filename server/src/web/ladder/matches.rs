@@ -42,7 +42,9 @@ fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
         ("map", &f.map),
         ("kind", &f.kind),
     ] {
-        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+        // The default game is the one shown without `game`: its addresses stay as they were.
+        let default = k == "game" && v.as_deref() == Some(crate::games::DEFAULT);
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty() && !default) {
             q.append_pair(k, v);
         }
     }
