@@ -267,7 +267,9 @@ async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board(
         page.body.contains("<polyline points=\""),
         "a rating chart after a few games"
     );
-    assert!(page.body.contains("href=\"/matches?bot=chatty&amp;kind=ranked\""));
+    assert!(page
+        .body
+        .contains("href=\"/matches?bot=chatty&amp;kind=ranked\""));
     assert!(
         page.body.contains("Error board"),
         "its owner sees the error board"
