@@ -367,7 +367,7 @@ async fn insert(
 }
 
 /// The games of an A/B test asked for, or the range they must be in.
-pub(crate) fn ab_games(games: i64) -> Result<u32, Refusal> {
+fn ab_games(games: i64) -> Result<u32, Refusal> {
     match u32::try_from(games) {
         Ok(g @ 2..=MAX_AB_GAMES) if g % 2 == 0 => Ok(g),
         _ => Err(Refusal::Invalid(format!(

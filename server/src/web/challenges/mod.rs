@@ -151,7 +151,7 @@ impl Typed {
 /// Opponents' fields the form shows: as many as can sit at one game with the bot.
 const OPPONENT_FIELDS: usize = challenges::MAX_PLAYERS as usize - 1;
 /// Most names the form's completion lists: the best rated first.
-pub const RIVALS_LISTED: i64 = 300;
+const RIVALS_LISTED: i64 = 300;
 
 #[derive(Template)]
 #[template(path = "challenges/new.html")]
