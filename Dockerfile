@@ -14,18 +14,20 @@ ARG RUST_VERSION=1
 # ---------------------------------------------------------------------------------------
 # Builder: compiles the release binary. Only what the build reads is copied in: the
 # workspace manifests and lock file, the crates, the checked SQL's metadata, and what the server embeds at
-# compile time (migrations/ via sqlx::migrate!, templates/ via askama, static/, maps/,
-# bots/house and bots/starters (server/build.rs) and languages.toml via include_*!).
+# compile time (migrations/ via sqlx::migrate!, templates/ via askama; static/, each
+# game's maps and bots under games/, and the platform's own source and documents for
+# its source archive (server/build.rs); the rules documents and languages.toml via
+# include_*!).
 FROM rust:${RUST_VERSION}-bookworm AS builder
 WORKDIR /src
-COPY Cargo.toml Cargo.lock languages.toml ./
-COPY engine engine
+COPY Cargo.toml Cargo.lock languages.toml README.md ARCHITECTURE.md ./
+COPY games games
+COPY runner runner
 COPY server server
 COPY migrations migrations
 COPY templates templates
 COPY static static
-COPY maps maps
-COPY bots bots
+COPY docs docs
 # The SQL is checked at build time against this metadata (.cargo/config.toml sets
 # SQLX_OFFLINE): no database is needed to build.
 COPY .cargo .cargo

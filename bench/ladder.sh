@@ -66,7 +66,7 @@ if [[ -n "${CHALLENGES:-}" ]]; then
     "$BIN" admin --data-dir "$DATA" create-user challenger --password "a long enough secret" >/dev/null
     TOKEN=$("$BIN" admin --data-dir "$DATA" create-token challenger | tail -n1)
     curl -sf -H "Authorization: Bearer $TOKEN" -F name=challenger \
-        -F "file=@$(dirname "${BASH_SOURCE[0]}")/../bots/house/greedy/bot.py" "$URL/api/bots" >/dev/null
+        -F "file=@$(dirname "${BASH_SOURCE[0]}")/../games/bottlebats/bots/house/greedy/bot.py" "$URL/api/bots" >/dev/null
     for i in $(seq 600); do
         [[ $(sql "select count(*) from bots where name = 'challenger' and active_version_id is not null") == 1 ]] && break
         [[ $i -lt 600 ]] || { echo "the challenger was not built within 60 s" >&2; exit 1; }
@@ -78,7 +78,7 @@ if [[ -n "${CHALLENGES:-}" ]]; then
             "$URL/api/challenges" >/dev/null
     done
 fi
-BOT_CODE=("$ROOT/bots/house/greedy/bot.py" "$ROOT/bots/house/random/bot.py" "$ROOT/bots/house/strong/bot.py")
+BOT_CODE=("$ROOT/games/bottlebats/bots/house/greedy/bot.py" "$ROOT/games/bottlebats/bots/house/random/bot.py" "$ROOT/games/bottlebats/bots/house/strong/bot.py")
 if [[ -n "${OWNERS:-}" ]]; then
     k=${BOTS_PER_OWNER:-3}
     echo "== ${OWNERS} owners upload ${k} bots each"

@@ -31,8 +31,8 @@ cat >vindinium.json <<'JSON'
  "mapfile": "m1.txt", "max_turns": 1200, "logfile": "log.jsonl"}
 JSON
 cat >bottlebats.json <<JSON
-{"players": {"a": "/usr/bin/python3 $root/bots/house/idle/bot.py", "b": "/usr/bin/python3 $root/bots/house/idle/bot.py"},
- "mapfile": "$root/maps/duel-2p.map", "max_steps": 500, "logfile": "log.txt"}
+{"players": {"a": "/usr/bin/python3 $root/games/bottlebats/bots/house/idle/bot.py", "b": "/usr/bin/python3 $root/games/bottlebats/bots/house/idle/bot.py"},
+ "mapfile": "$root/games/bottlebats/maps/duel-2p.map", "max_steps": 500, "logfile": "log.txt"}
 JSON
 
 # Seconds of wall clock of `play CONFIG`, RUNS times, sorted.

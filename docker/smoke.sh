@@ -377,7 +377,7 @@ ok "admin create-token: the token works on the API (/api/me is $me)"
 
 bot=smokebot
 upload=$(curl -sS -m 60 -w '\n%{http_code}' -H "Authorization: Bearer $token" \
-  -F "name=$bot" -F "file=@$root/bots/starters/python/bot.py" "$(url /api/bots)")
+  -F "name=$bot" -F "file=@$root/games/bottlebats/bots/starters/python/bot.py" "$(url /api/bots)")
 [ "$(tail -n 1 <<<"$upload")" = 201 ] || fail "POST /api/bots did not answer 201" "$upload"
 ok "POST /api/bots (multipart name, file; Bearer token): $(head -n 1 <<<"$upload")"
 bot_status() { get "/api/bots/$bot" -H "Authorization: Bearer $token" | json 'd["versions"][0]["status"]'; }

@@ -1,5 +1,5 @@
-//! Embeds the repository's folders the binary carries (`static/`, `maps/`,
-//! `bots/house/`, `bots/starters/`, a second game's bots: see `src/embedded.rs`), so the program never reads
+//! Embeds the repository's folders the binary carries (`static/`, each game's maps, house
+//! bots and starter kits under `games/`: see `src/embedded.rs`), so the program never reads
 //! the repository at run time, and the git revision the binary is built from
 //! (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and `/metrics`).
 //!
@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 /// crate).
 const FOLDERS: &[(&str, &str)] = &[
     ("STATIC", "../static"),
-    ("MAPS", "../maps"),
-    ("HOUSE_BOTS", "../bots/house"),
+    ("MAPS", "../games/bottlebats/maps"),
+    ("HOUSE_BOTS", "../games/bottlebats/bots/house"),
     ("VINDINIUM_HOUSE_BOTS", "../games/vindinium/bots/house"),
     ("VINDINIUM_STARTERS", "../games/vindinium/bots/starters"),
-    ("STARTERS", "../bots/starters"),
+    ("STARTERS", "../games/bottlebats/bots/starters"),
 ];
 
 /// The platform's own source, embedded so that the site can serve it as an archive for
@@ -34,14 +34,12 @@ const SOURCE: &[&str] = &[
     "ARCHITECTURE.md",
     ".cargo",
     ".sqlx",
-    "engine",
     "games",
+    "runner",
     "server",
     "templates",
     "migrations",
     "static",
-    "maps",
-    "bots",
     "docs",
 ];
 

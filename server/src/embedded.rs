@@ -4,11 +4,11 @@
 //! folder (`target/`, `__pycache__/`, a compiled `bot`, ...) are not embedded.
 //!
 //! - `STATIC` — `static/`, served under `/static/` (`web/mod.rs`);
-//! - `MAPS` — `maps/`, the shipped maps (`games::shipped_maps`);
-//! - `HOUSE_BOTS` — `bots/house/`, a folder per house bot (`house.rs`);
+//! - `MAPS` — `games/bottlebats/maps/`, the shipped maps (`games::shipped_maps`);
+//! - `HOUSE_BOTS` — `games/bottlebats/bots/house/`, a folder per house bot (`house.rs`);
 //! - `VINDINIUM_HOUSE_BOTS` — `games/vindinium/bots/house/`, Vindinium's (`house.rs`);
 //! - `VINDINIUM_STARTERS` — `games/vindinium/bots/starters/`, its kits (`starters.rs`);
-//! - `STARTERS` — `bots/starters/`, a folder per starter kit (`starters.rs`);
+//! - `STARTERS` — `games/bottlebats/bots/starters/`, a folder per starter kit (`starters.rs`);
 //! - `SOURCE` — the platform's own source, served as an archive (`downloads.rs`).
 
 /// One embedded file.

@@ -51,7 +51,7 @@ pub struct Content {
     pub smoke_opponents: &'static [&'static str],
     /// The names of a seat's statistics ([`game_interface::Match::stats`]), in order.
     pub stat_names: &'static [&'static str],
-    /// The complete rules, as served at `/docs/...` and cited by the site.
+    /// The address of the complete rules on the site (`/docs/...`).
     pub rules: &'static str,
     /// Where the rules say how long a reply may take.
     pub time_rule: &'static str,
@@ -67,8 +67,8 @@ pub fn content(name: &str) -> anyhow::Result<Content> {
             smoke_map: vindinium::ORIGINAL_MAPS[0].1,
             smoke_opponents: &["vindinium-random"; 3],
             stat_names: &["gold", "mines", "deaths"],
-            rules: "docs/vindinium-rules.md",
-            time_rule: "docs/vindinium-rules.md §9",
+            rules: "/docs/vindinium-rules.md",
+            time_rule: "/docs/vindinium-rules.md §9",
         },
         _ => Content {
             kind,
@@ -76,8 +76,8 @@ pub fn content(name: &str) -> anyhow::Result<Content> {
             smoke_map: crate::builds::smoke_map(),
             smoke_opponents: &[crate::house::SMOKE_OPPONENT],
             stat_names: &["forts", "soldiers"],
-            rules: "docs/rules.md",
-            time_rule: "docs/rules.md §7",
+            rules: "/docs/rules.md",
+            time_rule: "/docs/rules.md §7",
         },
     })
 }
@@ -200,7 +200,7 @@ pub fn stored_stream(replay_json: &str) -> Result<(String, Vec<String>, String),
     Ok((head, rows, result))
 }
 
-/// Bottle Bats' shipped maps (the `.map` files of `maps/`), loaded into a fresh ladder:
+/// Bottle Bats' shipped maps (the `.map` files of `games/bottlebats/maps/`), loaded into a fresh ladder:
 /// (name, text), in order of name.
 pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
     crate::embedded::MAPS

@@ -1,4 +1,4 @@
-//! House bots: the strategies shipped for each game (Bottle Bats' in `bots/house/`,
+//! House bots: the strategies shipped for each game (Bottle Bats' in `games/bottlebats/bots/house/`,
 //! Vindinium's in `games/vindinium/bots/house/`, named `vindinium-NAME`), registered at
 //! start under the `house` account for every open game so that a fresh server has a
 //! working ladder, and the opponents of every smoke test. A release that changes a

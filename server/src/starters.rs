@@ -1,4 +1,4 @@
-//! Starter kits: the folders of `bots/starters/` (Bottle Bats) and
+//! Starter kits: the folders of `games/bottlebats/bots/starters/` (Bottle Bats) and
 //! `games/vindinium/bots/starters/`, embedded at build time and served as zips from the
 //! getting-started page (`/starters/LANG.zip`, `/starters/vindinium-LANG.zip`).
 

@@ -1,4 +1,4 @@
-/* The rules of Vindinium as games/vindinium plays them (docs/vindinium-rules.md), for
+/* The rules of Vindinium as games/vindinium plays them (games/vindinium/rules.md), for
  * the viewer to rebuild every state of a game from its map and its moves: the map text
  * read as `Map::parse` reads it, the start as `plugin::start` sets it up, and one move
  * as `Game::step` plays it. Pure, without the DOM; checked against the crate's own

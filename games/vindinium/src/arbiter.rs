@@ -1,4 +1,4 @@
-//! One move of one hero (docs/vindinium-rules.md §4–§10; the original's `Arbiter.scala`,
+//! One move of one hero (games/vindinium/rules.md §4–§10; the original's `Arbiter.scala`,
 //! with `Game.step` and `Game.setTimedOut` from `Game.scala`).
 
 use thiserror::Error;

@@ -1,4 +1,4 @@
-//! The board and its tiles (docs/vindinium-rules.md §1; the original's `Board.scala` and
+//! The board and its tiles (games/vindinium/rules.md §1; the original's `Board.scala` and
 //! `Tile` in `model.scala`).
 
 use crate::pos::Pos;

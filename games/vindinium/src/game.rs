@@ -1,4 +1,4 @@
-//! The game state, its end and its outcome (docs/vindinium-rules.md §3, §10, §11; the
+//! The game state, its end and its outcome (games/vindinium/rules.md §3, §10, §11; the
 //! original's `Game.scala`). `step`, the rules of one move, is in `arbiter.rs`.
 
 use crate::board::{Board, HeroId};

@@ -1,4 +1,4 @@
-//! Seeded random maps as the original draws them (docs/vindinium-rules.md §13; the
+//! Seeded random maps as the original draws them (games/vindinium/rules.md §13; the
 //! original's `Generator.scala`, `Traverser.scala` and `Config.random`).
 //!
 //! The draws come from a ChaCha8 generator seeded with the caller's seed, so a seed

@@ -1,4 +1,4 @@
-//! A hero and its constants (docs/vindinium-rules.md §3; the original's `Hero.scala`).
+//! A hero and its constants (games/vindinium/rules.md §3; the original's `Hero.scala`).
 
 use crate::board::HeroId;
 use crate::pos::{Dir, Pos};

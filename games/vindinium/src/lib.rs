@@ -1,6 +1,6 @@
 //! Vindinium, the 2014 bot game of four heroes, gold mines and taverns, with the rules
 //! of the original server (github.com/ornicar/vindinium, MIT) as it plays them:
-//! docs/vindinium-rules.md says each rule in our words, with the original file it comes
+//! games/vindinium/rules.md says each rule in our words, with the original file it comes
 //! from and the test that holds it.
 //!
 //! Architecture invariant: pure. No files, processes, threads, clock or network; the

@@ -1,4 +1,4 @@
-//! Maps in the original text format and the six original maps (docs/vindinium-rules.md
+//! Maps in the original text format and the six original maps (games/vindinium/rules.md
 //! §2; the original's `StringMapParser.scala` and `Maps.scala`).
 
 use thiserror::Error;

@@ -1,6 +1,6 @@
 //! Vindinium as a game of the game interface (crate `game_interface`): the
 //! [`GameKind`] [`Vindinium`] and its [`Match`], [`VindiniumMatch`], over the crate's own
-//! types and without changing them (docs/vindinium-rules.md §14).
+//! types and without changing them (games/vindinium/rules.md §14).
 //!
 //! One hero answers at a time (1, 2, 3, 4, 1, …). An answer's first line is read as the
 //! original reads it ([`Dir::from_answer`]); anything but a direction or `stay` is a
@@ -403,7 +403,7 @@ impl Match for VindiniumMatch {
         }
     }
 
-    /// Gold, mines and deaths (docs/vindinium-rules.md §11).
+    /// Gold, mines and deaths (games/vindinium/rules.md §11).
     fn stats(&self) -> Vec<Numbers> {
         (self.game.stats().iter())
             .map(|s| {

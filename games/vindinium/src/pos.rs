@@ -1,4 +1,4 @@
-//! Squares and directions (docs/vindinium-rules.md §1; the original's `model.scala`).
+//! Squares and directions (games/vindinium/rules.md §1; the original's `model.scala`).
 
 use serde::Serialize;
 
@@ -99,7 +99,7 @@ impl Dir {
 pub enum Move {
     /// An order, already read with [`Dir::from_answer`].
     Go(Dir),
-    /// The bot is gone: see docs/vindinium-rules.md §9.
+    /// The bot is gone: see games/vindinium/rules.md §9.
     Crash,
 }
 

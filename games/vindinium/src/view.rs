@@ -1,4 +1,4 @@
-//! What a bot is sent (docs/vindinium-rules.md §12; the original's `JsonFormat.scala`).
+//! What a bot is sent (games/vindinium/rules.md §12; the original's `JsonFormat.scala`).
 //!
 //! The original sends `{"game", "hero", "token", "viewUrl", "playUrl"}` over HTTP and
 //! each hero's `userId` and `elo` when known; bots here are processes with neither

@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §2 (the map format, the six original maps) and §13 (the
+//! games/vindinium/rules.md §2 (the map format, the six original maps) and §13 (the
 //! generator).
 
 use std::collections::{HashSet, VecDeque};

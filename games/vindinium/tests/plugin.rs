@@ -1,4 +1,4 @@
-//! Vindinium through the game interface (docs/vindinium-rules.md §14): whole games
+//! Vindinium through the game interface (games/vindinium/rules.md §14): whole games
 //! played as `Box<dyn GameKind>` with scripted answers, against the same games played
 //! on the crate directly, state by state; the stored replay and the live rows rebuild
 //! every state; warnings, crashes, timeouts and the end.

@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §12: the JSON a bot is sent, field for field as the
+//! games/vindinium/rules.md §12: the JSON a bot is sent, field for field as the
 //! original's `JsonFormat` writes it.
 
 use vindinium::{Dir, Game, Map, Move};

@@ -75,7 +75,7 @@ fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json:
         "first_reply_ms": c.startup_timeout.as_millis() as u64,
         "turn_limit": c.max_steps,
         "active_bots": bots,
-        "rules": format!("/{}", content.rules),
+        "rules": content.rules,
         "matches": format!("/api/matches?game={name}"),
     }))
 }

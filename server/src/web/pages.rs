@@ -105,7 +105,7 @@ async fn other_games(state: &AppState) -> AppResult<Vec<(String, &'static str, S
     for g in super::games::choices(state).await? {
         if g.name != crate::games::DEFAULT {
             let rules = crate::games::content(&g.name)?.rules;
-            others.push((g.name, g.title, format!("/{rules}")));
+            others.push((g.name, g.title, rules.to_string()));
         }
     }
     Ok(others)
@@ -202,10 +202,10 @@ async fn api_me(ApiUser(u): ApiUser) -> Response {
     Json(json!({"id": u.id, "name": u.name, "admin": u.is_admin})).into_response()
 }
 
-/// The `/rules` page is written by hand for contestants, and `docs/rules.md` is the
+/// The `/rules` page is written by hand for contestants, and `games/bottlebats/rules.md` is the
 /// complete reference. These tests hold the two together: the page has the document's
 /// numbered sections, in order, and both give the numbers the code uses.
-/// `GET /docs/rules.md`: the complete rules, the repository's `docs/rules.md` as it was
+/// `GET /docs/rules.md`: the complete rules, the repository's `games/bottlebats/rules.md` as it was
 /// when the program was built.
 async fn rules_reference() -> Response {
     (
@@ -213,7 +213,7 @@ async fn rules_reference() -> Response {
             axum::http::header::CONTENT_TYPE,
             "text/markdown; charset=utf-8",
         )],
-        include_str!("../../../docs/rules.md"),
+        include_str!("../../../games/bottlebats/rules.md"),
     )
         .into_response()
 }
@@ -225,7 +225,7 @@ async fn vindinium_rules() -> Response {
             axum::http::header::CONTENT_TYPE,
             "text/markdown; charset=utf-8",
         )],
-        include_str!("../../../docs/vindinium-rules.md"),
+        include_str!("../../../games/vindinium/rules.md"),
     )
         .into_response()
 }
@@ -271,7 +271,7 @@ mod rules_page {
     }
 
     fn doc() -> String {
-        read("docs/rules.md")
+        read("games/bottlebats/rules.md")
     }
 
     /// What a reader sees of some HTML or Markdown: no tags, template syntax or `**`,
@@ -440,12 +440,12 @@ mod rules_page {
                 missing.push(format!("the /rules page lacks `{phrase}`"));
             }
             if !doc.contains(phrase.as_str()) {
-                missing.push(format!("docs/rules.md lacks `{phrase}`"));
+                missing.push(format!("games/bottlebats/rules.md lacks `{phrase}`"));
             }
         }
         for phrase in &doc_only {
             if !doc.contains(phrase.as_str()) {
-                missing.push(format!("docs/rules.md lacks `{phrase}`"));
+                missing.push(format!("games/bottlebats/rules.md lacks `{phrase}`"));
             }
         }
         assert!(missing.is_empty(), "{}", missing.join("\n"));

@@ -89,8 +89,8 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         "Cargo.lock",
         "server/src/main.rs",
         "server/build.rs",
-        "engine/src/lib.rs",
-        "engine/runner/src/lib.rs",
+        "games/bottlebats/src/lib.rs",
+        "runner/src/lib.rs",
         "games/interface/src/lib.rs",
         "games/vindinium/src/lib.rs",
         "migrations",
@@ -98,9 +98,9 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         ".cargo/config.toml",
         "templates/base.html",
         "static/viewer/viewer.mjs",
-        "maps/duel-2p.map",
-        "bots/house/strong/bot.py",
-        "docs/rules.md",
+        "games/bottlebats/maps/duel-2p.map",
+        "games/bottlebats/bots/house/strong/bot.py",
+        "games/bottlebats/rules.md",
     ] {
         assert!(src.join(path).exists(), "the archive holds {path}");
     }

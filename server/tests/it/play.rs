@@ -17,7 +17,7 @@ m b
 ";
 
 fn bot() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/runner/tests/bots/fixture.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/tests/bots/fixture.py");
     format!(
         "/usr/bin/python3 {}",
         path.canonicalize().unwrap().display()
@@ -265,8 +265,7 @@ fn what_stops_a_game_is_named_and_exits_non_zero() {
 
 /// The runner tests' Vindinium bot in `mode`.
 fn hero(mode: &str) -> String {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/runner/tests/bots/vindinium.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/tests/bots/vindinium.py");
     format!(
         "/usr/bin/python3 {} {mode}",
         path.canonicalize().unwrap().display()

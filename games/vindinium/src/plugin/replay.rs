@@ -1,4 +1,4 @@
-//! Vindinium's replay (docs/vindinium-rules.md §14): the stored form ([`Stored`]: the
+//! Vindinium's replay (games/vindinium/rules.md §14): the stored form ([`Stored`]: the
 //! moves, one character each, with the runner's notes kept sparsely), the live rows
 //! ([`Row`]), and the states rebuilt from either by replaying the rules ([`decode`],
 //! [`decode_live`]), as the original stored its games.

@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §9 and §10: a crash (the bot exited, closed its output or
+//! games/vindinium/rules.md §9 and §10: a crash (the bot exited, closed its output or
 //! ran out of time) neither moves nor fights nor sets `lastDir`, but thirst and gold
 //! follow; the hero is crashed and each later move of it is a Stay, whatever is passed.
 //! Once all four have crashed the game is over at once, the turn not advanced.

@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §3 (turn order), §10 (the end) and §11 (outcome and
+//! games/vindinium/rules.md §3 (turn order), §10 (the end) and §11 (outcome and
 //! statistics).
 
 use vindinium::{Dir, Game, Map, Move, Outcome, Status, StepError, DEFAULT_MAX_TURNS};

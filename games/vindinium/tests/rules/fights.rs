@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §7: after its move (also a Stay, also a blocked move) the
+//! games/vindinium/rules.md §7: after its move (also a Stay, also a blocked move) the
 //! mover hits each adjacent hero for 20, in the order North, East, South, West of a
 //! list taken once; the others do not hit back. A hero with exactly 20 life dies, its
 //! mines go to the mover and pay in the same move. Heroes respawned during the move are

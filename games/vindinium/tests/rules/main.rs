@@ -1,4 +1,4 @@
-//! The rules of docs/vindinium-rules.md, point by point, as tables of small boards.
+//! The rules of games/vindinium/rules.md, point by point, as tables of small boards.
 //!
 //! A case draws a board in the original map format (two characters a square, `@N`
 //! where hero N stands, `$N` a mine of hero N), sets some heroes' life and gold, plays

@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §6: a mine not yet the hero's costs 20 life and is taken by
+//! games/vindinium/rules.md §6: a mine not yet the hero's costs 20 life and is taken by
 //! a survivor; at exactly 20 life the hero dies, all its mines turn neutral, and it
 //! respawns (telefragging whoever stands there). The hero never steps onto the mine.
 //!

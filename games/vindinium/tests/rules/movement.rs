@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §1 (squares: `x` is the row) and §4 (moving: answers, wood,
+//! games/vindinium/rules.md §1 (squares: `x` is the row) and §4 (moving: answers, wood,
 //! the edge, other heroes, `lastDir`).
 
 use vindinium::{Dir, Move, Pos};

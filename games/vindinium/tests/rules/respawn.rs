@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §3: every hero respawns at hero 1's start square, mirrored
+//! games/vindinium/rules.md §3: every hero respawns at hero 1's start square, mirrored
 //! across the rows (hero 2), both axes (hero 3) or the columns (hero 4), whatever its
 //! own start square; a hero already there is telefragged, and so on down the chain.
 

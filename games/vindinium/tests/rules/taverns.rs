@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §5: a beer at a tavern costs 2 gold for 50 life (at most
+//! games/vindinium/rules.md §5: a beer at a tavern costs 2 gold for 50 life (at most
 //! 100), needs 2 gold, is bought even at 99 life, and the hero stays where it is.
 
 use crate::{check_all, Case};

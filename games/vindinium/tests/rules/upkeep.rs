@@ -1,4 +1,4 @@
-//! docs/vindinium-rules.md §8: at the end of its own move the mover loses 1 life to
+//! games/vindinium/rules.md §8: at the end of its own move the mover loses 1 life to
 //! thirst (never below 1) and earns 1 gold for each mine it owns; the others neither.
 
 use crate::{check_all, Case};

@@ -1,4 +1,5 @@
-//! The house bots (`bots/house/`) and the starter kits (`bots/starters/`) play full
+//! The house bots (`games/bottlebats/bots/house/`) and the starter kits
+//! (`games/bottlebats/bots/starters/`) play full
 //! games with `bottlebats play` without a single error, timeout or warning; the kits
 //! build as their READMEs say and all play the same moves; every bot survives odd
 //! states; and the strong house bot beats the greedy one.
@@ -176,7 +177,11 @@ fn config(players: &[(&str, String)], map: &str, max_steps: u32) -> String {
 fn mapfile(name: &str) -> String {
     format!(
         r#""mapfile": {:?}"#,
-        repo().join("maps").join(name).display().to_string()
+        repo()
+            .join("games/bottlebats/maps")
+            .join(name)
+            .display()
+            .to_string()
     )
 }
 
@@ -184,7 +189,7 @@ fn house(name: &str) -> String {
     format!(
         "{PYTHON} {}",
         repo()
-            .join("bots/house")
+            .join("games/bottlebats/bots/house")
             .join(name)
             .join("bot.py")
             .display()
@@ -216,7 +221,10 @@ fn house_bots_play_full_games_without_warnings_errors_or_timeouts() {
         game.assert_clean(n);
     }
     for name in names {
-        assert_survives_odd_states(&repo().join("bots/house").join(name), &house(name));
+        assert_survives_odd_states(
+            &repo().join("games/bottlebats/bots/house").join(name),
+            &house(name),
+        );
     }
 }
 
@@ -295,7 +303,10 @@ struct Kit {
 /// toolchain it needs is missing.
 fn build_kit(lang: &str, folder: &str) -> Option<Kit> {
     let dir = workdir(folder);
-    copy_dir(&repo().join("bots/starters").join(lang), &dir);
+    copy_dir(
+        &repo().join("games/bottlebats/bots/starters").join(lang),
+        &dir,
+    );
     let needs: &[(&str, &str)] = match lang {
         "python" => &[(PYTHON, "--version")],
         "rust" => &[("cargo", "--version"), ("rustc", "--version")],
@@ -338,7 +349,7 @@ fn play_kit_config(kit: &Kit) -> String {
     assert_eq!(config["mapfile"], "map.txt");
     assert_eq!(
         std::fs::read_to_string(kit.dir.join("map.txt")).unwrap(),
-        std::fs::read_to_string(repo().join("maps/duel-2p.map")).unwrap()
+        std::fs::read_to_string(repo().join("games/bottlebats/maps/duel-2p.map")).unwrap()
     );
     let players = config["players"].as_object().unwrap();
     assert_eq!(players.len(), 2);

@@ -36,7 +36,7 @@ fn on_path(names: &[&str]) -> Option<PathBuf> {
 /// The Python starter kit's bot, as a contestant would upload it.
 pub fn starter_bot() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../bots/starters/python/bot.py")
+        .join("../games/bottlebats/bots/starters/python/bot.py")
         .canonicalize()
         .unwrap()
 }

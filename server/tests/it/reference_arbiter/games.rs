@@ -187,7 +187,7 @@ fn map_files_to_play() -> Vec<(&'static str, PathBuf)> {
     } else {
         println!("skipping the 2016 maps: {} is absent", old.display());
     }
-    let ours = manifest.join("../maps");
+    let ours = manifest.join("../games/bottlebats/maps");
     let our_maps = map_files(&ours, Some("map"));
     if our_maps.is_empty() {
         println!("no *.map files in {}", ours.display());

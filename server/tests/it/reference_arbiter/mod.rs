@@ -1,10 +1,10 @@
 //! Differential test: `bottlebats play` must play every game exactly as the 2016 arbiter
 //! did: the same snapshots in the classic log, up to the order of the lines inside a
-//! section (docs/rules.md §8).
+//! section (games/bottlebats/rules.md §8).
 //!
-//! We do not have the 2016 program, so `engine/tests/reference/arbiter.py` is an
-//! independent, plain Python reading of docs/rules.md. Both arbiters play the same games
-//! with the same deterministic random bots (`engine/tests/reference/randombot.py`, whose
+//! We do not have the 2016 program, so `games/bottlebats/tests/reference/arbiter.py` is an
+//! independent, plain Python reading of games/bottlebats/rules.md. Both arbiters play the same games
+//! with the same deterministic random bots (`games/bottlebats/tests/reference/randombot.py`, whose
 //! replies depend only on the set of lines it is sent), each writes a classic log, and the
 //! logs must agree snapshot by snapshot, with the lines of each section sorted, as must
 //! the `Winner:` line.
@@ -91,7 +91,8 @@ fn winner_line(stdout: &[u8]) -> String {
 }
 
 fn play(dir: &Path, game: &Game, which: &str) -> Result<Played, String> {
-    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/reference/randombot.py");
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../games/bottlebats/tests/reference/randombot.py");
     let players: serde_json::Map<String, serde_json::Value> = game
         .players
         .iter()
@@ -109,8 +110,8 @@ fn play(dir: &Path, game: &Game, which: &str) -> Result<Played, String> {
     let config_file = format!("{which}.json");
     std::fs::write(dir.join(&config_file), config.to_string()).unwrap();
     let mut cmd = if which == "reference" {
-        let arbiter =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/reference/arbiter.py");
+        let arbiter = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../games/bottlebats/tests/reference/arbiter.py");
         let mut c = Command::new("/usr/bin/python3");
         c.arg(arbiter);
         c

@@ -15,7 +15,7 @@ use crate::common;
 pub fn contestant_bot() -> Vec<u8> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../bots/starters/python/bot.py"
+        "/../games/bottlebats/bots/starters/python/bot.py"
     );
     let source = std::fs::read_to_string(path).unwrap();
     let hook = "        orders = bot.commands()\n";
