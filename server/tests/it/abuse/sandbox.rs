@@ -156,8 +156,13 @@ fn a_bot_over_its_quota_is_pinned_to_one_core() {
     let allowed = "grep Cpus_allowed_list /proc/self/status";
     let dir = bot_dir("pinned", &[]);
     let calm = output_of(&sb, dir.clone(), allowed);
+    // The watcher pins a bot once the kernel has throttled it, which takes longer on a
+    // loaded machine: the bot looks for up to 10 s and prints its cores once they are
+    // one (no `,` or `-` in the list), or as they are then.
     let spin = format!(
-        "sh -c 'for i in $(seq {}); do (while :; do :; done) & done; sleep 1; {allowed}; kill 0'",
+        "sh -c 'for i in $(seq {}); do (while :; do :; done) & done; \
+         for t in $(seq 40); do sleep 0.25; l=$({allowed}); \
+         case \"${{l##*:}}\" in *[,-]*) ;; *) break;; esac; done; echo \"$l\"; kill 0'",
         cores + 2
     );
     let busy = output_of(&sb, dir, &spin);
