@@ -355,7 +355,9 @@ class Screen {
   /** The turn shown by the viewer: its number, and each player's score at it. */
   showTurn(viewer, t) {
     if (!viewer || this.frame !== viewer.container) return;
-    const r = viewer.replay, board = viewer.scoreboard(t);
+    const r = viewer.replay;
+    // The numbers for the screen (some are the legend's only).
+    const board = viewer.scoreboard(t).map((s) => ({ ...s, numbers: s.numbers.filter((n) => n[2] !== "legend") }));
     this.root.setAttribute("data-turn", String(t));
     this.root.setAttribute("data-game", viewer.game.name);
     this.parts.turn.textContent = String(t);

@@ -29,7 +29,8 @@
  *                           that goes with the viewer
  *   fit(room)               sizes the board to at most `room` px high (the window's
  *                           height once scrolled to the viewer, less its head and
- *                           controls; null on a phone or a big screen: the width only)
+ *                           controls; a big screen's: its container's height; null
+ *                           on a phone: the width only)
  *   show(t)                 turn `t` is shown (called once each time it changes)
  *   draw(tau)               a frame at time `tau` (a turn, or between two while playing)
  *   showNames(on)           the names on the board
@@ -41,7 +42,8 @@
  *   scoreboard(t)           each player at turn `t`: `{name, colour, numbers: [[label,
  *                           value], ...], share (optional, 0 to 1), out, note (since
  *                           when out), winner (at the end)}`: the legend and the big
- *                           screen; a label read lowercased, an "s" less for 1
+ *                           screen (a label read lowercased, an "s" less for 1; a
+ *                           number with a third element "legend" is the legend's only)
  *   charts()                [{title, series (turn t, player p at t * P + p), max, P, T}]
  *   colour(p), ink(p)       player `p`'s colour on the board, and on the page (text)
  *   swatch(parent, p)       player `p`'s mark in the legend, added to `parent`
@@ -460,10 +462,14 @@ export class Viewer {
   }
 
   /** Sizes the board so that it, the line above it and the controls under it fit the
-   *  window once scrolled to (the whole screen in full screen); phones scroll, and a
-   *  big screen's page sizes it. */
+   *  window once scrolled to (the whole screen in full screen); phones scroll; on a
+   *  big screen, the board alone fills the container its page sized. */
   _fit() {
-    if (!this.options.chrome || window.innerWidth <= 640) {
+    if (!this.options.chrome) {
+      this.renderer.fit(this.container.clientHeight || null);
+      return;
+    }
+    if (window.innerWidth <= 640) {
       this.renderer.fit(null);
       return;
     }

@@ -91,7 +91,7 @@ for (const name of VINDINIUM) {
       const board = r.scoreboard(st.t);
       st.heroes.forEach((h, p) => {
         // The crate's [row, column, life, gold, mines, deaths, crashed].
-        assert.deepEqual(board[p].numbers, [["Gold", h[3]], ["Mines", h[4]], ["Life", h[2]], ["Deaths", h[5]]],
+        assert.deepEqual(board[p].numbers, [["Gold", h[3]], ["Mines", h[4]], ["Life", h[2], "legend"], ["Deaths", h[5]]],
           name + ": hero " + (p + 1) + " at move " + st.t);
         assert.equal(board[p].name, f.replay.heroes[p]);
         assert.equal(board[p].out, h[6], name + ": crashed at move " + st.t);

@@ -214,6 +214,7 @@ fn a_vindinium_tournament_on_its_big_screen(v: &mut Visit) {
         assert!(words.contains(word), "{word} in {words}");
     }
     assert!(!words.contains("forts"), "no Bottle Bats numbers: {words}");
+    assert!(!words.contains("life"), "life is the legend's: {words}");
     v.cam.snap("screen-vindinium-1366x768");
     let (_, second, _) = wait_screen(b, "the second game", long, |s| s.1 != first && s.1 > 0);
     // It was shown after the standings so far, which are the tournament's.
