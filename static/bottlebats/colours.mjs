@@ -43,3 +43,12 @@ export function isLight(c) {
   };
   return 0.2126 * lin(1) + 0.7152 * lin(3) + 0.0722 * lin(5) > 0.5;
 }
+
+/** Player `i`'s colour on the page's light background (names, chart lines): a light
+ *  one (yellow, white) darkened to be seen. */
+export function ink(i) {
+  const c = palette(i);
+  if (!isLight(c)) return c;
+  const dark = (k) => Math.round(parseInt(c.slice(k, k + 2), 16) * 0.55).toString(16).padStart(2, "0");
+  return "#" + dark(1) + dark(3) + dark(5);
+}

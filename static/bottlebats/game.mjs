@@ -12,7 +12,7 @@ import { precompute, growStats, scoreboard } from "./stats.mjs";
 import { summary, describe, problemsAt } from "./describe.mjs";
 import { viewGeometry } from "./geometry.mjs";
 import { MapView } from "./map.mjs";
-import { palette, usePalette, PALETTES } from "./colours.mjs";
+import { palette, ink, usePalette, PALETTES } from "./colours.mjs";
 
 const WORDS = {
   player: "Player", names: "Show the forts' names (N)",
@@ -74,11 +74,12 @@ export class BottleBatsRenderer {
   }
 
   colour(p) { return palette(p); }
-  ink(p) { return palette(p); }
+  ink(p) { return ink(p); }
 
   swatch(parent, p) {
     const sw = svg("svg", { "class": "bbv-swatch", viewBox: "0 0 10 10", "aria-hidden": "true" }, parent);
-    svg("circle", { cx: 5, cy: 5, r: 5, fill: palette(p) }, sw);
+    // Outlined: a white player's mark shows on the page too.
+    svg("circle", { cx: 5, cy: 5, r: 4.5, fill: palette(p), stroke: "#0c1426", "stroke-width": 1 }, sw);
   }
 
   usePalette(name) { usePalette(name); }

@@ -12,7 +12,7 @@ import { parse } from "../../../static/viewer/replay.mjs";
 import { gameOf, GAMES } from "../../../static/viewer/games.mjs";
 import { bottlebats } from "../../../static/bottlebats/game.mjs";
 import { vindinium } from "../../../static/vindinium/game.mjs";
-import { PALETTES, NEUTRAL_FILL, palette, usePalette, isLight } from "../../../static/bottlebats/colours.mjs";
+import { PALETTES, NEUTRAL_FILL, palette, ink, usePalette, isLight } from "../../../static/bottlebats/colours.mjs";
 import { numberWord } from "../../../static/screen.mjs";
 
 const DIR = new URL("./fixtures/", import.meta.url);
@@ -154,6 +154,7 @@ test("the colour-blind palette tells eight players and neutral apart under deute
   usePalette("colour-blind");
   assert.equal(palette(0), PALETTES["colour-blind"][0]);
   assert.ok(isLight(palette(0)), "a yellow fort's number is written dark");
+  assert.ok(isLight(palette(7)) && !isLight(ink(7)), "a white player's name and line show on the page");
   usePalette("nonsense");
   assert.equal(palette(0), PALETTES.usual[0]);
   assert.ok(!isLight(palette(0)));
