@@ -40,10 +40,10 @@ export class BottleBatsRenderer {
     return { view: this.map, home: geo.box };
   }
 
-  /** The map as high as there is room once scrolled to the viewer (its width
-   *  follows). */
+  /** The map as high as there is room from where it is in the window (its width
+   *  follows): the page opens with the controls in view. */
   fit(room) {
-    this.map.svg.style.maxHeight = room ? room + "px" : "";
+    this.map.svg.style.maxHeight = room ? room.page + "px" : "";
   }
 
   show(t) { this.map.showTurn(t); }

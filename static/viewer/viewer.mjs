@@ -27,10 +27,10 @@
  *                           zoom.mjs's target (`box`, `setViewBox(v)`) and `home`, its
  *                           whole view box. `on(target, type, fn)` adds a listener
  *                           that goes with the viewer
- *   fit(room)               sizes the board to at most `room` px high (the window's
- *                           height once scrolled to the viewer, less its head and
- *                           controls; a big screen's: its container's height; null
- *                           on a phone: the width only)
+ *   fit(room)               sizes the board: `room.page` px high from where it is in
+ *                           the window now, `room.scrolled` once scrolled to the
+ *                           viewer (less the controls); on a big screen both its
+ *                           container's height; null on a phone: the width only
  *   show(t)                 turn `t` is shown (called once each time it changes)
  *   draw(tau)               a frame at time `tau` (a turn, or between two while playing)
  *   showNames(on)           the names on the board
@@ -64,7 +64,7 @@
  *
  * API: `turn()`, `lastTurn()`, `goTo(t)`, `step(d)`, `play()`, `pause()`, `toggle()`,
  * `playing()`, `speed()`, `setSpeed(x)`, `command(name)`, `hideResult(on)`,
- * `setPalette(name)`, `scoreboard(t)`, `problems(t)`, `destroy()`, `replay`, `game`,
+ * `setPalette(name)`, `scoreboard(t)`, `problems(t)`, `fit()`, `destroy()`, `replay`, `game`,
  * `renderer`, `timing`.
  *
  * A game still being played (follow.mjs feeds one): `live: true` opens at its newest
@@ -427,9 +427,9 @@ export class Viewer {
     this._controls = new Controls(stage, this, on);
     on(document, "fullscreenchange", () => {
       this._controls.setPressed("fullscreen", document.fullscreenElement === c);
-      this._fit();
+      this.fit();
     });
-    on(window, "resize", () => this._fit());
+    on(window, "resize", () => this.fit());
     const side = el("div", "bbv-side", body);
     this._legend = new Legend(side, r);
     this._chartsBox = el("div", "bbv-charts", side);
@@ -438,7 +438,7 @@ export class Viewer {
     this._listen();
     this._controls.setPlaying(false);
     if (this.options.chrome) this.hideResult(stored(SPOILERS_KEY) === "1");
-    this._fit();
+    this.fit();
   }
 
   /** The renderer's charts, drawn (again); their listeners go with their elements. */
@@ -461,12 +461,14 @@ export class Viewer {
     }
   }
 
-  /** Sizes the board so that it, the line above it and the controls under it fit the
-   *  window once scrolled to (the whole screen in full screen); phones scroll; on a
-   *  big screen, the board alone fills the container its page sized. */
-  _fit() {
+  /** Sizes the board so that it and the controls under it fit the window, from where
+   *  it is now or once scrolled to the viewer (the renderer picks; the whole screen in
+   *  full screen); phones scroll; on a big screen, the board alone fills the container
+   *  its page sized. A page that scrolls to the viewer calls it again. */
+  fit() {
     if (!this.options.chrome) {
-      this.renderer.fit(this.container.clientHeight || null);
+      const h = this.container.clientHeight || null;
+      this.renderer.fit(h && { page: h, scrolled: h });
       return;
     }
     if (window.innerWidth <= 640) {
@@ -474,10 +476,11 @@ export class Viewer {
       return;
     }
     const full = document.fullscreenElement === this.container;
-    const top = full ? this._board.box.getBoundingClientRect().top
-      : this.container.querySelector(".bbv-head").offsetHeight + 32;
-    const below = this._controls.box.offsetHeight + 24;
-    this.renderer.fit(Math.max(full ? 200 : 320, Math.floor(window.innerHeight - top - below)));
+    const boxTop = this._board.box.getBoundingClientRect().top;
+    const below = this._controls.box.offsetHeight + 24, least = full ? 200 : 320;
+    const room = (top) => Math.max(least, Math.floor(window.innerHeight - top - below));
+    const head = this.container.querySelector(".bbv-head").offsetHeight + 32;
+    this.renderer.fit({ page: room(boxTop), scrolled: room(full ? boxTop : head) });
   }
 
   /** What game this is, who won, and the choices kept in the browser: hide that until

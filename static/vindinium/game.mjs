@@ -40,7 +40,7 @@ export class VindiniumRenderer {
    *  the room below its head. */
   fit(room) {
     const width = this.stage.clientWidth;
-    const side = room ? Math.min(width, room) : width;
+    const side = room ? Math.min(width, room.scrolled) : width;
     if (side > 0 && side !== this.board.side) this.board.setSide(side);
   }
 
