@@ -9,14 +9,14 @@
 
 import { fromUrl } from "./viewer/viewer.mjs";
 import { follow } from "./viewer/follow.mjs";
-import { problemsAt } from "./viewer/describe.mjs";
 import { el, codeText } from "./viewer/dom.mjs";
 
-/** The problems of seat `seat`'s reply to turn `turn`, in full, into `list`. */
-function showProblems(list, replay, seat, turn) {
+/** The problems of seat `seat`'s reply to turn `turn` (as `viewer`'s renderer says
+ *  them), in full, into `list`. */
+function showProblems(list, viewer, seat, turn) {
   list.textContent = "";
-  if (!replay) return;
-  for (const p of problemsAt(replay, turn).filter((p) => p.player === seat)) {
+  if (!viewer) return;
+  for (const p of viewer.problems(turn).filter((p) => p.player === seat)) {
     codeText(el("li", "stderr-problem " + p.kind, list), p.text);
   }
 }
@@ -46,13 +46,13 @@ function start(frame) {
   const panels = [...document.querySelectorAll("[data-stderr]")];
   const logs = panels.map(() => null);
 
-  let replay = null;
+  let viewer = null;
   const show = (turn) => {
     panels.forEach((panel, i) => {
       const label = panel.querySelector(".stderr-turn");
       if (label) label.textContent = "turn " + turn;
       const list = panel.querySelector(".stderr-problems");
-      if (list) showProblems(list, replay, Number(panel.getAttribute("data-seat")), turn);
+      if (list) showProblems(list, viewer, Number(panel.getAttribute("data-seat")), turn);
       const out = panel.querySelector(".stderr-text");
       if (!logs[i]) return;
       const text = stderrOf(logs[i], turn);
@@ -85,7 +85,7 @@ function start(frame) {
   });
 
   frame.addEventListener("turnchange", (e) => {
-    replay = e.detail.viewer.replay;
+    viewer = e.detail.viewer;
     show(e.detail.turn);
   });
   if (turns) {

@@ -17,10 +17,14 @@
  * "standings", "final", "error"), `data-match` (the game shown), `data-turn` (the
  * turn shown) and `data-tournament` (the tournament followed).
  *
- * `scoreboard` and `nextScreen` are pure, tested with node. */
+ * Each player's line under the board is the game's renderer's `scoreboard(t)` (its
+ * numbers, whatever the game: forts and soldiers with the soldiers' share, gold,
+ * mines, life and deaths). A reload of the page goes on with the game it showed (this
+ * tab keeps where it is, `RESUME_KEY`).
+ *
+ * `numberWord` and `nextScreen` are pure, tested with node. */
 
 import { follow } from "./viewer/follow.mjs";
-import { palette } from "./viewer/colours.mjs";
 import { el, icon, fmt } from "./viewer/dom.mjs";
 
 /** How often `/api/live` is asked while there is no game to show. */
@@ -37,23 +41,34 @@ const DEFAULT_SECONDS = 45;
 /** Most standings rows on the screen (the rest: on the tournament's page). */
 const TABLE_ROWS = 12;
 
-/** Each player's line at turn `t` of a viewer's `replay` and `stats` (`precompute` or
- *  `growStats`): `{name, colour, forts, soldiers, share (of all players' soldiers, 0 to
- *  1), out (removed at or before `t`), winner (the result's, at its last turn)}`. */
-export function scoreboard(replay, stats, t) {
-  const P = replay.players.length;
-  let total = 0;
-  for (let p = 0; p < P; p++) total += stats.soldiers[t * P + p];
-  const end = replay.result && t === replay.turns.length - 1;
-  return replay.players.map((name, p) => {
-    const soldiers = stats.soldiers[t * P + p];
-    return {
-      name, colour: palette(p), forts: stats.forts[t * P + p], soldiers,
-      share: total > 0 ? soldiers / total : 0,
-      out: stats.out[p] !== null && t >= stats.out[p],
-      winner: !!end && stats.winner === p,
-    };
-  });
+/** A number's word as the screen writes it after the number: the legend's label
+ *  lowercased, an "s" less for 1 ("1 fort", "12 soldiers", "340 gold"). */
+export function numberWord(label, value) {
+  const word = label.toLowerCase();
+  return value === 1 && word.endsWith("s") ? word.slice(0, -1) : word;
+}
+
+/** Where this tab keeps what its channel showed (`{tournament, after}`), so that a
+ *  reload goes on with the game shown rather than from a tournament's first game. */
+const RESUME_KEY = "bottlebats-screen:";
+
+/** What this tab's channel at `path` showed last, or null. */
+function resumed(path) {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(RESUME_KEY + path) || "null");
+    return v && Number.isInteger(v.after) ? v : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Keeps `where` (`{tournament, after}`) for a reload of this tab. */
+function remember(path, where) {
+  try {
+    sessionStorage.setItem(RESUME_KEY + path, JSON.stringify(where));
+  } catch (e) {
+    // Not kept: a reload starts again.
+  }
 }
 
 /** What the channel shows next, from `/api/live`'s answer `info` (null when it
@@ -110,6 +125,11 @@ class Screen {
     this.pinned = pinned ? Number(pinned) : null; // the tournament this address keeps to
     this.tournament = this.pinned; // the tournament followed, or null: the ladder
     this.after = 0; // the game shown last (of the tournament followed, or the ladder's)
+    const was = resumed(location.pathname);
+    if (was && (this.pinned === null || was.tournament === this.pinned)) {
+      this.tournament = was.tournament;
+      this.after = was.after;
+    }
     this.info = null;
     this.shown = null;
     this.phase = "idle";
@@ -168,6 +188,7 @@ class Screen {
   /** Asks `/api/live` what comes after the game shown last. */
   ask() {
     clearTimeout(this.timer);
+    remember(location.pathname, { tournament: this.tournament, after: this.after });
     const q = new URLSearchParams({ after: String(this.after) });
     if (this.tournament !== null) q.set("tournament", String(this.tournament));
     fetch("/api/live?" + q, { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -287,74 +308,96 @@ class Screen {
     this.after = this.shown;
     this.setState("ended", live.status);
     if (v) this.showTurn(v, v.turn());
-    this.crown({ result: live.replay.result, status: live.status });
+    this.crown({ result: live.result, status: live.status });
     this.later(RESULT_MS, () => this.ask());
   }
 
-  /** A line per player: its name in its colour, its forts and soldiers. */
+  /** A line per player: its name (in its colour once the game is drawn), its numbers
+   *  at the turn shown, and a bar of its share where the game has one. */
   players(names) {
     const list = this.parts.players;
     list.textContent = "";
     list.style.setProperty("--n", String(Math.max(names.length, 2)));
     list.setAttribute("data-count", String(names.length));
-    this.rows = names.map((name, p) => {
+    this.rows = names.map((name) => {
       const li = el("li", "screen-player", list);
       li.setAttribute("data-player", name);
-      li.style.setProperty("--colour", palette(p));
       const who = el("div", "screen-who", li);
-      el("span", "screen-swatch", who).style.background = palette(p);
+      const swatch = el("span", "screen-swatch", who);
       const label = el("span", "screen-name", who, name);
-      label.style.color = palette(p);
       label.title = name;
       const score = el("div", "screen-score", li);
-      const forts = el("b", null, score, "–");
-      const fortsWord = el("span", null, score, " forts");
-      const soldiers = el("b", null, score, "–");
-      const soldiersWord = el("span", null, score, " soldiers");
-      const bar = el("span", "screen-bar", el("div", "screen-share", li));
-      bar.style.background = palette(p);
-      return { li, forts, soldiers, fortsWord, soldiersWord, bar, key: "" };
+      return { li, swatch, label, score, numbers: [], bar: null, key: "" };
     });
+  }
+
+  /** Row `row` in `colour`, with a pair of elements per number of `numbers` and a
+   *  share bar if `share` is a number: built once, the first turn drawn. */
+  shape(row, colour, numbers, share) {
+    row.li.style.setProperty("--colour", colour);
+    row.swatch.style.background = colour;
+    row.label.style.color = colour;
+    row.score.textContent = "";
+    row.numbers = numbers.map(([label]) => {
+      const value = el("b", null, row.score, "–");
+      const word = el("span", null, row.score, " " + label.toLowerCase());
+      value.setAttribute("data-number", label.toLowerCase());
+      return { value, word };
+    });
+    if (row.bar) row.bar.parentNode.remove();
+    row.bar = null;
+    if (typeof share === "number") {
+      row.bar = el("span", "screen-bar", el("div", "screen-share", row.li));
+      row.bar.style.background = colour;
+    }
   }
 
   /** The turn shown by the viewer: its number, and each player's score at it. */
   showTurn(viewer, t) {
     if (!viewer || this.frame !== viewer.container) return;
     const r = viewer.replay;
+    // The numbers for the screen (some are the legend's only).
+    const board = viewer.scoreboard(t).map((s) => ({ ...s, numbers: s.numbers.filter((n) => n[2] !== "legend") }));
     this.root.setAttribute("data-turn", String(t));
+    this.root.setAttribute("data-game", viewer.game.name);
     this.parts.turn.textContent = String(t);
-    this.parts.of.textContent = r.max_steps ? "of " + r.max_steps : "";
+    const limit = viewer.renderer.plannedTurns();
+    this.parts.of.textContent = limit ? "of " + limit : "";
     if (this.rows.length !== r.players.length) this.players(r.players);
-    scoreboard(r, viewer.stats, t).forEach((s, p) => {
+    board.forEach((s, p) => {
       const row = this.rows[p];
-      const key = s.forts + "/" + s.soldiers + "/" + s.out + "/" + s.winner;
+      if (row.numbers.length !== s.numbers.length) this.shape(row, s.colour, s.numbers, s.share);
+      const key = s.numbers.map((n) => n[1]).join("/") + "/" + s.out + "/" + s.winner;
       if (row.key === key) return;
       row.key = key;
-      row.forts.textContent = fmt(s.forts);
-      row.fortsWord.textContent = s.forts === 1 ? " fort" : " forts";
-      row.soldiers.textContent = fmt(s.soldiers);
-      row.soldiersWord.textContent = s.soldiers === 1 ? " soldier" : " soldiers";
-      row.bar.style.width = (100 * s.share).toFixed(1) + "%";
+      s.numbers.forEach(([label, value], i) => {
+        row.numbers[i].value.textContent = fmt(value);
+        row.numbers[i].word.textContent = " " + numberWord(label, value);
+      });
+      if (row.bar) row.bar.style.width = (100 * s.share).toFixed(1) + "%";
       row.li.classList.toggle("is-out", s.out);
       row.li.classList.toggle("is-winner", s.winner);
     });
   }
 
-  /** The winner (or a draw, or a void) over the board. */
+  /** The winner (or a draw, or a void) over the board, in the winner's colour. */
   crown({ result, status }) {
     const box = this.parts.winner, names = this.info ? this.info.players || [] : [];
-    const players = this.live && this.live.replay.head ? this.live.replay.head.players : names;
+    const v = this.live && this.live.viewer;
+    const board = v ? v.scoreboard(v.lastTurn()) : names.map((name) => ({ name, colour: "" }));
     box.textContent = "";
-    const w = result && result.winner != null ? result.winner : null;
+    // The renderer's word on the result (each game's own), else the server's.
+    const said = v && result ? v.renderer.result() : null;
+    const w = said ? said.winner : result && result.winner != null ? result.winner : null;
     if (w !== null) {
       icon(el("span", "screen-crown", box), "crown");
-      const name = el("p", "screen-winner-name", box, players[w] || "");
-      name.style.color = palette(w);
+      const name = el("p", "screen-winner-name", box, board[w] ? board[w].name : "");
+      if (board[w]) name.style.color = board[w].colour;
       el("p", "screen-winner-note", box, "wins");
     } else {
       el("p", "screen-winner-name", box, status === "voided" ? "Voided" : "A draw");
       el("p", "screen-winner-note", box, status === "voided" ? "this match does not count"
-        : "after " + (result ? result.turns : "?") + " turns");
+        : said ? said.text.replace(/^A draw /, "") : result && result.turns ? "after " + result.turns + " turns" : "");
     }
     box.hidden = false;
   }

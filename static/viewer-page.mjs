@@ -43,6 +43,10 @@ class ViewerPage {
       root.setAttribute("data-open-ms", (performance.now() - started).toFixed(0));
       this.say("", "");
     }, { once: true });
+    // The game in view, its board as large as the window lets it be (a round 6-player
+    // map on a laptop's screen is not drawn a third of the window high).
+    target.scrollIntoView({ block: "start" });
+    this.viewer.fit();
   }
 
   /** Opens a local `File`. */

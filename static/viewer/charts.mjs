@@ -1,15 +1,14 @@
-/* A chart of one number per player over the game (soldiers, forts), with a cursor at
+/* A chart of one number per player over the game (soldiers, forts; gold, mines), with a cursor at
  * the time shown; clicking or dragging on it goes to that turn. */
 
 import { el, svg, fmt } from "./dom.mjs";
-import { palette } from "./colours.mjs";
 
 export class Chart {
   /** A chart titled `title` of `series` (turn `t`, player `p` at `t * P + p`, as
-   *  `precompute` counts them) up to `max`, in a figure added to `parent`. `seek(t,
+   *  a renderer's `charts()` gives them) up to `max`, in a figure added to `parent`. `seek(t,
    *  start)` is called with the turn under the pointer, `start` when a click begins; `on(target, type, fn)` adds a listener that the
-   *  viewer removes when it goes. `colour(p)` is player `p`'s (`palette` unless given). */
-  constructor(parent, { title, series, max, P, T, seek, on, colour = palette }) {
+   *  viewer removes when it goes. `colour(p)` is player `p`'s. */
+  constructor(parent, { title, series, max, P, T, seek, on, colour }) {
     this.colour = colour;
     this.W = Math.max(T - 1, 1);
     this.H = max * 1.06;

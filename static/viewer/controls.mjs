@@ -2,10 +2,9 @@
  * the speed, a line on what happened; the keyboard; the help under the charts.
  *
  * Buttons and keys give commands by name ("first", "back", "play", "forward", "last"),
- * which the viewer carries out (`BottleBatsViewer.command`). */
+ * which the viewer carries out (`Viewer.command`). */
 
 import { el, icon, codeText } from "./dom.mjs";
-import { palette } from "./colours.mjs";
 
 /** Problems the caption lists in full before it counts the rest. */
 const PROBLEMS_SHOWN = 3;
@@ -22,9 +21,10 @@ const BUTTONS = [
   ["last", "Last turn (End)"],
 ];
 
-/** The view's buttons: fort names, zoom, full screen. */
+/** The view's buttons: names (its label the renderer's `words.names`), zoom, full
+ *  screen. */
 const TOOLS = [
-  ["names", "Show the forts' names (N)"],
+  ["names", "Show the names (N)"],
   ["zoom-out", "Zoom out (−)"],
   ["zoom-in", "Zoom in (+); drag to move, Ctrl and the wheel to zoom"],
   ["fullscreen", "Full screen (F)"],
@@ -46,13 +46,16 @@ export class Controls {
     this.range = this.scrubBar(box, viewer, on);
     this.speed = this.speedChoice(box, viewer, on);
     this.addButtons(el("div", "bbv-tools", box), TOOLS, "bbv-btn bbv-tool", viewer, on);
-    this.buttons.names.setAttribute("aria-pressed", "false");
+    const words = viewer.renderer.words, names = this.buttons.names;
+    names.title = words.names;
+    names.setAttribute("aria-label", words.names);
+    names.setAttribute("aria-pressed", "false");
     this.events = el("p", "bbv-events", stage);
     this.events.setAttribute("aria-live", "off");
     this.problems = el("ul", "bbv-problems", stage);
-    this.problems.setAttribute("aria-label", "Problems in the replies to this turn");
-    /** The colour of player `p`'s name (a game with its own colours changes it). */
-    this.colour = palette;
+    this.problems.setAttribute("aria-label", words.problems);
+    /** The colour of player `p`'s name: the renderer's (`ink`). */
+    this.colour = viewer.renderer.ink.bind(viewer.renderer);
   }
 
   /** A button per `[name, label]` of `list` in `parent`, giving the command `name`. */
@@ -134,14 +137,14 @@ export class Controls {
   }
 }
 
-/** The keys, as a line of text under the charts. */
-export function help(parent) {
+/** The keys, as a line of text under the charts; `words` a renderer's (`step`: what
+ *  the arrows step, `tail`: the rest). */
+export function help(parent, words) {
   const p = el("p", "bbv-help", parent);
   const parts = [["kbd", "Space"], ["", " plays or pauses, "], ["kbd", "←"], ["", " "],
-    ["kbd", "→"], ["", " step, "], ["kbd", "Home"], ["", " "], ["kbd", "End"],
+    ["kbd", "→"], ["", " " + words.step + ", "], ["kbd", "Home"], ["", " "], ["kbd", "End"],
     ["", " jump, "], ["kbd", "F"], ["", " full screen, "], ["kbd", "N"], ["", " names, "],
-    ["kbd", "+"], ["", " "], ["kbd", "−"], ["", " zoom. Tap a fort or a march for details; " +
-      "click a chart to go to that turn."]];
+    ["kbd", "+"], ["", " "], ["kbd", "−"], ["", " zoom. " + words.tail]];
   for (const [tag, text] of parts) {
     if (tag) el(tag, null, p, text);
     else p.appendChild(document.createTextNode(text));

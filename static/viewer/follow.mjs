@@ -12,7 +12,7 @@
  * the server closes it.
  *
  * Options: `status` (an element for the status line; else a `p.bbv-live-status` put
- * before the container), `viewer` (options for the `BottleBatsViewer`, which is given
+ * before the container), `viewer` (options for the viewer, which is given
  * `live: true`). The viewer is made in `container` when the first rows come, and
  * extended as more come; `end` gives it its result.
  *
@@ -21,114 +21,24 @@
  * refused is asked again every 5 s) or "Finished". Rows already held are skipped;
  * rows after a missing one make it read the stream again from its start.
  *
- * Returns `{viewer (null until the first rows), replay (the `LiveReplay`), state,
- * status (the end's, once ended), close()}`; `close()` stops following (the viewer
+ * Returns `{viewer (null until the first rows), replay (the live reader, null before
+ * the head), state, status and result (the end's, once ended), close()}`; `close()` stops following (the viewer
  * stays). Events on the container: `livestatus` (detail `{state: "waiting" | "live" |
  * "ended" | "error", turn}`) when the state or the newest turn changes, `liveend`
  * (detail `{result, status, replay}`) once. The container carries `data-live-state`
  * and `data-live-turn` (the newest turn received, -1 before any).
  *
- * `LiveReplay` (pure, tested with node) keeps the compact replay so far and the
- * replay the viewer draws (v1's shape), grown by the new rows only. A Vindinium match
- * (its head's format `vindinium-replay`) is read by `VindiniumLive` and shown by the
- * Vindinium viewer instead. */
+ * The rows are read by the game's own live reader (its `live()`: Bottle Bats'
+ * `LiveReplay`, Vindinium's `VindiniumLive`), picked by the head's `format`: `setHead`,
+ * `add(from, rows)`, `newest()`, `finish(result)` and `replay`, the game so far, which
+ * the viewer draws. */
 
 import { viewerFor } from "./viewer.mjs";
-import { isVindinium, VindiniumLive } from "../vindinium/replay.mjs";
-import { expandCompact } from "./compact.mjs";
+import { gameOf } from "./games.mjs";
 import { el } from "./dom.mjs";
 
 /** After the server refused the stream (or it failed for good), try again this late. */
 const RETRY_MS = 5000;
-
-/** A march `[road, toward, owner, size, sent]` with `sent` moved by `d` turns. */
-function shifted(m, d) {
-  return [m[0], m[1], m[2], m[3], m[4] + d];
-}
-
-/** Row `row` (compact) with its keyframe's marches sent `d` turns later, if it has one. */
-function rebased(row, d) {
-  if (Array.isArray(row) || !row || !row.k) return row;
-  return { ...row, k: { ...row.k, marches: row.k.marches.map((m) => shifted(m, d)) } };
-}
-
-/** A game as its rows come: the compact replay so far (`head`, `rows`, `result`) and
- *  `replay`, the game read (v1's shape, as `expandCompact` reads it), null before the
- *  first row. Each new row costs the rules of its own turn only: the rows after board
- *  `b` are read as a compact replay of their own whose first row is board `b` (turn
- *  numbers moved by `b`), and their boards added. */
-export class LiveReplay {
-  constructor() {
-    this.head = null;
-    this.rows = [];
-    this.replay = null;
-    this.result = undefined; // until the end
-  }
-
-  /** The newest turn received (-1 before any). */
-  newest() {
-    return this.rows.length - 1;
-  }
-
-  /** The stream's `head`; false when one is held already (a reconnection: the same
-   *  game). Throws when it is not a compact replay. */
-  setHead(head) {
-    if (!head || head.format !== "bottlebats-replay" || head.version !== 2 || !head.map) {
-      throw new Error("The live match is not a Bottle Bats replay of version 2.");
-    }
-    if (this.head) return false;
-    this.head = head;
-    return true;
-  }
-
-  /** Rows `from`, `from + 1`, ... (`rows` of the stream): those held already are
-   *  skipped. Returns how many turns were added (0: none new), or -1 when they start
-   *  after a row still missing (nothing taken). Throws when the rows are damaged. */
-  add(from, rows) {
-    if (!this.head) throw new Error("The live match sent turns before its head.");
-    const have = this.rows.length;
-    if (from > have) return -1;
-    const fresh = rows.slice(have - from);
-    if (!fresh.length) return 0;
-    if (have === 0) {
-      this.replay = expandCompact({ ...this.head, turns: fresh, result: null });
-      this.replay.result = null;
-    } else {
-      this.grow(fresh);
-    }
-    for (const row of fresh) this.rows.push(row);
-    return fresh.length;
-  }
-
-  /** Reads `rows`, the rows after the newest board, onto `replay`. */
-  grow(rows) {
-    const turns = this.replay.turns, b = turns.length - 1, prev = turns[b];
-    const start = {
-      k: { owners: prev.owners, garrisons: prev.garrisons, marches: prev.marches.map((m) => shifted(m, -b)) },
-    };
-    const part = expandCompact({
-      ...this.head, turns: [start].concat(rows.map((row) => rebased(row, -b))), result: null,
-    });
-    // What happened in the turn after board `b` is known now.
-    prev.events = part.turns[0].events;
-    for (let i = 1; i < part.turns.length; i++) {
-      const turn = part.turns[i];
-      for (const m of turn.marches) m[4] += b;
-      turns.push(turn);
-    }
-  }
-
-  /** The game is over: its result (null: none). */
-  finish(result) {
-    this.result = result || null;
-    if (this.replay) this.replay.result = this.result;
-  }
-
-  /** The compact replay so far (version 2), as the server stores it at the end. */
-  compact() {
-    return { ...this.head, turns: this.rows, result: this.result === undefined ? null : this.result };
-  }
-}
 
 /** What the status line says in each state. */
 function statusText(state, turn, status) {
@@ -143,7 +53,7 @@ function statusText(state, turn, status) {
 /** Follows the match whose turns stream at `url` in `container` (see the top). */
 export function follow(container, url, options) {
   options = options || {};
-  let live = new LiveReplay();
+  let live = null; // the game's live reader, from the first head
   let status = options.status;
   if (!status) {
     status = el("p", "bbv-live-status");
@@ -151,11 +61,11 @@ export function follow(container, url, options) {
   }
   // It changes with every turn received: read when looked at, not announced.
   status.setAttribute("aria-live", "off");
-  const handle = { viewer: null, replay: live, state: "", status: null, close };
+  const handle = { viewer: null, replay: null, state: "", status: null, result: undefined, close };
   let source = null, retry = 0, shown = "";
 
   function say(state, why) {
-    const turn = live.newest();
+    const turn = live ? live.newest() : -1;
     const text = why || statusText(state, turn, handle.status);
     if (text === shown && state === handle.state) return;
     shown = text;
@@ -174,6 +84,7 @@ export function follow(container, url, options) {
   }
 
   function onRows(data) {
+    if (!live) throw new Error("The live match sent turns before its head.");
     const n = live.add(data.from, data.rows);
     if (n < 0) {
       // A row went missing: the stream is read again from its start.
@@ -194,11 +105,13 @@ export function follow(container, url, options) {
   function onEnd(data) {
     close();
     handle.status = data.status || "finished";
-    live.finish(data.result);
-    if (handle.viewer) handle.viewer.finish(live.result);
+    if (live) live.finish(data.result);
+    const result = live ? live.result : data.result || null;
+    handle.result = result;
+    if (handle.viewer) handle.viewer.finish(result);
     say("ended");
     container.dispatchEvent(new CustomEvent("liveend", {
-      bubbles: true, detail: { result: live.result, status: handle.status, replay: data.replay },
+      bubbles: true, detail: { result, status: handle.status, replay: data.replay },
     }));
   }
 
@@ -217,8 +130,8 @@ export function follow(container, url, options) {
     });
     on("wait", () => say("waiting"));
     on("head", (head) => {
-      // A Vindinium match's head: its own rows, read by its own reader.
-      if (isVindinium(head) && !live.head) live = handle.replay = new VindiniumLive();
+      // The game's own reader reads its rows (a reconnection sends the head again).
+      if (!live) live = handle.replay = gameOf(head).live();
       live.setHead(head);
       if (live.newest() >= 0) say("live");
     });

@@ -1,5 +1,6 @@
-/* What the viewer keeps: in the browser, the speed chosen last and whether results are
- * hidden until the end; in the address, the turn shown (`#t=N`). */
+/* What the viewer keeps: in the browser, the speed chosen last, whether results are
+ * hidden until the end and the palette chosen; in the address, the turn shown
+ * (`#t=N`). */
 
 import { SPEEDS } from "./controls.mjs";
 
@@ -14,6 +15,10 @@ export function validSpeed(x) {
 
 /** Where the browser keeps whether results are hidden until the end. */
 export const SPOILERS_KEY = "bottlebats-viewer-hide-result";
+
+/** Where the browser keeps the palette chosen (a renderer's `palettes`: "usual",
+ *  "colour-blind"). */
+export const PALETTE_KEY = "bottlebats-viewer-palette";
 
 /** A setting kept in this browser, or null (storage refused: private mode, a frame). */
 export function stored(key) {

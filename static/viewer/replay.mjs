@@ -1,13 +1,11 @@
-/* Reading a game: our JSON replay (format `bottlebats-replay`, version 1, documented in
- * engine/src/replay.rs, or the compact version 2, engine/src/replay_v2.rs) or a classic
- * log, from text, a local file or this site, gzipped or not. */
+/* Reading a game for the viewer: from text, a local file or this site, gzipped or not;
+ * the game (games.mjs) is picked by the JSON's `format`, or by the text (a classic log
+ * of the 2016 visualizer is Bottle Bats'). */
 
-import { parseClassicLog } from "./classic-log.mjs";
-import { expandCompact } from "./compact.mjs";
-import { isVindinium, readVindinium } from "../vindinium/replay.mjs";
+import { gameOf, gameOfText } from "./games.mjs";
 
-/** Our JSON replay, a Vindinium replay (its own reader's `VindiniumReplay`) or a
- *  classic log, as a replay object; throws with a reason. */
+/** The replay in `text` (a game's JSON replay, or a text format a game reads), read by
+ *  its game; throws with a reason. */
 export function parse(text) {
   const start = text.replace(/^\uFEFF/, "").trimStart();
   if (start.charAt(0) === "{") {
@@ -17,50 +15,11 @@ export function parse(text) {
     } catch (e) {
       throw new Error("This is not valid JSON: " + e.message);
     }
-    if (isVindinium(r)) return readVindinium(r);
-    return checkReplay(r);
+    return gameOf(r).read(r);
   }
-  if (/^#\s*STEP:/m.test(start) || /^\s*(\d+|\?)\s+\S+:\s*$/m.test(start)) {
-    return parseClassicLog(start);
-  }
+  const game = gameOfText(start);
+  if (game) return game.readText(start);
   throw new Error("This is neither a Bottle Bats JSON replay nor a classic log (# STEP: n).");
-}
-
-/** `r` itself if it is a replay this viewer reads; throws saying why not. */
-export function checkReplay(r) {
-  if (!r || r.format !== "bottlebats-replay") {
-    throw new Error("This JSON is not a Bottle Bats replay (its format is not bottlebats-replay).");
-  }
-  if (r.version !== 1 && r.version !== 2) {
-    throw new Error("This replay is version " + r.version + "; this viewer reads versions 1 and 2.");
-  }
-  if (!r.map || !Array.isArray(r.map.forts) || !Array.isArray(r.map.roads) ||
-      !Array.isArray(r.turns) || !r.turns.length || !Array.isArray(r.players)) {
-    throw new Error("This replay is incomplete: it needs a map, players and turns.");
-  }
-  checkSize(r);
-  return r.version === 2 ? expandCompact(r) : r;
-}
-
-/** The most turns a replay may have to be opened (games are 500 turns by default). */
-export const MAX_TURNS = 20001;
-/** The most forts and roads times turns: what the expanded boards take in memory. */
-export const MAX_CELLS = 20000000;
-
-/** Throws, saying why, when `r` is too big to expand in a browser: a few kilobytes
- *  of gzipped JSON can promise a million boards. */
-function checkSize(r) {
-  const turns = r.turns.length;
-  const forts = r.map.forts.length;
-  const roads = r.map.roads.length;
-  if (turns > MAX_TURNS) {
-    throw new Error("This replay has " + turns + " turns; the viewer opens games of at most " +
-      (MAX_TURNS - 1) + " turns.");
-  }
-  if ((forts + roads) * turns > MAX_CELLS) {
-    throw new Error("This replay is too big to open: " + forts + " forts and " + roads +
-      " roads over " + turns + " turns.");
-  }
 }
 
 /** Whether `bytes` start as gzip does. */

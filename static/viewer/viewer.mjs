@@ -1,62 +1,96 @@
-/* Bottle Bats replay viewer. Native ES modules, no dependencies, no build step.
+/* The replay viewer's core, one for every game: playback, speed, seeking, keys, the
+ * address's `#t=N`, zoom, full screen, a game still being played, the legend, the
+ * stderr's problems under the board and the charts. What a game draws and says is its
+ * renderer's. Native ES modules, no dependencies, no build step.
  *
- *   import { BottleBatsViewer, fromUrl } from "/static/viewer/viewer.mjs";
- *   const viewer = new BottleBatsViewer(container, replay, options);
+ *   import { viewerFor, fromUrl } from "/static/viewer/viewer.mjs";
+ *   const viewer = viewerFor(container, replay, options);
  *
- * `replay` is our JSON replay (format `bottlebats-replay`, version 1, see
- * engine/src/replay.rs), already parsed, or its text or a classic log's (`# STEP: n`);
- * `parse` and `readFile` of replay.mjs read them.
+ * `replay` is a game's replay, already parsed (JSON, or a replay read), or the text of
+ * one (a classic log of 2016, `# STEP: n`, is Bottle Bats'); its game (games.mjs) is
+ * picked by its `format`; `parse` and `readFile` of replay.mjs read them.
+ *
+ * A game (`static/NAME/game.mjs`, listed in games.mjs) is an object with `name`,
+ * `accepts(r)` (whether parsed JSON, a replay read or a live stream's head is its),
+ * `read(json)` (its replay; throws saying why not), `live()` (a reader of its live
+ * stream's rows, see follow.mjs), `renderer(replay, live)` (`live`: still being
+ * played), and optionally `readsText(text)`
+ * and `readText(text)` (a text format of its own). A renderer, which the core drives:
+ *
+ *   replay                  the game read (`extend` replaces it)
+ *   words                   {player: the legend's head, names: the names button's label,
+ *                           problems: the problems list's label, step: what the arrows
+ *                           step, tail: the end of the help, legendClass (optional)}
+ *   lastTurn()              the newest turn (a turn: a snapshot of the game)
+ *   plannedTurns()          the last turn the game may reach, or null
+ *   mount(stage, on)        draws the board into `stage` (a `.bbv-map` element); returns
+ *                           zoom.mjs's target (`box`, `setViewBox(v)`) and `home`, its
+ *                           whole view box. `on(target, type, fn)` adds a listener
+ *                           that goes with the viewer
+ *   fit(room)               sizes the board: `room.page` px high from where it is in
+ *                           the window now, `room.scrolled` once scrolled to the
+ *                           viewer (less the controls); on a big screen both its
+ *                           container's height; null on a phone: the width only
+ *   show(t)                 turn `t` is shown (called once each time it changes)
+ *   draw(tau)               a frame at time `tau` (a turn, or between two while playing)
+ *   showNames(on)           the names on the board
+ *   summary()               the line on the game ("8 players · 97 forts · 500 turns")
+ *   result()                {winner (a player, or null), text}, or null before the end
+ *   describe(t), problems(t) what happened in turn `t`; the problems of the replies to
+ *                           it (`{player, kind, text}`, kind "warning", "timeout",
+ *                           "limit" or "removed")
+ *   scoreboard(t)           each player at turn `t`: `{name, colour, numbers: [[label,
+ *                           value], ...], share (optional, 0 to 1), out, note (since
+ *                           when out), winner (at the end)}`: the legend and the big
+ *                           screen (a label read lowercased, an "s" less for 1; a
+ *                           number with a third element "legend" is the legend's only)
+ *   charts()                [{title, series (turn t, player p at t * P + p), max, P, T}]
+ *   colour(p), ink(p)       player `p`'s colour on the board, and on the page (text)
+ *   swatch(parent, p)       player `p`'s mark in the legend, added to `parent`
+ *   extend(replay)          the game went on (a longer replay: numbers grow)
+ *   finish(result)          the game's result came (null: none)
+ *   palettes, usePalette(name)  optional: its palettes' names (the first the usual one)
  *
  * Options: `turn` (to open at), `hash` (keep `#t=N` in the address: true by default),
  * `keyboard` (space, arrows, Home/End on the document: true by default), `speed`
  * ("auto": the whole game in about 30 s, the default; or 0.5 to 16, 1 = two turns a
  * second), `autoplay`, `live` (the game is still being played: see below), `chrome`
- * (false: the map alone, for a big screen: the container gets `bbv-bare`, the page's
- * stylesheet hides the rest and sizes the map; no "hide the result" of this browser),
- * `pace` (seconds: the game played over about that long however many turns it has,
- * `paceRate` of grow.mjs, for a big screen; a game still being played waits at its
- * newest turn for the next instead of following it).
- * A speed chosen in the menu is remembered in the browser.
+ * (false: the board alone, for a big screen: the container gets `bbv-bare`, the
+ * page's stylesheet hides the rest and sizes the board; no "hide the result" of this
+ * browser), `pace` (seconds: the game played over about that long however many turns
+ * it has, `paceRate` of grow.mjs, for a big screen; a game still being played waits
+ * at its newest turn for the next instead of following it). A speed, whether results
+ * are hidden and the palette chosen are remembered in the browser (prefs.mjs).
  *
  * API: `turn()`, `lastTurn()`, `goTo(t)`, `step(d)`, `play()`, `pause()`, `toggle()`,
- * `playing()`, `speed()`, `setSpeed(x)`, `command(name)`, `destroy()`, `replay`,
- * `stats`, `timing`.
+ * `playing()`, `speed()`, `setSpeed(x)`, `command(name)`, `hideResult(on)`,
+ * `setPalette(name)`, `scoreboard(t)`, `problems(t)`, `fit()`, `destroy()`, `replay`, `game`,
+ * `renderer`, `timing`.
  *
  * A game still being played (follow.mjs feeds one): `live: true` opens at its newest
  * turn, following it (unless `turn` or the address names one). `extend(replay)` takes
- * the longer game (the same object grown, or a new one; v1's shape, no result) without
- * building anything again: scrub bar, charts and numbers grow; a viewer following the
- * game plays on to the new turns at the pace they come (about a second behind, jumping
- * when far behind); one paused or taken back stays (play or End follows again).
- * `finish(result)` gives the result (null: none, voided) and the usual end. `live()`:
- * more turns are expected; `following()`: at the newest turn, going on with the game.
+ * the longer game without building anything again: scrub bar, charts and numbers grow;
+ * a viewer following the game plays on to the new turns at the pace they come (about a
+ * second behind, jumping when far behind); one paused or taken back stays (play or End
+ * follows again). `finish(result)` gives the result (null: none, voided) and the usual
+ * end. `live()`: more turns are expected; `following()`: at the newest turn, going on
+ * with the game.
+ *
  * Events on the container: `turnchange` (detail `{turn, viewer}`) each time the turn
  * shown changes, `viewerready` (detail `{viewer, ms}`) once the first frame is drawn.
- * The container carries `data-turn`, and `data-ready` once drawn. Every fort is a
- * `g.bbv-fort` with `data-fort` (its name), `data-owner` (a player name or `neutral`)
- * and `data-garrison`.
- *
- * The parts: replay.mjs and classic-log.mjs read games; stats.mjs, grow.mjs,
- * describe.mjs and geometry.mjs compute (pure, tested with node); map.mjs, legend.mjs,
- * charts.mjs and controls.mjs draw; prefs.mjs keeps settings; this module plays. */
+ * The container carries the class `bbv` (and `bbv-NAME`, the game's), `data-game`,
+ * `data-turn`, and `data-ready` once drawn. */
 
 import { el, icon } from "./dom.mjs";
-import { parse, checkReplay, fetchText } from "./replay.mjs";
-import { precompute } from "./stats.mjs";
-import {
-  growStats, followRate, paceRate, liveDescription, FOLLOW_JUMP, CHARTS_MS,
-} from "./grow.mjs";
-import { summary, describe, problemsAt } from "./describe.mjs";
-import { viewGeometry } from "./geometry.mjs";
-import { MapView } from "./map.mjs";
+import { parse, fetchText } from "./replay.mjs";
+import { gameOf } from "./games.mjs";
+import { followRate, paceRate, liveDescription, FOLLOW_JUMP, CHARTS_MS } from "./grow.mjs";
 import { Legend } from "./legend.mjs";
 import { Chart } from "./charts.mjs";
 import { Controls, SPEEDS, help, keyCommand } from "./controls.mjs";
 import { Zoom } from "./zoom.mjs";
-import { VindiniumViewer } from "../vindinium/viewer.mjs";
-import { isVindinium } from "../vindinium/replay.mjs";
 import {
-  SPEED_KEY, SPOILERS_KEY, validSpeed, stored, store, rememberedSpeed, hashTurn,
+  SPEED_KEY, SPOILERS_KEY, PALETTE_KEY, validSpeed, stored, store, rememberedSpeed, hashTurn,
 } from "./prefs.mjs";
 
 const TURNS_PER_SECOND = 2;
@@ -72,14 +106,15 @@ export function clampTurn(t, last) {
   return Math.max(0, Math.min(last, t));
 }
 
-export class BottleBatsViewer {
-  constructor(container, replay, options) {
+export class Viewer {
+  /** The viewer of `replay` (read by `game`) in `container`; see the top. */
+  constructor(container, game, replay, options) {
     const started = performance.now();
-    if (typeof replay === "string") replay = parse(replay);
-    else replay = checkReplay(replay);
     options = options || {};
     this.container = container;
-    this.replay = replay;
+    this.game = game;
+    this._live = !!options.live && !replay.result;
+    this.renderer = game.renderer(replay, this._live);
     this.options = {
       hash: options.hash !== false, keyboard: options.keyboard !== false,
       chrome: options.chrome !== false,
@@ -87,16 +122,15 @@ export class BottleBatsViewer {
     this.timing = {};
     this._speed = validSpeed(options.speed) ?? rememberedSpeed() ?? "auto";
     this._tau = 0; // the time shown: a turn, or between two while playing
-    this._shown = -1; // the turn whose forts are drawn
+    this._shown = -1; // the turn drawn
     this._playing = false;
     this._raf = 0;
     this._listeners = [];
     this._hashTimer = 0;
-    this._live = !!options.live && !replay.result;
     this._following = false; // at the newest turn of a live game, going on with it
     this._pace = options.pace > 0 ? +options.pace : 0; // seconds a game, or none
     this._chartsTimer = 0;
-    this.stats = this._live ? growStats(null, replay) : precompute(replay);
+    if (this.renderer.palettes) this.renderer.usePalette(stored(PALETTE_KEY));
     this._build();
     this.timing.buildMs = performance.now() - started;
 
@@ -104,17 +138,23 @@ export class BottleBatsViewer {
     if (t == null && this.options.hash) t = hashTurn();
     const newest = this._live && t == null;
     this._render(clampTurn(t == null ? (newest ? this.lastTurn() : 0) : t, this.lastTurn()));
-    container.setAttribute("data-turn", String(this.turn()));
     this._announceReady(started);
     if (newest || options.autoplay) this.play();
   }
 
+  /** The game read (the renderer's). */
+  get replay() { return this.renderer.replay; }
+
   turn() { return this._shown; }
-  lastTurn() { return this.replay.turns.length - 1; }
+  lastTurn() { return this.renderer.lastTurn(); }
   playing() { return this._playing; }
   speed() { return this._speed; }
   live() { return this._live; }
   following() { return this._following; }
+  /** Each player at turn `t` (the shown one by default): the renderer's scoreboard. */
+  scoreboard(t) { return this.renderer.scoreboard(t ?? this._shown); }
+  /** The problems of the replies to turn `t` (the match page's stderr panel). */
+  problems(t) { return this.renderer.problems(t); }
 
   goTo(t) {
     this._render(clampTurn(t, this.lastTurn()));
@@ -138,8 +178,8 @@ export class BottleBatsViewer {
     this._run();
   }
 
-  /** Plays at the speed chosen, or following a live game at the pace its turns come, to
-   *  the last turn (where a live game waits for `extend` to go on). */
+  /** Plays at the speed chosen, at a pace, or following a live game at the pace its
+   *  turns come, to the last turn (where a live game waits for `extend` to go on). */
   _run() {
     if (this._raf) return;
     let prev = null;
@@ -215,7 +255,29 @@ export class BottleBatsViewer {
     store(SPOILERS_KEY, on ? "1" : "0");
   }
 
-  /** A command of the buttons and keys: "first", "back", "play", "forward", "last". */
+  /** Draws with the renderer's palette `name` (the colour-blind one, or the usual),
+   *  kept in the browser: everything coloured is drawn again at the turn shown. */
+  setPalette(name) {
+    const r = this.renderer;
+    if (!r.palettes) return;
+    r.usePalette(name);
+    store(PALETTE_KEY, r.palettes.includes(name) ? name : r.palettes[0]);
+    const t = this._shown, playing = this._playing, names = this.container.classList.contains("bbv-show-names");
+    cancelAnimationFrame(this._raf);
+    this._raf = 0;
+    this._unlisten();
+    this._build();
+    this._shown = -1;
+    this._render(t);
+    if (names) this.showNames(true);
+    if (playing) {
+      this._controls.setPlaying(true);
+      this._run();
+    }
+  }
+
+  /** A command of the buttons and keys: "first", "back", "play", "forward", "last",
+   *  "names", "zoom-in", "zoom-out", "zoom-reset", "fullscreen". */
   command(name) {
     switch (name) {
       case "first": this.pause(); this.goTo(0); break;
@@ -231,9 +293,10 @@ export class BottleBatsViewer {
     }
   }
 
-  /** Shows or hides every fort's name. */
+  /** Shows or hides the names on the board. */
   showNames(on) {
     this.container.classList.toggle("bbv-show-names", on);
+    this.renderer.showNames(on);
     this._controls.setPressed("names", on);
   }
 
@@ -257,13 +320,8 @@ export class BottleBatsViewer {
 
   /** The game went on: `replay` is it with more turns (see the top). */
   extend(replay) {
-    if (replay !== this.replay) replay = checkReplay(replay);
-    const behind = replay.turns.length - 1 - this._tau;
-    this.replay = replay;
-    this._map.replay = replay;
-    this._live = !replay.result;
-    this.stats = this._live ? growStats(this.stats, replay) : precompute(replay);
-    this._legend.stats = this.stats;
+    const behind = this.renderer.extend(replay) - this._tau;
+    this._live = !this.replay.result;
     this._grown();
     if (this._following && this._playing) {
       // At a pace every turn is shown: it waited at the newest, and plays on.
@@ -274,12 +332,9 @@ export class BottleBatsViewer {
 
   /** The game is over: its `result` (null for none) and the end it gives. */
   finish(result) {
-    this.replay.result = result || null;
+    this.renderer.finish(result || null);
     this._live = false;
-    this.stats = precompute(this.replay);
-    const table = this._side.querySelector(".bbv-legend"), rows = document.createDocumentFragment();
-    this._legend = new Legend(rows, this.replay, this.stats); // with the winner's badge
-    table.replaceWith(rows);
+    this._legend.badge();
     this._showResult();
     this._grown(true);
     // Following, it stops at the last turn; already there, at once.
@@ -294,7 +349,7 @@ export class BottleBatsViewer {
     c.turnLink.querySelector(".bbv-turn-of").textContent = " / " + last;
     const secs = Math.round(last / this.turnsPerSecondAt("auto"));
     c.speed.options[0].textContent = "Auto (" + secs + " s)";
-    this._summary.textContent = summary(this.replay);
+    this._summary.textContent = this.renderer.summary();
     this._legend.show(this._shown);
     this._caption(this._shown);
     if (now || !this._chartsTimer) {
@@ -307,11 +362,10 @@ export class BottleBatsViewer {
     this.pause();
     clearTimeout(this._hashTimer);
     clearTimeout(this._chartsTimer);
-    for (const [target, type, fn, opts] of this._listeners) target.removeEventListener(type, fn, opts);
-    this._listeners = [];
+    this._unlisten();
     document.documentElement.classList.remove("bbv-no-spoilers", "bbv-at-end");
-    this.container.removeAttribute("data-turn");
-    this.container.removeAttribute("data-ready");
+    this.container.classList.remove("bbv-" + this.game.name);
+    for (const a of ["data-game", "data-turn", "data-ready"]) this.container.removeAttribute(a);
     this.container.textContent = "";
     this.container = null;
   }
@@ -319,6 +373,11 @@ export class BottleBatsViewer {
   _on(target, type, fn, options) {
     target.addEventListener(type, fn, options);
     this._listeners.push([target, type, fn, options]);
+  }
+
+  _unlisten() {
+    for (const [target, type, fn, opts] of this._listeners) target.removeEventListener(type, fn, opts);
+    this._listeners = [];
   }
 
   _saveHash(now) {
@@ -350,42 +409,41 @@ export class BottleBatsViewer {
     });
   }
 
-  /** Everything drawn once: the heading, the map and controls, the legend, charts and
-   *  help at the side; then the listeners on the page. */
+  /** Everything drawn once: the heading, the board and controls, the legend, charts
+   *  and help at the side; then the listeners on the page. */
   _build() {
-    const c = this.container, r = this.replay, st = this.stats;
+    const c = this.container, r = this.renderer;
     const on = this._on.bind(this);
     c.textContent = "";
-    c.classList.add("bbv");
+    c.classList.add("bbv", "bbv-" + this.game.name);
     c.classList.toggle("bbv-bare", !this.options.chrome);
+    c.setAttribute("data-game", this.game.name);
     this._head(el("div", "bbv-head", c));
     const body = el("div", "bbv-body", c);
     const stage = el("div", "bbv-stage", body);
-    const geo = viewGeometry(r.map.forts);
-    this._map = new MapView(stage, r, geo, on);
-    this._zoom = new Zoom(this._map, geo.box, on);
+    const { view, home } = r.mount(stage, on);
+    this._board = view;
+    this._zoom = new Zoom(view, home, on);
     this._controls = new Controls(stage, this, on);
     on(document, "fullscreenchange", () => {
       this._controls.setPressed("fullscreen", document.fullscreenElement === c);
-      this._fit();
+      this.fit();
     });
-    on(window, "resize", () => this._fit());
+    on(window, "resize", () => this.fit());
     const side = el("div", "bbv-side", body);
-    this._side = side;
-    this._legend = new Legend(side, r, st);
+    this._legend = new Legend(side, r);
     this._chartsBox = el("div", "bbv-charts", side);
     this._drawCharts();
-    help(side);
+    help(side, r.words);
     this._listen();
     this._controls.setPlaying(false);
     if (this.options.chrome) this.hideResult(stored(SPOILERS_KEY) === "1");
-    this._fit();
+    this.fit();
   }
 
-  /** The charts of soldiers and forts, drawn (again) from the stats; their listeners
-   *  go with their elements. */
+  /** The renderer's charts, drawn (again); their listeners go with their elements. */
   _drawCharts() {
-    const st = this.stats, box = this._chartsBox;
+    const box = this._chartsBox, r = this.renderer;
     this._chartsTimer = 0;
     box.textContent = "";
     this._charts = [];
@@ -395,53 +453,74 @@ export class BottleBatsViewer {
       this.scrubTo(t);
     };
     const on = (target, type, fn, opts) => target.addEventListener(type, fn, opts);
-    const charts = [["Soldiers", st.soldiers, st.maxSoldiers], ["Forts", st.forts, st.maxForts]];
-    for (const [title, series, max] of charts) {
-      const chart = new Chart(box, { title, series, max, P: st.P, T: st.T, seek, on });
+    const colour = r.ink.bind(r);
+    for (const c of r.charts()) {
+      const chart = new Chart(box, { ...c, seek, on, colour });
       chart.moveCursor(this._tau);
       this._charts.push(chart);
     }
   }
 
-  /** Sizes the map so that it and the controls under it fit the window (from where the
-   *  map starts on the page, or the whole screen in full screen); phones scroll. */
-  _fit() {
-    const svgEl = this._map.svg, box = this._map.box;
-    if (!this.options.chrome) return;
+  /** Sizes the board so that it and the controls under it fit the window, from where
+   *  it is now or once scrolled to the viewer (the renderer picks; the whole screen in
+   *  full screen); phones scroll; on a big screen, the board alone fills the container
+   *  its page sized. A page that scrolls to the viewer calls it again. */
+  fit() {
+    if (!this.options.chrome) {
+      const h = this.container.clientHeight || null;
+      this.renderer.fit(h && { page: h, scrolled: h });
+      return;
+    }
     if (window.innerWidth <= 640) {
-      svgEl.style.maxHeight = "";
+      this.renderer.fit(null);
       return;
     }
     const full = document.fullscreenElement === this.container;
-    const top = full ? box.getBoundingClientRect().top : box.getBoundingClientRect().top + window.scrollY;
-    const below = this._controls.box.offsetHeight + 24;
-    const room = window.innerHeight - top - below;
-    svgEl.style.maxHeight = Math.max(full ? 200 : 320, Math.floor(room)) + "px";
+    const boxTop = this._board.box.getBoundingClientRect().top;
+    const below = this._controls.box.offsetHeight + 24, least = full ? 200 : 320;
+    const room = (top) => Math.max(least, Math.floor(window.innerHeight - top - below));
+    const head = this.container.querySelector(".bbv-head").offsetHeight + 32;
+    this.renderer.fit({ page: room(boxTop), scrolled: room(full ? boxTop : head) });
   }
 
-  /** What game this is, who won, and the choice to hide that until the end. */
+  /** What game this is, who won, and the choices kept in the browser: hide that until
+   *  the end; the colour-blind palette, where the game has one. */
   _head(head) {
-    this._summary = el("p", "bbv-summary", head, summary(this.replay));
-    const hide = el("label", "bbv-hide-result", head);
-    this._spoilerBox = el("input", null, hide);
-    this._spoilerBox.type = "checkbox";
-    hide.appendChild(document.createTextNode(" Hide the result until the end"));
-    this._on(this._spoilerBox, "change", () => this.hideResult(this._spoilerBox.checked));
+    this._summary = el("p", "bbv-summary", head, this.renderer.summary());
+    this._spoilerBox = this._choice(head, "bbv-hide-result", "Hide the result until the end",
+      (on) => this.hideResult(on));
+    const r = this.renderer;
+    if (r.palettes) {
+      const box = this._choice(head, "bbv-palette", "Colour-blind palette",
+        (on) => this.setPalette(on ? r.palettes[1] : r.palettes[0]));
+      box.checked = stored(PALETTE_KEY) === r.palettes[1];
+    }
     this._result = el("p", "bbv-result", head);
     this._showResult();
   }
 
+  /** A checkbox labelled `text` in a `label.cls` of `head`; `fn(checked)` on a change. */
+  _choice(head, cls, text, fn) {
+    const label = el("label", cls, head);
+    const box = el("input", null, label);
+    box.type = "checkbox";
+    label.appendChild(document.createTextNode(" " + text));
+    this._on(box, "change", () => fn(box.checked));
+    return box;
+  }
+
   /** Who won, or a draw; nothing before the result. */
   _showResult() {
-    const r = this.replay, winner = this.stats.winner, result = this._result;
-    result.textContent = "";
-    if (winner != null) {
-      const crown = el("span", "bbv-winner", result);
-      icon(crown, "crown");
-      el("span", null, crown, r.players[winner] + " wins");
-    } else if (r.result) {
-      result.textContent = "A draw after " + r.result.turns + " turns";
+    const res = this.renderer.result(), box = this._result;
+    box.textContent = "";
+    if (!res) return;
+    if (res.winner === null) {
+      box.textContent = res.text;
+      return;
     }
+    const crown = el("span", "bbv-winner", box);
+    icon(crown, "crown");
+    el("span", null, crown, res.text);
   }
 
   /** The keyboard on the whole page, and the address's `#t=N` changed by hand. */
@@ -471,15 +550,14 @@ export class BottleBatsViewer {
     this._tau = tau;
     const t = Math.floor(tau);
     if (t !== this._shown) this._showTurn(t);
-    this._map.drawMarches(tau);
-    this._map.drawFlashes(tau);
+    this.renderer.draw(tau);
     for (const chart of this._charts) chart.moveCursor(tau);
   }
 
-  /** Everything that changes once a turn: forts, roads, legend, controls. */
+  /** Everything that changes once a turn: the board, legend, controls. */
   _showTurn(t) {
     this._shown = t;
-    this._map.showTurn(t);
+    this.renderer.show(t);
     this._legend.show(t);
     this._caption(t);
     this.container.setAttribute("data-turn", String(t));
@@ -488,20 +566,21 @@ export class BottleBatsViewer {
     }));
   }
 
-  /** What happened in turn `t` under the map, and whether it is the end. */
+  /** What happened in turn `t` under the board, its problems, and whether it is the
+   *  end. */
   _caption(t) {
-    const r = this.replay, text = describe(r, this.stats, t);
-    this._controls.show(t, this._live ? liveDescription(text) : text, problemsAt(r, t), r.players);
+    const r = this.renderer, text = r.describe(t);
+    this._controls.show(t, this._live ? liveDescription(text) : text, r.problems(t), this.replay.players);
     const end = t === this.lastTurn();
     for (const e of [this.container, document.documentElement]) e.classList.toggle("bbv-at-end", end);
   }
 }
 
-/** The viewer of `replay`'s game (as `parse` reads it): Vindinium's for a Vindinium
- *  replay (format `vindinium-replay`), ours for everything else. */
+/** The viewer of `replay` (parsed, read, or text) in `container`, by its game. */
 export function viewerFor(container, replay, options) {
-  if (isVindinium(replay)) return new VindiniumViewer(container, replay, options);
-  return new BottleBatsViewer(container, replay, options);
+  if (typeof replay === "string") replay = parse(replay);
+  const game = gameOf(replay);
+  return new Viewer(container, game, game.read(replay), options);
 }
 
 /** Loads a replay from `url` (this site) into `container`; a promise of the viewer. */

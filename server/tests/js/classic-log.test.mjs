@@ -1,4 +1,4 @@
-// The classic log reader (static/viewer/classic-log.mjs). With BOTTLEBATS_JS_FIXTURES
+// The classic log reader (static/bottlebats/classic-log.mjs). With BOTTLEBATS_JS_FIXTURES
 // (set by server/tests/it/static_files.rs), also a game of the engine read from its
 // classic log must be the same game as its JSON replay.
 
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { parseClassicLog, settleTurns } from "../../../static/viewer/classic-log.mjs";
+import { parseClassicLog, settleTurns } from "../../../static/bottlebats/classic-log.mjs";
 
 const TWO_STEPS = `# STEP: 0
 3 forts:

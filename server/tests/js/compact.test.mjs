@@ -1,4 +1,4 @@
-// The viewer's reader of the compact replay (static/viewer/compact.mjs) against the
+// The viewer's reader of the compact replay (static/bottlebats/compact.mjs) against the
 // engine's: games of every style (fixtures of tests/it/static_files.rs), each as the
 // engine wrote it (v2) and as the engine's reader gives it back (v1), read to the same
 // board and the same events at every turn.

@@ -1,9 +1,9 @@
-// What the viewer says of a turn's problems (static/viewer/describe.mjs).
+// What the viewer says of a turn's problems (static/bottlebats/describe.mjs).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { problemsAt } from "../../../static/viewer/describe.mjs";
+import { problemsAt } from "../../../static/bottlebats/describe.mjs";
 
 const replay = {
   players: ["ann", "bob"],

@@ -1,4 +1,4 @@
-// A match followed as it is played (static/viewer/follow.mjs, grow.mjs) and the big
+// A match followed as it is played (static/bottlebats/live.mjs, stats.mjs) and the big
 // screen's numbers (static/screen.mjs): rows read as they come give the game that the
 // whole compact replay gives, whatever the chunks, repeats and reconnections; the
 // stats grown turn by turn are those counted at once; each player's score at a turn.
@@ -8,14 +8,14 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
-import { LiveReplay } from "../../../static/viewer/follow.mjs";
+import { LiveReplay } from "../../../static/bottlebats/live.mjs";
 import {
-  growStats, followRate, paceRate, liveDescription, PACE_MIN_RATE, PACE_MAX_RATE,
+  followRate, paceRate, liveDescription, PACE_MIN_RATE, PACE_MAX_RATE,
 } from "../../../static/viewer/grow.mjs";
-import { expandCompact } from "../../../static/viewer/compact.mjs";
-import { countTotals, precompute } from "../../../static/viewer/stats.mjs";
-import { scoreboard, nextScreen } from "../../../static/screen.mjs";
-import { palette } from "../../../static/viewer/colours.mjs";
+import { expandCompact } from "../../../static/bottlebats/compact.mjs";
+import { countTotals, precompute, growStats, scoreboard } from "../../../static/bottlebats/stats.mjs";
+import { nextScreen, numberWord } from "../../../static/screen.mjs";
+import { palette } from "../../../static/bottlebats/colours.mjs";
 
 /** Two forts on a road of 3 steps and a third further: marches sent, a keyframe at
  *  row 4 with a march on its way, a removal. */
@@ -197,12 +197,12 @@ test("each player's score: forts, soldiers in forts and on the roads, out, winne
       const marching = turn.marches.reduce((sum, m) => sum + (m[2] === p ? m[3] : 0), 0);
       assert.equal(s.name, r.players[p]);
       assert.equal(s.colour, palette(p));
-      assert.equal(s.forts, forts, "forts at turn " + t);
-      assert.equal(s.soldiers, held + marching, "soldiers at turn " + t);
+      assert.deepEqual(s.numbers, [["Forts", forts], ["Soldiers", held + marching]], "at turn " + t);
       assert.equal(s.out, p === 1 && t >= 6);
+      assert.equal(s.note, s.out ? "out at turn 6" : "");
       assert.equal(s.winner, p === 0 && t === r.turns.length - 1);
     });
-    const total = board.reduce((sum, s) => sum + s.soldiers, 0);
+    const total = board.reduce((sum, s) => sum + s.numbers[1][1], 0);
     const shares = board.reduce((sum, s) => sum + s.share, 0);
     assert.ok(total === 0 ? shares === 0 : Math.abs(shares - 1) < 1e-9);
   }

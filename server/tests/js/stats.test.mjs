@@ -1,11 +1,11 @@
-// What the viewer computes and says once per replay (static/viewer/stats.mjs and
+// What the viewer computes and says once per replay (static/bottlebats/stats.mjs and
 // describe.mjs).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { precompute, countTotals, outTurns, winnerOf } from "../../../static/viewer/stats.mjs";
-import { summary, describe } from "../../../static/viewer/describe.mjs";
+import { precompute, countTotals, outTurns, winnerOf } from "../../../static/bottlebats/stats.mjs";
+import { summary, describe } from "../../../static/bottlebats/describe.mjs";
 
 /** Three players on three forts over three snapshots: blue is out at turn 2. */
 function game(result) {

@@ -13,7 +13,10 @@ import {
   readVindinium, VindiniumLive, KEYFRAME_EVERY, MAX_MOVES, MAX_SIZE,
 } from "../../../static/vindinium/replay.mjs";
 import { describe } from "../../../static/vindinium/describe.mjs";
-import { problemsAt } from "../../../static/viewer/describe.mjs";
+import { vindinium } from "../../../static/vindinium/game.mjs";
+
+/** The problems of the replies to state `t` of `r`, as the viewer's renderer says them. */
+const problemsAt = (r, t) => vindinium.renderer(r).problems(t);
 
 const DIR = new URL("./fixtures/", import.meta.url);
 const FIXTURES = readdirSync(DIR).filter((f) => /^vindinium-.*\.json$/.test(f)).sort();

@@ -3,13 +3,19 @@
 //! Vindinium games among them next to the Bottle Bats ladder; a visitor opens one from
 //! the Vindinium match list and watches it in the viewer (the grid, the heroes, their
 //! gold), with the result table of gold, mines and deaths, at 1366 × 768 and on a
-//! phone. Screenshots in `target/screenshots/served-vindinium-*.png`.
+//! phone. Then an organizer runs a Vindinium tournament of two games, and its big
+//! screen (`/tournaments/N/screen`) shows each hero's gold, mines and deaths under the
+//! board, the standings between the games, goes on with the game it showed when it is
+//! reloaded, and ends on the final standings. Screenshots in
+//! `target/screenshots/served-vindinium-*.png` and `screen-vindinium-*.png`.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::harness::{browser_tools, viewport, Browser, Site, Visit};
+use super::harness::{
+    browser_tools, viewport, wait_for_id, wait_for_path, wait_long, Browser, Site, Visit,
+};
 use super::viewer::page::{no_errors, wait_until, watch_errors};
 use super::webdriver::Session;
 
@@ -111,4 +117,116 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
     v.cam.snap("served-vindinium-phone");
     viewport(b, LAPTOP);
     no_errors(b, "watching a served Vindinium match");
+    a_vindinium_tournament_on_its_big_screen(v);
+}
+
+/// The screen's state, the game it shows and the game of its renderer.
+fn screen(b: &Session) -> (String, i64, String) {
+    let s = b.execute(
+        "const e = document.querySelector('[data-screen]');
+         return [e.dataset.state, +(e.dataset.match || 0), e.dataset.game || ''];",
+    );
+    let text = |i: usize| s[i].as_str().unwrap_or("").to_string();
+    (text(0), s[1].as_i64().unwrap_or(0), text(2))
+}
+
+/// Waits until `ok` holds of the screen (at most `limit`), and says where it stands.
+fn wait_screen(
+    b: &Session,
+    what: &str,
+    limit: Duration,
+    ok: impl Fn(&(String, i64, String)) -> bool,
+) -> (String, i64, String) {
+    let start = Instant::now();
+    loop {
+        let now = screen(b);
+        if ok(&now) {
+            return now;
+        }
+        if start.elapsed() > limit {
+            b.give_up(&format!("the big screen: {what}, not {now:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// An organizer's Vindinium tournament of two games, at the least pace, on its big
+/// screen at 1366 × 768 (see the top).
+fn a_vindinium_tournament_on_its_big_screen(v: &mut Visit) {
+    const PASSWORD: &str = "a long enough secret";
+    v.site
+        .admin(&["create-user", "olga", "--admin", "--password", PASSWORD]);
+    let b = v.b;
+    v.page("/login");
+    b.fill("input[name=name]", "olga");
+    b.fill("input[name=password]", PASSWORD);
+    b.click("main button[type=submit]");
+    wait_for_path(b, "/admin");
+    b.fill("form.live-form input[name=seconds]", "10");
+    b.fill("form.live-form input[name=delay]", "0");
+    b.click("form.live-form button[type=submit]");
+    wait_for_path(b, "/admin");
+    b.fill("form.tournament-form input[name=name]", "Heroes");
+    b.click("form.tournament-form select[name=game] option[value=vindinium]");
+    b.click("form.tournament-form select[name=format] option[value=groups]");
+    b.fill("form.tournament-form input[name=players]", "4");
+    b.fill("form.tournament-form input[name=games]", "2");
+    b.fill("form.tournament-form input[name=seed]", "7");
+    b.click("form.tournament-form button[type=submit]");
+    let id = wait_for_id(b, "/tournaments/");
+    wait_long(
+        b,
+        ".tournament-progress h2",
+        "Finished: 2 of 2 games",
+        Duration::from_secs(240),
+    );
+    let json = |path: &str| -> Value {
+        let (status, body) = v.site.request("GET", path, &[], b"");
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    };
+    let api = json(&format!("/api/tournaments/{id}"));
+    let game_one = &api["matches"][0]["id"];
+    assert_eq!(
+        json(&format!("/api/matches/{game_one}"))["game"],
+        "vindinium",
+        "{api}"
+    );
+
+    v.page(&format!("/tournaments/{id}/screen"));
+    watch_errors(b);
+    let long = Duration::from_secs(60);
+    let (_, first, game) = wait_screen(b, "the first game shown", long, |s| {
+        s.0 == "replay" && s.2 == "vindinium"
+    });
+    assert_eq!(game, "vindinium");
+    wait_until(
+        b,
+        "each hero's gold, mines and deaths under the board",
+        Duration::from_secs(15),
+        "const rows = [...document.querySelectorAll('[data-screen-players] li')];
+         return rows.length === 4 && rows.every(li => ['gold', 'mines', 'deaths'].every(k =>
+           /^[0-9,]+$/.test(li.querySelector(`b[data-number=${k}]`).textContent)))
+           && rows.some(li => li.querySelector('b[data-number=gold]').textContent !== '0');",
+    );
+    let words = b.text("[data-screen-players]");
+    for word in ["gold", "mines", "deaths"] {
+        assert!(words.contains(word), "{word} in {words}");
+    }
+    assert!(!words.contains("forts"), "no Bottle Bats numbers: {words}");
+    assert!(!words.contains("life"), "life is the legend's: {words}");
+    v.cam.snap("screen-vindinium-1366x768");
+    let (_, second, _) = wait_screen(b, "the second game", long, |s| s.1 != first && s.1 > 0);
+    // It was shown after the standings so far, which are the tournament's.
+    wait_screen(b, "the second game played", long, |s| s.0 == "replay");
+    b.refresh();
+    let (_, again, _) = wait_screen(b, "a game shown after the reload", long, |s| s.1 > 0);
+    assert_eq!(
+        again, second,
+        "a reload goes on with the game shown, not the first ({first})"
+    );
+    wait_screen(b, "the final standings", long, |s| s.0 == "final");
+    assert_eq!(b.find_all("[data-screen-standings] li").len(), 4);
+    v.cam.snap("screen-vindinium-final-1366x768");
+    no_errors(b, "a Vindinium tournament's big screen");
 }

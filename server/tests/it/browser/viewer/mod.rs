@@ -122,6 +122,10 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     let (labels, left_out) = watching::busy_marches_never_cover_each_others_labels(v, &replay);
     watching::a_tap_tells_a_forts_and_a_marchs_details(v, &replay);
     watching::the_result_can_be_hidden_until_the_end(v);
+    watching::a_colour_blind_palette_is_kept(v, |v| {
+        v.page("/viewer");
+        open_file(v.b, &files.json);
+    });
     watching::names_zoom_and_full_screen(v);
     let (log_seen, log_ms, log_read_ms) =
         the_classic_log_draws_the_same_forts(v, &replay, &files, t, last);
@@ -129,6 +133,7 @@ fn the_viewer_draws_the_replay_and_the_classic_log_of_a_500_turn_game_at_any_tur
     the_keyboard_steps_at_phone_width(v);
     the_compact_replay_draws_the_same_forts(v, &replay, &files, t);
     a_replay_it_cannot_load_says_why(v);
+    a_six_player_game_fits_at_1366_by_768(v);
     the_files_are_served_with_their_types(&site);
 
     eprintln!(
@@ -337,7 +342,7 @@ fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visi
     assert_eq!(speeds, json!(["auto", "0.5", "1", "2", "4", "8", "16"]));
     let auto = b.execute(
         "const v = window.bottleBatsViewer;
-         const fresh = new v.constructor(document.createElement('div'), v.replay,
+         const fresh = new v.constructor(document.createElement('div'), v.game, v.replay,
                                          { hash: false, keyboard: false });
          const answer = [fresh.speed(), fresh.lastTurn() / fresh.turnsPerSecond(),
                          document.querySelector('[data-viewer] .bbv-speed option').textContent];
@@ -360,7 +365,7 @@ fn the_match_page_hears_each_change_of_turn_and_remembers_the_speed(v: &mut Visi
          select.value = '4'; select.dispatchEvent(new Event('change'));
          const v = window.bottleBatsViewer;
          const box = document.createElement('div');
-         const other = new v.constructor(box, v.replay, { hash: false, keyboard: false });
+         const other = new v.constructor(box, v.game, v.replay, { hash: false, keyboard: false });
          const speed = other.speed(); other.destroy();
          localStorage.removeItem('bottlebats-viewer-speed');
          return [v.speed(), speed];",
@@ -446,6 +451,78 @@ fn the_keyboard_steps_at_phone_width(v: &mut Visit) {
 }
 
 /// `?replay=` it cannot load says why.
+/// A game on a shipped 6-player map (hex-6p) at 1366×768: the map, its controls and
+/// the legend's six rows are in the window, each row on one line, and the map keeps
+/// its room: as wide as its column or as high as the window lets it be.
+fn a_six_player_game_fits_at_1366_by_768(v: &mut Visit) {
+    let (_, text) = (server::games::shipped_maps().into_iter())
+        .find(|(name, _)| *name == "hex-6p")
+        .unwrap();
+    let map = Arc::new(engine::map::Map::parse(text).unwrap());
+    let names: Vec<String> = [
+        "amberwing",
+        "blue_heron_v7",
+        "coral-snake",
+        "dusk_moth",
+        "emerald",
+        "firefly_final",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut game = Game::new(map, &names, 200).unwrap();
+    let mut replay = Replay::start(&game);
+    play_random_game(&mut game, 6, |g, ev| replay.push(Events::of(ev), g));
+    replay.finish(&game, &game.outcome());
+    let file = harness::scratch("viewer-6p").join("hex-6p.json");
+    std::fs::write(&file, replay.to_json()).unwrap();
+    viewport(v.b, (1366, 768));
+    v.page("/viewer");
+    open_file(v.b, &file);
+    let b = v.b;
+    b.execute("window.bottleBatsViewer.goTo(40);");
+    let fit = b.execute(
+        "const box = (s) => document.querySelector(s).getBoundingClientRect();
+         const svg = box('.bbv-svg'), stage = box('.bbv-stage'), controls = box('.bbv-controls');
+         const rows = [...document.querySelectorAll('.bbv-legend tbody tr')].map(tr => tr.getBoundingClientRect());
+         const vb = document.querySelector('.bbv-svg').viewBox.baseVal;
+         return [svg.width, svg.height, stage.width, controls.bottom, window.innerHeight,
+           Math.max(...rows.map(r => r.bottom)), Math.max(...rows.map(r => r.height)), rows.length,
+           vb.width / vb.height,
+           document.documentElement.scrollWidth <= document.documentElement.clientWidth];",
+    );
+    v.cam.snap("viewer-6p-1366x768");
+    let [w, h, column, bottom, inner, legend_bottom, row_height, rows, aspect, no_sideways] =
+        serde_json::from_value::<[serde_json::Value; 10]>(fit).unwrap();
+    let f = |x: &serde_json::Value| x.as_f64().unwrap();
+    assert_eq!(rows, json!(6));
+    assert_eq!(no_sideways, json!(true), "no sideways scroll");
+    assert!(
+        f(&bottom) <= f(&inner),
+        "the controls end at {bottom} of {inner}"
+    );
+    assert!(
+        f(&legend_bottom) <= f(&inner),
+        "the legend ends at {legend_bottom} of {inner}"
+    );
+    assert!(
+        f(&row_height) < 40.0,
+        "a legend row is {row_height} px high: on one line"
+    );
+    // The drawing is its map's shape, and it fills its column's width or the height.
+    let drawn = f(&w).min(f(&h) * f(&aspect));
+    assert!(
+        drawn >= f(&column) - 2.0 || f(&h) >= f(&inner) - 400.0,
+        "the map is drawn {drawn:.0} px wide in a {column} px column, {h} px high"
+    );
+    assert!(
+        f(&column) >= 0.55 * 1366.0,
+        "the map's column is {column} px of 1366"
+    );
+    eprintln!("6-player map at 1366×768: drawn {drawn:.0} × {h} px in a {column} px column");
+    viewport(v.b, DESKTOP);
+}
+
 fn a_replay_it_cannot_load_says_why(v: &mut Visit) {
     let b = v.b;
     v.page("/viewer?replay=/no/such/replay.json");

@@ -216,9 +216,9 @@ fn a_live_match_is_followed(v: &mut Visit, f: &Fixture) {
     }
     let state = b.execute(
         "const l = window.__live, box = document.getElementById('live-box');
-         return [l.viewer.constructor.name, box.dataset.liveTurn, l.viewer.live(), box.dataset.liveState];",
+         return [l.viewer.game.name, box.dataset.liveTurn, l.viewer.live(), box.dataset.liveState];",
     );
-    assert_eq!(state, json!(["VindiniumViewer", "600", true, "live"]));
+    assert_eq!(state, json!(["vindinium", "600", true, "live"]));
     wait_until(
         b,
         "the live viewer catches up with the newest move",

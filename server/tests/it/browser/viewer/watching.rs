@@ -197,3 +197,34 @@ pub fn the_result_can_be_hidden_until_the_end(v: &mut Visit) {
     b.click(".bbv-hide-result input");
     b.execute("localStorage.removeItem('bottlebats-viewer-hide-result');");
 }
+
+/// The colour-blind palette, chosen in the viewer's head: the first player's forts and
+/// legend swatch are drawn in Okabe and Ito's yellow (its forts' numbers dark on it);
+/// the choice is kept for the next game opened (`reopen`), and unchosen the usual red
+/// comes back.
+pub fn a_colour_blind_palette_is_kept(v: &mut Visit, reopen: impl Fn(&mut Visit)) {
+    let colours = "window.bottleBatsViewer.goTo(0);
+         const first = window.bottleBatsViewer.replay.players[0];
+         const fort = document.querySelector(`g.bbv-fort[data-owner=\"${first}\"]`);
+         return [fort.querySelector('circle').getAttribute('fill'),
+           document.querySelector('.bbv-legend tbody tr .bbv-swatch circle').getAttribute('fill'),
+           getComputedStyle(fort.querySelector('text')).fill,
+           document.querySelector('.bbv-palette input').checked];";
+    let b = v.b;
+    let usual = json!(["#e8505b", "#e8505b", "rgb(255, 255, 255)", false]);
+    assert_eq!(b.execute(colours), usual, "the usual palette at first");
+    b.click(".bbv-palette input");
+    let blind = json!(["#f0e442", "#f0e442", "rgb(20, 28, 44)", true]);
+    assert_eq!(b.execute(colours), blind, "Okabe and Ito's colours");
+    assert_eq!(
+        b.execute("return localStorage.getItem('bottlebats-viewer-palette');"),
+        json!("colour-blind")
+    );
+    v.cam.snap("viewer-colour-blind");
+    reopen(v);
+    let b = v.b;
+    assert_eq!(b.execute(colours), blind, "kept for the next game");
+    b.click(".bbv-palette input");
+    assert_eq!(b.execute(colours), usual, "the usual palette again");
+    b.execute("localStorage.removeItem('bottlebats-viewer-palette');");
+}

@@ -1,4 +1,4 @@
-/* What the viewer says in words: the game, its result, what happened in a turn. Pure,
+/* What the Bottle Bats renderer says in words: the game, its result, what happened in a turn. Pure,
  * without the DOM. */
 
 /** "8 players · 97 forts · 500 turns", and where the game comes from if not a replay. */
@@ -48,7 +48,6 @@ function events(r, stats, t) {
  *  `{ player, kind, text }`, kind one of "warning", "timeout", "limit", "removed".
  *  The same turns as the owner's stderr and the error board's links. */
 export function problemsAt(r, t) {
-  if (r.problemsAt) return r.problemsAt(t); // another game's replay says its own
   const row = r.turns[t];
   const ev = (row && row.events) || {};
   const out = [];

@@ -4,8 +4,8 @@
  * frame; forts, which change once a turn. Each is painted on its own, so a frame between
  * two turns repaints only the marches. */
 
-import { el, svg } from "./dom.mjs";
-import { palette, ROAD, BATTLE } from "./colours.mjs";
+import { el, svg } from "../viewer/dom.mjs";
+import { palette, isLight, ROAD, BATTLE } from "./colours.mjs";
 import {
   roadWays, marchProgress, pointOn, arrow, battlePoint, flashRadius, flashAlpha,
   labelBox, fortLabelBox, overlaps,
@@ -143,7 +143,8 @@ export class MapView {
         f.owner = o;
         f.circle.setAttribute("fill", palette(o));
         f.g.setAttribute("data-owner", o < 0 ? "neutral" : players[o]);
-        f.g.setAttribute("class", o < 0 ? "bbv-fort bbv-neutral" : "bbv-fort");
+        f.g.setAttribute("class", o < 0 ? "bbv-fort bbv-neutral"
+          : isLight(palette(o)) ? "bbv-fort bbv-light" : "bbv-fort");
       }
       if (f.garrison !== g) {
         f.garrison = g;

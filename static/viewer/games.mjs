@@ -1,0 +1,19 @@
+/* The games the viewer shows, each a folder of static/ with its `game.mjs` (see the
+ * contract at the top of viewer.mjs). A replay's game is the one whose `accepts` takes
+ * it (its JSON's `format`); Bottle Bats, the first game, is the one for anything else:
+ * its reader says why it is not a replay. */
+
+import { bottlebats } from "../bottlebats/game.mjs";
+import { vindinium } from "../vindinium/game.mjs";
+
+export const GAMES = [bottlebats, vindinium];
+
+/** The game of `replay` (parsed JSON, a replay read, or a live stream's head). */
+export function gameOf(replay) {
+  return GAMES.find((g) => g.accepts(replay)) || bottlebats;
+}
+
+/** The game that reads `text` (not JSON: a classic log), or null. */
+export function gameOfText(text) {
+  return GAMES.find((g) => g.readsText && g.readsText(text)) || null;
+}
