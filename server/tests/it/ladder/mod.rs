@@ -3,6 +3,7 @@
 //! user's page and the JSON API; every filter across its pages (`filters`), and the
 //! answers to what goes wrong (`errors`).
 
+pub mod by_game;
 mod errors;
 mod filters;
 mod match_page;
