@@ -77,7 +77,9 @@ fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json:
         "turn_limit": c.max_steps,
         "active_bots": bots,
         "rules": format!("/{}", content.rules),
+        "leaderboard": format!("/api/leaderboard?game={name}"),
         "matches": format!("/api/matches?game={name}"),
+        "live": format!("/api/live?game={name}"),
     }))
 }
 

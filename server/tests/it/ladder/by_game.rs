@@ -159,6 +159,12 @@ async fn each_game_has_its_own_leaderboard_and_the_default_url_is_bottle_bats() 
     let all = stranger.get("/api/leaderboard?game=vindinium").await.json();
     assert_eq!(all["game"], "vindinium");
     assert_eq!(api_ranked(&all), in_order(&VINDINIUM));
+    let games = stranger.get("/api/games").await.json();
+    assert_eq!(
+        games["games"][1]["leaderboard"],
+        "/api/leaderboard?game=vindinium"
+    );
+    assert_eq!(games["games"][1]["live"], "/api/live?game=vindinium");
     let page = (stranger
         .get("/api/leaderboard?game=vindinium&page=2&limit=3")
         .await)
