@@ -193,8 +193,8 @@ pub async fn seats_lately(db: &PgPool, game: &str) -> sqlx::Result<i64> {
 }
 
 /// The leaderboards' places of a day ago (ratings as `rating_history` had them then;
-/// each bot's among its own game's bots), by bot: one index lookup per bot, so it is made at most every [`DAY_AGO_FOR`] and
-/// shared by the bot pages meanwhile.
+/// each bot's among its own game's bots), by bot: one index lookup per bot, so it is
+/// made at most every [`DAY_AGO_FOR`] and shared by the bot pages meanwhile.
 #[derive(Default)]
 pub struct DayAgoRanks(std::sync::Mutex<Option<DayAgo>>);
 

@@ -134,8 +134,8 @@ impl ListGame {
         address_of(path, self.param(), pairs)
     }
 
-    /// The links to the list `path` of every open game (the default first), and to the game's live channel;
-    /// none while one game is open.
+    /// The links to the list `path` of every open game (the default first), and to the
+    /// game's live channel; none while one game is open.
     pub fn switcher(&self, path: &str) -> Option<Switcher> {
         if self.open.len() < 2 {
             return None;

@@ -85,10 +85,10 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
 }
 
 /// One game's leaderboard as one moment saw it, shared by the requests of the next
-/// [`LEADERBOARD_FOR`]: the ranked list of the game's bots, read and sorted once, with indexes by bot and
-/// owner name, so that a page, a search or a visitor's own bots cost the rows they show
-/// (10,000 bots are 5.7 MB of rows: the page shows [`PAGE_ROWS`] at a time). The page,
-/// its rows, its JSON and the user pages show the same moment.
+/// [`LEADERBOARD_FOR`]: the ranked list of the game's bots, read and sorted once, with
+/// indexes by bot and owner name, so that a page, a search or a visitor's own bots cost
+/// the rows they show (10,000 bots are 5.7 MB of rows: the page shows [`PAGE_ROWS`] at a
+/// time). The page, its rows, its JSON and the user pages show the same moment.
 pub struct Leaderboard {
     made: Instant,
     /// Its game's name.

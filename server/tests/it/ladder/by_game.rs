@@ -203,6 +203,14 @@ async fn each_game_has_its_own_leaderboard_and_the_default_url_is_bottle_bats() 
         matches.contains(r#"<a href="/matches?game=vindinium" aria-current="page">Vindinium</a>"#)
     );
     assert!(matches.contains(r#"<input type="hidden" name="game" value="vindinium">"#));
+    // Its map filter offers the game's maps only.
+    assert!(matches.contains(r#"<option value="m1""#), "{matches}");
+    assert!(!matches.contains(r#"<option value="duel-2p""#));
+    let bottlebats = stranger.get("/matches").await.body;
+    assert!(bottlebats.contains(r#"<option value="duel-2p""#));
+    // The home page leads to the other game's ladder.
+    let home = stranger.get("/").await.body;
+    assert!(home.contains(r#"href="/leaderboard?game=vindinium""#));
 }
 
 #[tokio::test]
