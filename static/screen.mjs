@@ -125,7 +125,10 @@ class Screen {
     this.pinned = pinned ? Number(pinned) : null; // the tournament this address keeps to
     this.tournament = this.pinned; // the tournament followed, or null: the ladder
     this.after = 0; // the game shown last (of the tournament followed, or the ladder's)
-    const was = resumed(location.pathname);
+    // The game whose channel this is (`/live?game=NAME`; none: the default game). The
+    // root's `data-game` is the game shown from then on.
+    this.channel = root.getAttribute("data-game");
+    const was = resumed(location.pathname + location.search);
     if (was && (this.pinned === null || was.tournament === this.pinned)) {
       this.tournament = was.tournament;
       this.after = was.after;
@@ -188,8 +191,9 @@ class Screen {
   /** Asks `/api/live` what comes after the game shown last. */
   ask() {
     clearTimeout(this.timer);
-    remember(location.pathname, { tournament: this.tournament, after: this.after });
+    remember(location.pathname + location.search, { tournament: this.tournament, after: this.after });
     const q = new URLSearchParams({ after: String(this.after) });
+    if (this.channel) q.set("game", this.channel);
     if (this.tournament !== null) q.set("tournament", String(this.tournament));
     fetch("/api/live?" + q, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then((r) => (r.ok ? r.json() : null))

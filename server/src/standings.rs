@@ -82,15 +82,16 @@ impl Standing {
     }
 }
 
-/// Every bot that plays, best first: by [`Record::rating`], then by name.
-pub async fn standings(db: &PgPool) -> sqlx::Result<Vec<Standing>> {
+/// Every bot of `game` that plays, best first: by [`Record::rating`], then by name.
+pub async fn standings(db: &PgPool, game: &str) -> sqlx::Result<Vec<Standing>> {
     let rows = sqlx::query!(
         r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
                b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!"
            from bots b join users u on u.id = b.owner_id
            join bot_versions v on v.id = b.active_version_id
            left join bot_queue q on q.bot_id = b.id
-           where not b.disabled"#
+           where not b.disabled and b.game = $1"#,
+        game
     )
     .fetch_all(db)
     .await?;
@@ -179,20 +180,21 @@ pub struct BotStanding {
     pub gap_minutes: Option<f64>,
 }
 
-/// Seats of the ranked matches finished in the last 10 minutes.
-pub async fn seats_lately(db: &PgPool) -> sqlx::Result<i64> {
+/// Seats of `game`'s ranked matches finished in the last 10 minutes.
+pub async fn seats_lately(db: &PgPool, game: &str) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from match_players p join matches m on m.id = p.match_id
            where m.status = 'finished' and m.finished_at > now() - interval '10 minutes'
-             and m.ranked"#
+             and m.ranked and m.game = $1"#,
+        game
     )
     .fetch_one(db)
     .await
 }
 
-/// The leaderboard's places of a day ago (ratings as `rating_history` had them then),
-/// by bot: one index lookup per bot, so it is made at most every [`DAY_AGO_FOR`] and
-/// shared by the bot pages meanwhile.
+/// The leaderboards' places of a day ago (ratings as `rating_history` had them then;
+/// each bot's among its own game's bots), by bot: one index lookup per bot, so it is
+/// made at most every [`DAY_AGO_FOR`] and shared by the bot pages meanwhile.
 #[derive(Default)]
 pub struct DayAgoRanks(std::sync::Mutex<Option<DayAgo>>);
 
@@ -211,14 +213,14 @@ impl DayAgoRanks {
         }
         let rows = sqlx::query!(
             r#"with then_ as (
-                   select b.id, b.name, coalesce(
+                   select b.id, b.name, b.game, coalesce(
                        (select h.mu - 3 * h.sigma from rating_history h
                         where h.bot_id = b.id and h.at < now() - interval '1 day'
                         order by h.at desc limit 1),
                        case when b.created_at < now() - interval '1 day' then $1::float8 end) as r
                    from bots b where b.active_version_id is not null and not b.disabled)
                select id as "id!: BotId",
-                   row_number() over (order by r desc, lower(name)) as "place!"
+                   row_number() over (partition by game order by r desc, lower(name)) as "place!"
                from then_ where r is not null"#,
             crate::ranker::rating::conservative(
                 crate::ranker::rating::MU,
@@ -235,30 +237,44 @@ impl DayAgoRanks {
     }
 }
 
-/// How many matches finished in the last 10 minutes: the ladder's pace.
-pub async fn finished_lately(db: &PgPool) -> sqlx::Result<i64> {
+/// How many of `game`'s ranked matches finished in the last 10 minutes: its ladder's
+/// pace.
+pub async fn finished_lately(db: &PgPool, game: &str) -> sqlx::Result<i64> {
     sqlx::query_scalar!(
         r#"select count(*) as "n!" from matches
            where status = 'finished' and finished_at > now() - interval '10 minutes'
-             and ranked"#
+             and ranked and game = $1"#,
+        game
     )
     .fetch_one(db)
     .await
 }
 
-/// The standing of the bot `bot` named `name`, from the leaderboard of the moment
-/// (`board`, everyone who plays, best first), the ladder's pace (`lately`) and the
-/// contest's phase (`contest`, paused or frozen): queries only the seats played lately
-/// and the places of a day ago, which are kept for 10 minutes.
+/// One game's ladder of the moment, as the leaderboard has it.
+pub struct LadderNow<'a> {
+    pub game: &'a str,
+    /// Every bot of the game that plays, best first.
+    pub board: &'a [Standing],
+    /// Its matches finished in the last 10 minutes: its pace.
+    pub finished_lately: i64,
+}
+
+/// The standing of the bot `bot` named `name`, from its game's ladder of the moment
+/// (`ladder`) and the contest's phase (`contest`, paused or frozen): queries only the
+/// seats played lately and the places of a day ago, which are kept for 10 minutes.
 pub async fn bot_standing(
     db: &PgPool,
     day_ago: &DayAgoRanks,
     bot: BotId,
     name: &str,
-    board: &[Standing],
-    lately: i64,
+    ladder: LadderNow<'_>,
     contest: &crate::contest::Contest,
 ) -> sqlx::Result<BotStanding> {
+    let LadderNow {
+        game,
+        board,
+        finished_lately: lately,
+    } = ladder;
     let me = board.iter().position(|s| s.name.eq_ignore_ascii_case(name));
     let of = board.len() as i64;
     let last_game_at = match me {
@@ -276,7 +292,7 @@ pub async fn bot_standing(
         .filter(|s| Some(s.owner.as_str()) != owner || s.owner == crate::house::ACCOUNT)
         .count()
         .saturating_sub(usize::from(owner == Some(crate::house::ACCOUNT)));
-    let seats = seats_lately(db).await?;
+    let seats = seats_lately(db, game).await?;
     let stopped = if contest.paused {
         Some("paused")
     } else if contest.frozen() {

@@ -171,7 +171,7 @@ fn next_match(st: &crate::standings::BotStanding, place: i64, line: i64) -> Stri
     }
 }
 
-fn standing_text(st: &crate::standings::BotStanding, record: &Record) -> StandingText {
+fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str) -> StandingText {
     let change = match (st.rank, st.rank_day_ago) {
         (Some((now, _)), Some(then)) if now < then => {
             Some(("up", format!("▲ {} since yesterday", then - now)))
@@ -184,7 +184,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record) -> Standin
     };
     let next = st.line.map(|(place, line)| next_match(st, place, line));
     StandingText {
-        rank: st.rank.map(|(p, of)| format!("#{p} of {of}")),
+        rank: (st.rank).map(|(p, of)| super::games::rank_text(p as usize, of as usize, game)),
         change,
         interval: format!(
             "{:.2} and {:.2}",
@@ -305,20 +305,23 @@ pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Sta
     } else {
         Vec::new()
     };
-    let board = super::ladder::leaderboard(state).await?;
+    let board = super::ladder::leaderboard(state, &bot.game).await?;
     let standing = crate::standings::bot_standing(
         &state.db,
         &state.day_ago_ranks,
         bot_id,
         name,
-        &board.standings,
-        board.finished_lately,
+        crate::standings::LadderNow {
+            game: board.game,
+            board: &board.standings,
+            finished_lately: board.finished_lately,
+        },
         // The phase every page reads already (paused, frozen), from its cache.
         &state.contest.get(&state.db).await?,
     )
     .await?;
     Ok(Stats {
-        standing: standing_text(&standing, &record),
+        standing: standing_text(&standing, &record, &bot.game),
         started_over: started_over(bot),
         rating: format!("{:.2}", record.rating()),
         mu_sigma: record.mu_sigma(),

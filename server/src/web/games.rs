@@ -1,6 +1,7 @@
 //! `GET /api/games`: the games open on this site, with their seats, timing and how
-//! many bots play each. Every list of the site takes `?game=NAME` (the default game
-//! without it): `/matches`, `/api/matches`.
+//! many bots play each. The lists of the site take `?game=NAME` (the default game
+//! without it; a name that is no open game is refused): `/leaderboard` (and its rows),
+//! `/matches`, `/live` and their API, whose pages link each open game ([`Switcher`]).
 
 use axum::extract::State;
 use axum::routing::get;
@@ -76,7 +77,9 @@ fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json:
         "turn_limit": c.max_steps,
         "active_bots": bots,
         "rules": content.rules,
+        "leaderboard": format!("/api/leaderboard?game={name}"),
         "matches": format!("/api/matches?game={name}"),
+        "live": format!("/api/live?game={name}"),
     }))
 }
 
@@ -98,4 +101,100 @@ async fn api(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>
         list.push(game);
     }
     Ok(Json(json!({ "games": list })))
+}
+
+/// The game a list's page shows (`?game=NAME`, the default game without it), among the
+/// open games.
+pub struct ListGame {
+    pub name: String,
+    /// It is the game shown without `game`: its addresses carry none, as before there
+    /// was a choice.
+    default: bool,
+    open: Vec<String>,
+}
+
+impl ListGame {
+    /// The open game `asked` names, the default one when none; or why not.
+    pub async fn of(state: &AppState, asked: Option<&str>) -> sqlx::Result<Result<Self, String>> {
+        let open = state.open_games.get(&state.db).await?;
+        Ok(games::chosen(asked, &open).map(|name| ListGame {
+            name: name.to_string(),
+            default: name == games::default_of(&open),
+            open: open.clone(),
+        }))
+    }
+
+    /// What a form's hidden `game` field carries: the game, unless it is the default.
+    pub fn param(&self) -> Option<&str> {
+        (!self.default).then_some(self.name.as_str())
+    }
+
+    /// `path` with the query `pairs`, and `game` unless it is the default.
+    pub fn address(&self, path: &str, pairs: &[(&str, &str)]) -> String {
+        address_of(path, self.param(), pairs)
+    }
+
+    /// The links to the list `path` of every open game (the default first), and to the
+    /// game's live channel; none while one game is open.
+    pub fn switcher(&self, path: &str) -> Option<Switcher> {
+        if self.open.len() < 2 {
+            return None;
+        }
+        let default = games::default_of(&self.open);
+        let mut names: Vec<&String> = self.open.iter().collect();
+        names.sort_by_key(|name| *name != default);
+        let games = (names.into_iter())
+            .filter_map(|name| {
+                let game = (name != default).then_some(name.as_str());
+                Some(GameLink {
+                    title: games::kind(name).ok()?.title(),
+                    href: address_of(path, game, &[]),
+                    current: *name == self.name,
+                })
+            })
+            .collect();
+        Some(Switcher {
+            games,
+            live: self.address("/live", &[]),
+        })
+    }
+}
+
+/// `path` with the query `game` (if any) then `pairs`.
+fn address_of(path: &str, game: Option<&str>, pairs: &[(&str, &str)]) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    if let Some(game) = game {
+        q.append_pair("game", game);
+    }
+    for (k, v) in pairs {
+        q.append_pair(k, v);
+    }
+    match q.finish() {
+        q if q.is_empty() => path.to_string(),
+        q => format!("{path}?{q}"),
+    }
+}
+
+/// A bot's place on its game's leaderboard: `#2 of 30`, and the game for any but the
+/// default one (`#2 of 30 Vindinium bots`), which has its own ladder.
+pub fn rank_text(place: usize, of: usize, game: &str) -> String {
+    match games::kind(game) {
+        Ok(kind) if game != games::DEFAULT => format!("#{place} of {of} {} bots", kind.title()),
+        _ => format!("#{place} of {of}"),
+    }
+}
+
+/// A list page's links to the same list of each open game (`templates/game_switch.html`).
+pub struct Switcher {
+    pub games: Vec<GameLink>,
+    /// The shown game's live channel.
+    pub live: String,
+}
+
+/// A link of a [`Switcher`].
+pub struct GameLink {
+    pub title: &'static str,
+    pub href: String,
+    /// It is the game shown.
+    pub current: bool,
 }

@@ -4,7 +4,8 @@
 //! game; during a tournament its games in order, the points between them, the final
 //! standings), and `/live` (any featured game) and `/tournaments/{id}/screen` (one
 //! tournament's, for its projector) are the big screen that shows them
-//! (`static/screen.mjs`). The stream's events:
+//! (`static/screen.mjs`). Each game has its channel: `/live?game=NAME` and
+//! `/api/live?game=NAME` (the default game's without it). The stream's events:
 //!
 //! - `wait` `{"status": "queued"}`, now and then, while the match has not started;
 //! - `head`: the compact replay without turns and result, once it runs;
@@ -30,8 +31,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use super::api::ApiResult;
+use super::api::{ApiError, ApiResult};
 use super::error::{AppError, AppResult};
+use super::games::ListGame;
 use super::live_feed::{Feed, NoSlot, Snapshot, PER_ADDRESS};
 use super::AppState;
 use crate::ids::{MatchId, TournamentId};
@@ -68,15 +70,16 @@ async fn turns(
     headers: HeaderMap,
 ) -> AppResult<Sse<impl futures_core::Stream<Item = Result<Event, Infallible>>>> {
     let m = sqlx::query!(
-        "select tournament_id from matches where id = $1",
+        "select tournament_id, game from matches where id = $1",
         id as MatchId
     )
     .fetch_optional(&state.db)
     .await?
     .ok_or(AppError::NotFound)?;
     let ip = state.client_ip(addr.ip(), &headers);
-    // A tournament's games and the ladder's pick are what the big screens show.
-    let featured = m.tournament_id.is_some() || featured(&state, MatchId(0)).await? == Some(id);
+    // A tournament's games and its game's ladder's pick are what the big screens show.
+    let featured =
+        m.tournament_id.is_some() || featured(&state, &m.game, MatchId(0)).await? == Some(id);
     let slot = state.live_feeds.slot(ip, featured).map_err(|e| match e {
         NoSlot::Address => AppError::Status(
             StatusCode::TOO_MANY_REQUESTS,
@@ -170,12 +173,11 @@ async fn send(
     Ok(false)
 }
 
-/// The ladder's featured match after match `after` (0: any): the running match whose
-/// best player is best rated, else the latest finished match among the ladder's best.
-/// Newer than the one the channel showed last, so it never shows a game twice. Of the
-/// default game: the big screen's scoreboard is Bottle Bats' (a tournament's screen
-/// follows its own games).
-async fn featured(state: &AppState, after: MatchId) -> sqlx::Result<Option<MatchId>> {
+/// The featured match of `game`'s ladder after match `after` (0: any): the running
+/// match whose best player is best rated, else the latest finished match among the
+/// ladder's best. Newer than the one the channel showed last, so it never shows a game
+/// twice. Each game has its channel, whose screen draws that game.
+async fn featured(state: &AppState, game: &str, after: MatchId) -> sqlx::Result<Option<MatchId>> {
     sqlx::query_scalar!(
         r#"select m.id as "id: MatchId" from matches m
            join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id
@@ -185,50 +187,57 @@ async fn featured(state: &AppState, after: MatchId) -> sqlx::Result<Option<Match
            order by m.status = 'running' desc, max(b.mu - 3 * b.sigma) desc, m.id desc
            limit 1"#,
         after as MatchId,
-        crate::games::DEFAULT
+        game
     )
     .fetch_optional(&state.db)
     .await
 }
 
-/// The tournament running now, the latest started if several.
-async fn running_tournament(state: &AppState) -> sqlx::Result<Option<TournamentId>> {
+/// `game`'s tournament running now, the latest started if several.
+async fn running_tournament(state: &AppState, game: &str) -> sqlx::Result<Option<TournamentId>> {
     sqlx::query_scalar!(
-        r#"select id as "id: TournamentId" from tournaments where status = 'running'
-           order by id desc limit 1"#
+        r#"select id as "id: TournamentId" from tournaments
+           where status = 'running' and game = $1
+           order by id desc limit 1"#,
+        game
     )
     .fetch_optional(&state.db)
     .await
 }
 
-/// `GET /api/live`'s question: the game the channel showed last (`after`), and the
-/// tournament it follows, if any (`after` is then one of its games).
+/// `GET /api/live`'s question: the game whose channel it is (the default game without
+/// it), the match the channel showed last (`after`), and the tournament it follows, if
+/// any (`after` is then one of its games).
 #[derive(Deserialize)]
 struct Ask {
+    game: Option<String>,
     #[serde(default)]
     after: i64,
     tournament: Option<i64>,
 }
 
-/// `GET /api/live`: what the channel shows next (see `static/screen.mjs`): the pace and
-/// the next game, and during a tournament (the one asked for, else the one running)
-/// its next game in order with the points so far, or, once none is left and it is
-/// over, its final standings.
+/// `GET /api/live`: what a game's channel shows next (see `static/screen.mjs`): the
+/// pace and the next game, and during a tournament of the game (the one asked for,
+/// else the one running) its next game in order with the points so far, or, once none
+/// is left and it is over, its final standings.
 async fn api_live(State(state): State<AppState>, Query(ask): Query<Ask>) -> ApiResult<Json<Value>> {
+    let of = (ListGame::of(&state, ask.game.as_deref()).await?)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     let channel = crate::live::channel(&state.db, state.config.live_delay).await?;
     let tournament = match ask.tournament {
         Some(t) => Some((TournamentId(t), MatchId(ask.after))),
         // The ladder's `after` says nothing of a tournament: it starts at its first game.
-        None => running_tournament(&state).await?.map(|t| (t, MatchId(0))),
+        None => (running_tournament(&state, &of.name).await?).map(|t| (t, MatchId(0))),
     };
     let mut answer = match tournament {
         Some((t, after)) => tournament_next(&state, t, after).await?,
-        None => match featured(&state, MatchId(ask.after)).await? {
+        None => match featured(&state, &of.name, MatchId(ask.after)).await? {
             Some(id) => game(&state, id, "Top of the ladder".into()).await?,
             None => json!({ "match": null }),
         },
     };
     answer["seconds"] = channel.seconds.into();
+    answer["game"] = of.name.into();
     Ok(Json(answer))
 }
 
@@ -306,11 +315,26 @@ struct Screen {
     title: String,
     /// The tournament the screen keeps to (its own address), else none: the channel.
     tournament: Option<TournamentId>,
+    /// The game whose channel it shows (`/api/live?game=`), unless it is the default.
+    game: Option<String>,
 }
 
-async fn screen() -> AppResult<Html<String>> {
+/// What `/live` asks for: the game whose channel it shows (the default game without).
+#[derive(Deserialize)]
+struct Channel {
+    game: Option<String>,
+}
+
+/// `/live`: the big screen of a game's channel.
+async fn screen(
+    State(state): State<AppState>,
+    Query(channel): Query<Channel>,
+) -> AppResult<Html<String>> {
+    let game =
+        (ListGame::of(&state, channel.game.as_deref()).await?).map_err(AppError::BadRequest)?;
     let page = Screen {
-        title: "Bottle Bats".into(),
+        title: crate::games::kind(&game.name)?.title().into(),
+        game: game.param().map(str::to_string),
         tournament: None,
     };
     Ok(Html(page.render()?))
@@ -328,6 +352,7 @@ async fn tournament_screen(
     let page = Screen {
         title: t.name,
         tournament: Some(id),
+        game: None,
     };
     Ok(Html(page.render()?))
 }

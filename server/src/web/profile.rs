@@ -63,12 +63,12 @@ struct ProfilePage {
     error: Option<(&'static str, String)>,
 }
 
-/// The user's bots with their state, place on the leaderboard and rating.
+/// The user's bots with their state, place on their game's leaderboard and rating.
 pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<OwnBot>> {
     let rows = sqlx::query!(
         r#"select b.name, a.number as "active?", l.number as latest,
                l.status as "latest_status: VersionStatus", b.mu, b.sigma, b.games,
-               case when b.disabled then coalesce(b.disabled_reason, '') end as disabled
+               case when b.disabled then coalesce(b.disabled_reason, '') end as disabled, b.game
            from bots b
            left join bot_versions a on a.id = b.active_version_id
            join lateral (select number, status from bot_versions where bot_id = b.id
@@ -78,15 +78,25 @@ pub(crate) async fn own_bots(state: &AppState, user: UserId) -> AppResult<Vec<Ow
     )
     .fetch_all(&state.db)
     .await?;
-    // Places as the leaderboard (cached for a second) has them.
-    let board = super::ladder::leaderboard(state).await?;
-    let of = board.standings.len();
+    // Places as each game's leaderboard (cached for a second) has them.
+    let mut boards = std::collections::HashMap::new();
+    for r in &rows {
+        if !boards.contains_key(&r.game) {
+            let board = super::ladder::leaderboard(state, &r.game).await?;
+            boards.insert(r.game.clone(), board);
+        }
+    }
     Ok(rows
         .into_iter()
         .map(|r| OwnBot {
-            rank: board
-                .place_of(&r.name)
-                .map(|i| format!("#{} of {of}", i + 1)),
+            rank: boards.get(&r.game).and_then(|board| {
+                let place = board.place_of(&r.name)?;
+                Some(super::games::rank_text(
+                    place + 1,
+                    board.standings.len(),
+                    &r.game,
+                ))
+            }),
             rating: (r.games > 0).then(|| format!("{:.2}", conservative(r.mu, r.sigma))),
             name: r.name,
             active: r.active,

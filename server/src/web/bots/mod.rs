@@ -70,6 +70,8 @@ pub struct BotRow {
     pub version_games: i32,
     /// Why an organizer took it out of the ladder, when it is out.
     pub disabled: Option<String>,
+    /// Its game, whose ladder it plays on.
+    pub game: String,
 }
 
 async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
@@ -77,7 +79,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         r#"select b.id as "id: BotId", b.name, b.owner_id as "owner_id: UserId",
                u.name as owner, b.created_at, v.number as "active?",
                b.mu, b.sigma, b.games, b.wins, b.losses, b.draws, b.disabled,
-               b.disabled_reason, b.version_games
+               b.disabled_reason, b.version_games, b.game
            from bots b join users u on u.id = b.owner_id
            left join bot_versions v on v.id = b.active_version_id
            where lower(b.name) = lower($1)"#,
@@ -99,6 +101,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
             r.disabled_reason
                 .unwrap_or_else(|| crate::ranker::DISABLED_REASON_DEFAULT.into())
         }),
+        game: r.game,
     })
 }
 

@@ -1,7 +1,9 @@
-//! The leaderboard: its pages, the visitor's bots with their neighbours, a search by
-//! name, the rows of each alone (which the page's script fetches again) and its JSON,
-//! all from one [`Leaderboard`] made at most once a second.
+//! The leaderboard of each game (`?game=NAME`, the default game without it): its
+//! pages, the visitor's bots with their neighbours, a search by name, the rows of each
+//! alone (which the page's script fetches again) and its JSON, all from one
+//! [`Leaderboard`] of the game made at most once a second.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -20,6 +22,7 @@ use crate::standings::{standings, Standing};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
 use crate::web::format::{round2, when};
+use crate::web::games::{ListGame, Switcher};
 use crate::web::session::Visitor;
 use crate::web::{AppState, Layout};
 
@@ -81,13 +84,15 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
     })
 }
 
-/// The leaderboard as one moment saw it, shared by the requests of the next
-/// [`LEADERBOARD_FOR`]: the ranked list, read and sorted once, with indexes by bot and
-/// owner name, so that a page, a search or a visitor's own bots cost the rows they show
-/// (10,000 bots are 5.7 MB of rows: the page shows [`PAGE_ROWS`] at a time). The page,
-/// its rows, its JSON and the user pages show the same moment.
+/// One game's leaderboard as one moment saw it, shared by the requests of the next
+/// [`LEADERBOARD_FOR`]: the ranked list of the game's bots, read and sorted once, with
+/// indexes by bot and owner name, so that a page, a search or a visitor's own bots cost
+/// the rows they show (10,000 bots are 5.7 MB of rows: the page shows [`PAGE_ROWS`] at a
+/// time). The page, its rows, its JSON and the user pages show the same moment.
 pub struct Leaderboard {
     made: Instant,
+    /// Its game's name.
+    pub game: &'static str,
     pub standings: Vec<Standing>,
     /// Matches finished in the 10 minutes before it was made: the ladder's pace.
     pub finished_lately: i64,
@@ -129,7 +134,12 @@ pub struct Found {
 }
 
 impl Leaderboard {
-    fn new(made: Instant, standings: Vec<Standing>, finished_lately: i64) -> Leaderboard {
+    fn new(
+        made: Instant,
+        game: &'static str,
+        standings: Vec<Standing>,
+        finished_lately: i64,
+    ) -> Leaderboard {
         let mut by_bot: Vec<_> = (standings.iter().enumerate())
             .map(|(i, s)| (s.name.to_lowercase(), i))
             .collect();
@@ -140,6 +150,7 @@ impl Leaderboard {
         by_owner.sort_unstable();
         Leaderboard {
             made,
+            game,
             standings,
             finished_lately,
             by_bot,
@@ -227,19 +238,42 @@ impl Leaderboard {
 /// How long a [`Leaderboard`] is shown.
 pub const LEADERBOARD_FOR: Duration = Duration::from_secs(1);
 
-/// The latest [`Leaderboard`], and who is making the next one.
+/// One game's latest [`Leaderboard`], and who is making its next one.
 #[derive(Default)]
-pub struct LeaderboardCache {
+struct Latest {
     latest: std::sync::Mutex<Option<Arc<Leaderboard>>>,
     making: tokio::sync::Mutex<()>,
 }
 
-impl LeaderboardCache {
+impl Latest {
     fn latest(&self) -> Option<Arc<Leaderboard>> {
         self.latest
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
+    }
+}
+
+/// Each game's latest [`Leaderboard`], by the name of the game in the registry: at most
+/// one entry per game this build knows, whatever names requests send.
+#[derive(Default)]
+pub struct LeaderboardCache(std::sync::Mutex<HashMap<&'static str, Arc<Latest>>>);
+
+impl LeaderboardCache {
+    fn of(&self, game: &'static str) -> Arc<Latest> {
+        let mut games = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        games.entry(game).or_default().clone()
+    }
+
+    /// The games it holds a leaderboard of, or is making one of.
+    pub fn games(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
     }
 }
 
@@ -252,30 +286,33 @@ struct LeaderboardRows<'a> {
     rows: &'a [Row],
 }
 
-/// The body of `/api/leaderboard` without a page: every bot.
-fn whole_json(standings: &[Standing], languages: &Languages) -> Bytes {
-    let json: Vec<_> = (standings.iter().enumerate())
+/// The body of `/api/leaderboard` without a page: every bot of the game.
+fn whole_json(board: &Leaderboard, languages: &Languages) -> Bytes {
+    let json: Vec<_> = (board.standings.iter().enumerate())
         .map(|(i, s)| standing_json(i + 1, s, languages))
         .collect();
     Bytes::from(
-        serde_json::to_vec(&json!({ "leaderboard": json }))
+        serde_json::to_vec(&json!({ "game": board.game, "leaderboard": json }))
             .expect("a JSON value always serializes"),
     )
 }
 
-/// Reads the standings and makes a [`Leaderboard`] of them.
-async fn make_leaderboard(state: &AppState) -> AppResult<Leaderboard> {
+/// Reads the standings of `game` and makes a [`Leaderboard`] of them.
+async fn make_leaderboard(state: &AppState, game: &'static str) -> AppResult<Leaderboard> {
     let made = Instant::now();
-    let standings = standings(&state.db).await?;
-    let finished_lately = crate::standings::finished_lately(&state.db).await?;
-    Ok(Leaderboard::new(made, standings, finished_lately))
+    let standings = standings(&state.db, game).await?;
+    let finished_lately = crate::standings::finished_lately(&state.db, game).await?;
+    Ok(Leaderboard::new(made, game, standings, finished_lately))
 }
 
-/// The leaderboard, at most [`LEADERBOARD_FOR`] old when asked for. Once it is older, the
-/// next request makes a new one; requests that come while it does are given the last
-/// one instead of waiting (or wait, when there is none yet).
-pub async fn leaderboard(state: &AppState) -> AppResult<Arc<Leaderboard>> {
-    let cache = &state.leaderboard;
+/// The leaderboard of `game` (a game of the registry, open or not), at most
+/// [`LEADERBOARD_FOR`] old when asked for. Once it is older, the next request makes a
+/// new one; requests that come while it does are given the last one instead of waiting
+/// (or wait, when there is none yet).
+pub async fn leaderboard(state: &AppState, game: &str) -> AppResult<Arc<Leaderboard>> {
+    // The registry's own name: the cache's keys are its games, never a request's text.
+    let game = crate::games::kind(game)?.name();
+    let cache = state.leaderboard.of(game);
     let last = cache.latest();
     if let Some(b) = last.as_ref().filter(|b| b.made.elapsed() < LEADERBOARD_FOR) {
         return Ok(b.clone());
@@ -291,7 +328,7 @@ pub async fn leaderboard(state: &AppState) -> AppResult<Arc<Leaderboard>> {
     {
         return Ok(b);
     }
-    let b = Arc::new(make_leaderboard(state).await?);
+    let b = Arc::new(make_leaderboard(state, game).await?);
     *cache
         .latest
         .lock()
@@ -299,10 +336,12 @@ pub async fn leaderboard(state: &AppState) -> AppResult<Arc<Leaderboard>> {
     Ok(b)
 }
 
-/// What a leaderboard address asks for: `?page=N` (from 1), `?q=` a search by the
-/// start of a bot's or owner's name, `?mine=1` (the rows alone) the visitor's bots.
+/// What a leaderboard address asks for: `?game=NAME` (the default game without it),
+/// `?page=N` (from 1), `?q=` a search by the start of a bot's or owner's name,
+/// `?mine=1` (the rows alone) the visitor's bots.
 #[derive(Deserialize)]
 pub struct Wanted {
+    game: Option<String>,
     page: Option<u64>,
     #[serde(default)]
     q: String,
@@ -347,16 +386,11 @@ fn mine(board: &Leaderboard, visitor: &Visitor, languages: &Languages) -> Vec<Ro
 }
 
 /// Where the rows of the table of a search or a page are fetched again.
-fn live_address(search: Option<&str>, page: usize) -> String {
+fn live_address(game: &ListGame, search: Option<&str>, page: usize) -> String {
     match (search, page) {
-        (Some(q), _) => {
-            let query = form_urlencoded::Serializer::new(String::new())
-                .append_pair("q", q)
-                .finish();
-            format!("/leaderboard/rows?{query}")
-        }
-        (None, 1) => "/leaderboard/rows".into(),
-        (None, n) => format!("/leaderboard/rows?page={n}"),
+        (Some(q), _) => game.address("/leaderboard/rows", &[("q", q)]),
+        (None, 1) => game.address("/leaderboard/rows", &[]),
+        (None, n) => game.address("/leaderboard/rows", &[("page", &n.to_string())]),
     }
 }
 
@@ -364,7 +398,11 @@ fn live_address(search: Option<&str>, page: usize) -> String {
 #[template(path = "ladder/leaderboard.html")]
 struct LeaderboardPage {
     layout: Layout,
-    /// Bots on the ladder.
+    /// The game shown, with what its addresses carry.
+    game: ListGame,
+    /// Links to the other open games' leaderboards, when there are several.
+    switcher: Option<Switcher>,
+    /// Bots of the game on the ladder.
     bots: usize,
     /// The page's rows, or the search's.
     rows: Vec<Row>,
@@ -379,22 +417,62 @@ struct LeaderboardPage {
     search: Option<Search>,
 }
 
-/// `/leaderboard`: a page of the ladder (the top first) under the visitor's own bots
-/// with their neighbours, or the bots a search finds.
+impl LeaderboardPage {
+    /// The address of page `page` of the game's leaderboard (the top without `page`).
+    fn page_address(&self, page: usize) -> String {
+        match page {
+            1 => self.game.address("/leaderboard", &[]),
+            n => self
+                .game
+                .address("/leaderboard", &[("page", &n.to_string())]),
+        }
+    }
+
+    fn last_page_address(&self) -> String {
+        self.page_address(self.pages)
+    }
+
+    /// Where the table of the visitor's bots gets its rows again.
+    fn mine_address(&self) -> String {
+        self.game.address("/leaderboard/rows", &[("mine", "1")])
+    }
+
+    /// The game's matches.
+    fn matches_address(&self) -> String {
+        self.game.address("/matches", &[])
+    }
+}
+
+/// The game a leaderboard address asks for, or a 400 that names the open games.
+async fn game_of(state: &AppState, wanted: &Wanted) -> AppResult<ListGame> {
+    ListGame::of(state, wanted.game.as_deref())
+        .await?
+        .map_err(AppError::BadRequest)
+}
+
+/// `/leaderboard`: a page of a game's ladder (the top first) under the visitor's own
+/// bots with their neighbours, or the bots a search finds.
 pub async fn page(
     State(state): State<AppState>,
     visitor: Visitor,
     Query(wanted): Query<Wanted>,
 ) -> AppResult<Response> {
-    let board = leaderboard(&state).await?;
+    let game = game_of(&state, &wanted).await?;
+    let board = leaderboard(&state, &game.name).await?;
     let languages = &state.languages;
     let search = search_text(&wanted.q);
     let page = page_of(&board, wanted.page);
     let mut view = LeaderboardPage {
         layout: visitor.layout(),
+        switcher: game.switcher("/leaderboard"),
         bots: board.standings.len(),
         rows: Vec::new(),
-        live: live_address(search.as_ref().map(|(q, _)| q.as_str()), page.unwrap_or(1)),
+        live: live_address(
+            &game,
+            search.as_ref().map(|(q, _)| q.as_str()),
+            page.unwrap_or(1),
+        ),
+        game,
         page: page.unwrap_or(1),
         pages: board.pages(),
         missing: None,
@@ -436,7 +514,8 @@ pub async fn rows(
     visitor: Visitor,
     Query(wanted): Query<Wanted>,
 ) -> AppResult<Response> {
-    let board = leaderboard(&state).await?;
+    let game = game_of(&state, &wanted).await?;
+    let board = leaderboard(&state, &game.name).await?;
     let languages = &state.languages;
     let rows = if wanted.mine.is_some() {
         mine(&board, &visitor, languages)
@@ -457,20 +536,22 @@ pub async fn rows(
         .into_response())
 }
 
-/// What `/api/leaderboard` may ask for: without either, every bot.
+/// What `/api/leaderboard` may ask for: `game` (the default game without it), and a
+/// page; without `page` and `limit`, every bot of the game.
 #[derive(Deserialize)]
 pub struct ApiPage {
+    game: Option<String>,
     page: Option<u64>,
     limit: Option<u64>,
 }
 
 pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> ApiResult<Response> {
-    let b = leaderboard(&state).await?;
+    let game = (ListGame::of(&state, p.game.as_deref()).await?)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    let b = leaderboard(&state, &game.name).await?;
     let json = header::HeaderValue::from_static("application/json");
     if p.page.is_none() && p.limit.is_none() {
-        let whole = b
-            .json
-            .get_or_init(|| whole_json(&b.standings, &state.languages));
+        let whole = b.json.get_or_init(|| whole_json(&b, &state.languages));
         return Ok(([(header::CONTENT_TYPE, json)], whole.clone()).into_response());
     }
     let limit = p.limit.unwrap_or(PAGE_ROWS as u64);
@@ -491,6 +572,7 @@ pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> Api
         .map(|i| standing_json(i + 1, &b.standings[i], &state.languages))
         .collect();
     Ok(Json(json!({
+        "game": b.game,
         "leaderboard": rows,
         "page": page,
         "pages": bots.div_ceil(limit).max(1),

@@ -14,6 +14,7 @@ use crate::standings::{finished_matches, MatchFilter, MatchRow, PAGE};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
 use crate::web::format::round2;
+use crate::web::games::{ListGame, Switcher};
 use crate::web::session::Visitor;
 use crate::web::{AppState, Layout};
 
@@ -21,6 +22,10 @@ use crate::web::{AppState, Layout};
 #[template(path = "ladder/matches.html")]
 struct MatchesPage {
     layout: Layout,
+    /// The game listed, with what its addresses carry.
+    game: ListGame,
+    /// Links to the other open games' matches, when there are several.
+    switcher: Option<Switcher>,
     matches: Vec<ListedMatch>,
     bot: String,
     user: String,
@@ -31,6 +36,29 @@ struct MatchesPage {
     /// The query of the next page, if there is one.
     next: Option<String>,
     first_page: bool,
+}
+
+impl MatchesPage {
+    /// The game's matches, unfiltered.
+    fn unfiltered(&self) -> String {
+        self.game.address("/matches", &[])
+    }
+
+    /// The first page of the game's matches, with the filters (when `filtered`) or
+    /// without.
+    fn newest(&self, filtered: &bool) -> String {
+        let filters = [
+            ("bot", &self.bot),
+            ("user", &self.user),
+            ("map", &self.map),
+            ("kind", &self.kind),
+        ];
+        let pairs: Vec<(&str, &str)> = (filters.iter())
+            .filter(|(_, v)| *filtered && !v.is_empty())
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
+        self.game.address("/matches", &pairs)
+    }
 }
 
 fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
@@ -64,18 +92,20 @@ pub async fn page(
     visitor: Visitor,
     Query(mut f): Query<MatchFilter>,
 ) -> AppResult<Html<String>> {
-    f.game = Some(
-        of_game(&state, f.game.as_deref())
-            .await?
-            .map_err(AppError::BadRequest)?,
-    );
+    let game = (ListGame::of(&state, f.game.as_deref()).await?).map_err(AppError::BadRequest)?;
+    f.game = Some(game.name.clone());
     let rows = finished_matches(&state.db, &f).await?;
     let next = next_cursor(&rows).map(|c| query_of(&f, c));
-    let maps = sqlx::query_scalar!("select name from maps order by seats, name")
-        .fetch_all(&state.db)
-        .await?;
+    let maps = sqlx::query_scalar!(
+        "select name from maps where game = $1 order by seats, name",
+        game.name
+    )
+    .fetch_all(&state.db)
+    .await?;
     let page = MatchesPage {
         layout: visitor.layout(),
+        switcher: game.switcher("/matches"),
+        game,
         matches: rows.iter().map(ListedMatch::from).collect(),
         bot: f.bot.clone().unwrap_or_default(),
         user: f.user.clone().unwrap_or_default(),
@@ -91,15 +121,6 @@ pub async fn page(
         first_page: f.cursor.is_none(),
     };
     Ok(Html(page.render()?))
-}
-
-/// The open game a list asks for (`?game=`), the default game when none; or why not.
-pub async fn of_game(
-    state: &AppState,
-    asked: Option<&str>,
-) -> sqlx::Result<Result<String, String>> {
-    let open = state.open_games.get(&state.db).await?;
-    Ok(crate::games::chosen(asked, &open).map(str::to_string))
 }
 
 /// A finished match as the API lists it.
@@ -121,10 +142,9 @@ pub async fn api(
     State(state): State<AppState>,
     Query(mut f): Query<MatchFilter>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    f.game = Some(
-        (of_game(&state, f.game.as_deref()).await?)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?,
-    );
+    let game = (ListGame::of(&state, f.game.as_deref()).await?)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    f.game = Some(game.name);
     let rows = finished_matches(&state.db, &f).await?;
     Ok(Json(json!({
         "game": f.game,

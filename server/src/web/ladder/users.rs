@@ -1,5 +1,5 @@
-//! A user's page (their bots on the leaderboard, their latest matches) and the page
-//! that documents the API.
+//! A user's page (their bots on each open game's leaderboard, their latest matches)
+//! and the page that documents the API.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -18,8 +18,23 @@ struct UserPage {
     layout: Layout,
     name: String,
     since: String,
-    bots: Vec<Row>,
+    /// Their bots on each open game's leaderboard that has any, the default game's first.
+    boards: Vec<UserBoard>,
     matches: Vec<ListedMatch>,
+}
+
+/// A user's bots on one game's leaderboard.
+struct UserBoard {
+    /// The game's title, while several games are open.
+    title: Option<&'static str>,
+    rows: Vec<Row>,
+}
+
+impl UserPage {
+    /// Their bots on the leaderboards.
+    fn bots(&self) -> usize {
+        self.boards.iter().map(|b| b.rows.len()).sum()
+    }
 }
 
 pub async fn page(
@@ -34,11 +49,21 @@ pub async fn page(
     .fetch_optional(&state.db)
     .await?
     .ok_or(AppError::NotFound)?;
-    let leaderboard = leaderboard(&state).await?;
-    let bots = leaderboard
-        .places_of(&user.name)
-        .map(|i| Row::of(i + 1, &leaderboard.standings[i], &state.languages))
-        .collect();
+    let games = crate::web::games::choices(&state).await?;
+    let several = games.len() > 1;
+    let mut boards = Vec::new();
+    for game in games {
+        let board = leaderboard(&state, &game.name).await?;
+        let rows: Vec<Row> = (board.places_of(&user.name))
+            .map(|i| Row::of(i + 1, &board.standings[i], &state.languages))
+            .collect();
+        if !rows.is_empty() {
+            boards.push(UserBoard {
+                title: several.then_some(game.title),
+                rows,
+            });
+        }
+    }
     let filter = MatchFilter {
         user: Some(user.name.clone()),
         ..MatchFilter::default()
@@ -52,7 +77,7 @@ pub async fn page(
         layout: visitor.layout(),
         name: user.name,
         since: when(user.created_at),
-        bots,
+        boards,
         matches,
     };
     Ok(Html(page.render()?))

@@ -117,7 +117,28 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
     v.cam.snap("served-vindinium-phone");
     viewport(b, LAPTOP);
     no_errors(b, "watching a served Vindinium match");
+    vindiniums_live_channel(v);
     a_vindinium_tournament_on_its_big_screen(v);
+}
+
+/// `/live?game=vindinium` features the ladder's Vindinium games, each hero's gold under
+/// the board (the page asks `/api/live` for its own game's).
+fn vindiniums_live_channel(v: &mut Visit) {
+    let b = v.b;
+    v.page("/live?game=vindinium");
+    watch_errors(b);
+    wait_screen(b, "a Vindinium ladder game featured", Duration::from_secs(60), |s| {
+        s.1 > 0 && (s.0 == "replay" || s.0 == "live")
+    });
+    wait_until(
+        b,
+        "four heroes' gold under the board",
+        Duration::from_secs(15),
+        "const rows = [...document.querySelectorAll('[data-screen-players] li')];
+         return rows.length === 4
+           && rows.every(li => li.querySelector('b[data-number=gold]') !== null);",
+    );
+    no_errors(b, "Vindinium's live channel");
 }
 
 /// The screen's state, the game it shows and the game of its renderer.

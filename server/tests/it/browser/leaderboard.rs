@@ -215,3 +215,97 @@ fn the_leaderboard_pages_finds_and_fits_a_laptop_and_a_phone() {
     v.b.wait_text("#my-bots", LONG_BOT);
     both(v, "home", |_, _| {});
 }
+
+/// Vindinium's bots beside the big Bottle Bats ladder: the longest name first.
+const VINDINIUM_BOTS: [(&str, f64); 3] = [
+    ("the-longest-vindinium-hero-name", 4000.0),
+    ("gold-digger", 3500.0),
+    ("tavern-regular", 3200.0),
+];
+
+/// Two games open: the leaderboard switches between their ladders with the switcher,
+/// which fits a laptop and a phone. Screenshots `board-games-*`.
+#[test]
+fn the_leaderboard_switches_between_the_open_games() {
+    let Some(tools) = browser_tools("the leaderboard's game switcher test") else {
+        return;
+    };
+    let site = Site::start_with("board-games", &["--games", "bottlebats,vindinium"]);
+    seed(&site);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let db = sqlx::PgPool::connect(&site.database_url).await.unwrap();
+        for (bot, mu) in VINDINIUM_BOTS {
+            crate::ladder::by_game::bot_of(&db, OWNER, bot, "vindinium", mu).await;
+        }
+        db.close().await;
+    });
+    let browser = Browser::open(&tools, "board-games");
+    let v = &mut Visit::new(&site, &browser.session);
+    viewport(v.b, LAPTOP);
+
+    // Bottle Bats' ladder at the usual address, marked in the switcher.
+    v.page("/leaderboard");
+    v.b.wait_text("main h1", "Leaderboard");
+    let current = "return [...document.querySelectorAll('.game-switch a')].map(a => [a.textContent, a.getAttribute('aria-current')]);";
+    assert_eq!(
+        v.b.execute(current),
+        serde_json::json!([
+            ["Bottle Bats", "page"],
+            ["Vindinium", null],
+            ["Watch live", null]
+        ])
+    );
+    assert_eq!(table(v.b, "#leaderboard")[0][1], "BigBertha");
+    both(v, "games-bottlebats", |_, _| {});
+
+    // Vindinium's: its own bots, ranked from 1.
+    v.b.click(".game-switch a[href='/leaderboard?game=vindinium']");
+    wait_for_path(v.b, "/leaderboard?game=vindinium");
+    let rows = table(v.b, "#leaderboard");
+    let top: Vec<(&str, &str)> = (rows.iter().take(3))
+        .map(|r| (r[0].as_str(), r[1].as_str()))
+        .collect();
+    assert_eq!(
+        top,
+        [
+            ("1", VINDINIUM_BOTS[0].0),
+            ("2", VINDINIUM_BOTS[1].0),
+            ("3", VINDINIUM_BOTS[2].0)
+        ]
+    );
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r[1].starts_with("bot0") || r[1] == "BigBertha"),
+        "no Bottle Bats bot: {rows:?}"
+    );
+    assert_eq!(
+        v.b.execute(current)[1],
+        serde_json::json!(["Vindinium", "page"])
+    );
+    both(v, "games-vindinium", |v, at| {
+        let cells = [".rank", ".bot", ".rating"];
+        let rows = cells_in_view(v, "#leaderboard", &cells);
+        assert!(
+            rows.as_array().unwrap().iter().all(|r| r == true),
+            "at {at}: {rows}"
+        );
+        let fits = v.b.execute(
+            "const w = document.documentElement.clientWidth;
+             return [...document.querySelectorAll('.game-switch a')].every(a => { const r = a.getBoundingClientRect(); return r.left >= 0 && r.right <= w; });",
+        );
+        assert_eq!(fits, serde_json::json!(true), "at {at}: the switcher fits");
+    });
+
+    // A search keeps to the game shown.
+    v.b.fill("form.board-search input[name=q]", "gold");
+    v.b.click("form.board-search button");
+    wait_for_path(v.b, "/leaderboard?game=vindinium&q=gold");
+    let found = table(v.b, "#leaderboard");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0][0].as_str(), found[0][1].as_str()),
+        ("2", "gold-digger")
+    );
+}

@@ -3,6 +3,7 @@
 //! user's page and the JSON API; every filter across its pages (`filters`), and the
 //! answers to what goes wrong (`errors`).
 
+pub mod by_game;
 mod errors;
 mod filters;
 mod match_page;
@@ -354,7 +355,9 @@ async fn a_bot_page_shows_its_record_chart_matches_and_its_owner_an_error_board(
 async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     let (mut alice, _) = ladder("standing", 4).await;
     let db = alice.state.db.clone();
-    let ranks = server::standings::standings(&db).await.unwrap();
+    let ranks = server::standings::standings(&db, "bottlebats")
+        .await
+        .unwrap();
     let place = ranks.iter().position(|s| s.name == "chatty").unwrap() + 1;
     // A day ago every bot stood as it does now, but chatty was last. (The places of a
     // day ago are read once and kept for 10 minutes: set them before any page.)

@@ -60,7 +60,7 @@ async fn alice_and_a_stranger() -> (Client, Client) {
 }
 
 /// The `<tbody>` of the table `id` of a page.
-fn tbody<'a>(page: &'a str, id: &str) -> &'a str {
+pub fn tbody<'a>(page: &'a str, id: &str) -> &'a str {
     let table = &page[page
         .find(&format!("id=\"{id}\""))
         .unwrap_or_else(|| panic!("no table {id}: {page}"))..];
@@ -70,7 +70,7 @@ fn tbody<'a>(page: &'a str, id: &str) -> &'a str {
 }
 
 /// The (rank, bot) of each row of rows of the leaderboard.
-fn ranked(rows: &str) -> Vec<(usize, String)> {
+pub fn ranked(rows: &str) -> Vec<(usize, String)> {
     rows.split("<tr data-owner=")
         .skip(1)
         .map(|row| {

@@ -255,3 +255,72 @@ async fn the_leaderboard_answers_odd_pages_and_searches_with_bounded_work() {
     let page = c.get("/leaderboard").await;
     assert!(page.body.len() < 120_000, "{} bytes", page.body.len());
 }
+
+/// A game as a hostile visitor names it, the query encoded.
+fn of_game(path: &str, game: &str) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("game", game)
+        .finish();
+    format!("{path}?{query}")
+}
+
+#[tokio::test]
+async fn odd_game_names_are_refused_briefly_and_never_become_a_leaderboard() {
+    let mut c = Client::new().await;
+    crate::ladder::by_game::open_both(&c.state.db).await;
+    c.register("alice", PW).await;
+    crate::ladder::by_game::bot_of(&c.state.db, "alice", "miner", "vindinium", 30.0).await;
+    let long = "vindinium".repeat(2_000);
+    let odd = [
+        long.as_str(),
+        "nope",
+        "Vindinium",
+        "vindinium ",
+        " vindinium",
+        "vindinium\u{301}",
+        "../vindinium",
+        "vindinium,bottlebats",
+        "<script>alert(1)</script>",
+        "%00",
+    ];
+    for path in [
+        "/leaderboard",
+        "/leaderboard/rows",
+        "/api/leaderboard",
+        "/matches",
+        "/api/matches",
+        "/live",
+        "/api/live",
+    ] {
+        for game in odd {
+            let r = c.get(&of_game(path, game)).await;
+            assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path} {game:.40}");
+            // The refusal names what was asked at most 40 characters long, escaped in a page.
+            assert!(r.body.len() < 20_000, "{path}: {} bytes", r.body.len());
+            assert!(!r.body.contains(&"vindinium".repeat(5)), "{path}");
+            let html = r.headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html");
+            assert!(!html || !r.body.contains("<script>alert"), "{path}");
+        }
+    }
+    // Repeated, the address is refused: never two games at once.
+    let r = c
+        .get("/api/leaderboard?game=vindinium&game=bottlebats")
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    // An empty name is the default game's, as no name at all.
+    let r = c.get("/api/leaderboard?game=").await;
+    assert_eq!(r.json()["game"], "bottlebats");
+    // However many names were tried, the cache holds a leaderboard of each open game
+    // shown, by the registry's name.
+    assert_eq!(
+        c.state.leaderboard.games(),
+        1,
+        "only the default game was shown"
+    );
+    let r = c.get("/leaderboard?game=vindinium").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(c.state.leaderboard.games(), 2);
+}
