@@ -1,5 +1,5 @@
 /* The classic log of 2016 (`# STEP: n`, then forts, roads and marches; games/bottlebats/rules.md §5 and
- * engine/src/replay.rs print it), read into our replay object.
+ * games/bottlebats/src/replay.rs print it), read into our replay object.
  *
  * Written for speed: a 500-turn log of 100 forts is some 250,000 lines, so lines are
  * scanned in place (indexOf, startsWith, char codes) rather than split into strings. */

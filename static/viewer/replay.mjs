@@ -1,5 +1,5 @@
 /* Reading a game: our JSON replay (format `bottlebats-replay`, version 1, documented in
- * engine/src/replay.rs, or the compact version 2, engine/src/replay_v2.rs) or a classic
+ * games/bottlebats/src/replay.rs, or the compact version 2, games/bottlebats/src/replay_v2.rs) or a classic
  * log, from text, a local file or this site, gzipped or not. */
 
 import { parseClassicLog } from "./classic-log.mjs";

@@ -4,7 +4,7 @@
  *   const viewer = new BottleBatsViewer(container, replay, options);
  *
  * `replay` is our JSON replay (format `bottlebats-replay`, version 1, see
- * engine/src/replay.rs), already parsed, or its text or a classic log's (`# STEP: n`);
+ * games/bottlebats/src/replay.rs), already parsed, or its text or a classic log's (`# STEP: n`);
  * `parse` and `readFile` of replay.mjs read them.
  *
  * Options: `turn` (to open at), `hash` (keep `#t=N` in the address: true by default),
