@@ -3,7 +3,7 @@
 # Bottle Bats: the `bottlebats` binary and the toolchains bots are built and run with.
 #
 #   docker build -t bottlebats .
-#   docker compose up -d            (see docker-compose.yml and README "Deploying with Docker")
+#   docker compose up -d            (see docker-compose.yml and docs/operator.md, "Deploying with Docker")
 #
 # The image has no PostgreSQL server: give it DATABASE_URL (compose runs postgres:15,
 # the version of bookworm's client tools, which `bottlebats admin backup` uses).

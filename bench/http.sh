@@ -29,7 +29,7 @@ set -euo pipefail
 DURATION=${DURATION:-15s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
-# The targets the README states for the home page.
+# The targets docs/measurements.md states for the home page.
 TARGET_RPS=10000
 TARGET_P99_MS=10
 

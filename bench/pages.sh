@@ -22,7 +22,7 @@
 #
 # Usage: bench/pages.sh           (from anywhere; needs wrk, curl, python3, PostgreSQL)
 #        MATCHES=1000000 BOTS=10000 USERS=999 bench/pages.sh   (a big contest; the
-#                                  seeding alone takes minutes, see the README)
+#                                  seeding alone takes minutes, see docs/measurements.md)
 # Knobs (environment): DURATION (default 10s a page), CONNECTIONS (32), THREADS (2),
 # PORT (a free one), NO_BUILD=1 to use the binaries already built, ONLY=REGEX to load
 # only the pages whose name matches, MATCHES/BOTS/USERS (100000/1000/300) for the

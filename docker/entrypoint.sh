@@ -166,7 +166,7 @@ case $command in
       if ! bottlebats doctor --strict; then
         say "a protection is missing: see the privileges in docker-compose.yml" \
           "(cap_add SYS_ADMIN; security_opt seccomp, apparmor and systempaths" \
-          "unconfined; cgroup: private) and README \"Deploying with Docker\""
+          "unconfined; cgroup: private) and docs/operator.md, \"Deploying with Docker\""
       fi
     fi
     ;;

@@ -3,7 +3,7 @@
 //! game: on every shipped map and generated maps of 2 to 8 players, a game of random
 //! players (the busiest: about a third of their forts send soldiers every turn) and one
 //! of greedy players (the house bot's way); and a game of two idle bots. Prints a table
-//! (the README's).
+//! (docs/measurements.md's).
 
 use engine::map::Map;
 use engine::replay::Replay;

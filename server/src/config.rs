@@ -1,8 +1,8 @@
 //! The server's configuration: one struct, filled from flags, then the environment,
 //! then an optional TOML file, then the defaults. The doc comment of every field is its
 //! `--help` text, and [`DEFAULTS`] is the one place a default is written: `Config::load`
-//! falls back on it and `--help` shows it. The README's configuration table lists them
-//! all (a test holds it to these).
+//! falls back on it and `--help` shows it. The operator's guide's settings table
+//! (`docs/operator.md`) lists them all (a test holds it to these).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -46,7 +46,7 @@ max_connections = 1024
 games = ["bottlebats"]
 "#;
 
-/// What `--help` and the README show as each setting's default: the values of
+/// What `--help` and the operator's guide show as each setting's default: the values of
 /// [`DEFAULTS`], and the defaults that depend on the machine or on another module.
 pub fn shown_defaults() -> Vec<(String, String)> {
     let table: toml::Table = toml::from_str(DEFAULTS).expect("the defaults are TOML");
@@ -382,13 +382,14 @@ mod tests {
         assert_eq!(c.idle_timeout, Duration::from_secs(60));
     }
 
-    /// The README's configuration table: one row per setting, with the key, variable,
-    /// flag and default the program has.
+    /// The operator's guide's settings table: one row per setting, with the key,
+    /// variable, flag and default the program has.
     #[test]
-    fn the_readme_lists_every_setting_as_the_program_has_it() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-            .expect("README.md beside the crates");
-        let rows: Vec<Vec<String>> = readme
+    fn the_operators_guide_lists_every_setting_as_the_program_has_it() {
+        let guide =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/operator.md"))
+                .expect("docs/operator.md beside the crates");
+        let rows: Vec<Vec<String>> = guide
             .lines()
             .skip_while(|l| !l.starts_with("| file key |"))
             .skip(2)
@@ -409,7 +410,7 @@ mod tests {
             let row = rows
                 .iter()
                 .find(|r| r[0] == key)
-                .unwrap_or_else(|| panic!("README.md has no row for `{key}`"));
+                .unwrap_or_else(|| panic!("docs/operator.md has no row for `{key}`"));
             let env = arg.get_env().expect("every setting has a variable");
             assert_eq!(row[1], env.to_string_lossy(), "{key}: variable");
             let flag = format!("--{}", arg.get_long().expect("every setting has a flag"));
@@ -427,7 +428,7 @@ mod tests {
         assert_eq!(
             listed.len(),
             keys.len(),
-            "README rows {listed:?}, settings {keys:?}"
+            "docs/operator.md rows {listed:?}, settings {keys:?}"
         );
     }
 }

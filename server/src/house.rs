@@ -29,7 +29,7 @@ pub struct HouseBot {
 }
 
 /// The house bots of every game, a folder each, in order of game then name. What each
-/// does is said at the top of its source and in the README.
+/// does is said at the top of its source and in docs/operator.md.
 pub fn bots() -> &'static [HouseBot] {
     static BOTS: std::sync::OnceLock<Vec<HouseBot>> = std::sync::OnceLock::new();
     BOTS.get_or_init(shipped)

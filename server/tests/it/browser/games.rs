@@ -127,9 +127,12 @@ fn vindiniums_live_channel(v: &mut Visit) {
     let b = v.b;
     v.page("/live?game=vindinium");
     watch_errors(b);
-    wait_screen(b, "a Vindinium ladder game featured", Duration::from_secs(60), |s| {
-        s.1 > 0 && (s.0 == "replay" || s.0 == "live")
-    });
+    wait_screen(
+        b,
+        "a Vindinium ladder game featured",
+        Duration::from_secs(60),
+        |s| s.1 > 0 && (s.0 == "replay" || s.0 == "live"),
+    );
     wait_until(
         b,
         "four heroes' gold under the board",

@@ -343,7 +343,7 @@ fn the_viewer_draws_a_vindinium_game_at_laptop_and_phone_width() {
     v.cam.snap("vindinium-laptop");
 
     // What a frame of playing costs in script (the board drawn, a hero walking, the
-    // state replayed when the move changes): measured, for the README.
+    // state replayed when the move changes): measured, for docs/measurements.md.
     let frame_ms = b
         .execute(
             "const v = window.bottleBatsViewer, t = v.turn(), start = performance.now();
