@@ -1,5 +1,5 @@
 /* The compact replay (format `bottlebats-replay`, version 2, documented with its
- * contract in ARCHITECTURE.md and games/bottlebats/src/replay_v2.rs), read into the replay the
+ * contract in docs/design.md and games/bottlebats/src/replay_v2.rs), read into the replay the
  * viewer draws (v1's shape: a whole board per turn, with its events). A row holds the
  * marches sent; the board that follows is the rules' (games/bottlebats/rules.md §3–§4): the same
  * steps as the engine's `advance`, which the node test holds this module to, board for
