@@ -68,6 +68,35 @@ impl Contest {
         }
     }
 
+    /// What saving `next` over this phase does at once, at `now`, when it closes
+    /// submissions that are open or freezes a ladder that plays: an organizer confirms
+    /// it before it is saved (a deadline typed in the past by mistake ends the contest).
+    pub fn at_once(&self, next: &Contest, now: OffsetDateTime) -> Option<String> {
+        let d = next.deadline.filter(|_| next.closed_at(now))?;
+        let freezes = next.freeze && !(self.freeze && self.closed_at(now));
+        let closes = !self.closed_at(now);
+        let ladder = "the ladder freezes now: no more ranked matches are played and ratings \
+                      stay as they are";
+        match (closes, freezes) {
+            (false, false) => None,
+            (true, false) => Some(format!(
+                "The deadline {} is already past: saving it closes submissions at once \
+                 (new bots and versions are refused); the ladder plays on.",
+                format_deadline(d)
+            )),
+            (true, true) => Some(format!(
+                "The deadline {} is already past: saving it closes submissions at once \
+                 (new bots and versions are refused), and {ladder}.",
+                format_deadline(d)
+            )),
+            (false, true) => Some(format!(
+                "Submissions closed at {}: freezing the ladder at the deadline means \
+                 {ladder}.",
+                format_deadline(d)
+            )),
+        }
+    }
+
     /// The deadline as an organizer types it (`2026-12-01 18:00`, UTC), or nothing.
     pub fn as_typed(&self) -> String {
         let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]");
@@ -162,8 +191,10 @@ pub fn parse_deadline(text: &str) -> Result<Option<OffsetDateTime>, String> {
         .or_else(|_| PrimitiveDateTime::parse(&plain, &seconds))
         .map(|t| Some(t.assume_utc()))
         .map_err(|_| {
+            // Echoed in a cookie across the redirect: a few words of it, as typed.
+            let typed: String = text.chars().take(40).collect();
             format!(
-                "`{text}` is not a date and time: write it as 2026-12-01 18:00 (UTC) or \
+                "`{typed}` is not a date and time: write it as 2026-12-01 18:00 (UTC) or \
                  2026-12-01T18:00:00+01:00, or `none` to remove the deadline."
             )
         })
@@ -278,5 +309,32 @@ mod tests {
         assert!(c.closed_at(d));
         assert!(!Contest::default().closed());
         assert!(c.refusal().contains("2026-12-01 18:00 UTC"));
+    }
+
+    #[test]
+    fn only_a_change_that_closes_or_freezes_at_once_asks_first() {
+        let now = datetime!(2026-12-01 18:00 UTC);
+        let phase = |deadline, freeze| Contest {
+            deadline,
+            freeze,
+            paused: false,
+        };
+        let past = Some(now - time::Duration::days(1));
+        let future = Some(now + time::Duration::days(1));
+        let open = phase(None, false);
+        // A deadline ahead, or none, takes effect later or never.
+        assert_eq!(open.at_once(&phase(future, true), now), None);
+        assert_eq!(phase(past, true).at_once(&phase(None, true), now), None);
+        // A past one closes submissions, and says whether the ladder stops.
+        let closes = open.at_once(&phase(past, false), now).unwrap();
+        assert!(closes.contains("2026-11-30 18:00 UTC"), "{closes}");
+        assert!(closes.contains("the ladder plays on"), "{closes}");
+        let freezes = open.at_once(&phase(past, true), now).unwrap();
+        assert!(freezes.contains("the ladder freezes now"), "{freezes}");
+        // Saved again as it is, nothing changes at once; freezing it later does.
+        assert_eq!(phase(past, false).at_once(&phase(past, false), now), None);
+        assert_eq!(phase(past, true).at_once(&phase(past, true), now), None);
+        let later = phase(past, false).at_once(&phase(past, true), now).unwrap();
+        assert!(later.contains("the ladder freezes now"), "{later}");
     }
 }

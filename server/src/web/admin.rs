@@ -3,7 +3,7 @@
 //! that change them. The same controls are `bottlebats admin` commands.
 
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -24,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/live", post(live_control))
         .route("/admin/matches", post(match_control))
         .route("/admin/bots", post(bot_control))
+        .route("/admin/bots/find", get(find_bots))
         .route("/admin/maps", post(map_control))
 }
 
@@ -35,9 +36,53 @@ struct AdminPage {
     /// The open games, a choice for tournaments when there are several.
     games: Vec<crate::web::games::GameChoice>,
     live: crate::live::Channel,
+    /// The bots to pick from to disable or enable one: the latest to play first.
+    bots: Vec<BotChoice>,
     notice: Option<String>,
     error: Option<String>,
+    /// A deadline that takes effect at once, sent back to be confirmed.
+    confirm: Option<Confirm>,
 }
+
+impl AdminPage {
+    /// The deadline in the form: as sent when it is to be confirmed, else as saved.
+    fn typed_deadline(&self) -> String {
+        match &self.confirm {
+            Some(c) => c.deadline.clone(),
+            None => self.status.contest.as_typed(),
+        }
+    }
+
+    /// Whether the form's freeze box is ticked, likewise.
+    fn typed_freeze(&self) -> bool {
+        self.confirm
+            .as_ref()
+            .map_or(self.status.contest.freeze, |c| c.freeze)
+    }
+}
+
+/// A deadline the organizer sent that would close submissions or freeze the ladder at
+/// once: the form again, as typed, with what saving it does and a box to tick.
+struct Confirm {
+    deadline: String,
+    freeze: bool,
+    what: String,
+}
+
+/// A bot in the organizer's list: its name, its owner's and whether it is disabled.
+#[derive(serde::Serialize)]
+struct BotChoice {
+    name: String,
+    owner: String,
+    disabled: bool,
+}
+
+/// How many bots the page lists for the organizer to pick from: the rest are found by
+/// searching (`/admin/bots/find`).
+const BOTS_LISTED: i64 = 300;
+/// How many bots a search answers with, and the longest text it takes.
+const BOTS_FOUND: i64 = 50;
+const SEARCH_MAX_CHARS: usize = 64;
 
 fn organizer(who: &LoggedIn) -> AppResult<()> {
     if who.user.is_admin {
@@ -54,16 +99,72 @@ async fn render(
     who: &LoggedIn,
     notice: Option<String>,
     error: Option<String>,
+    confirm: Option<Confirm>,
 ) -> AppResult<Response> {
     let page = AdminPage {
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
         games: crate::web::games::choices(state).await?,
         live: crate::live::channel(&state.db, state.config.live_delay).await?,
+        bots: latest_bots(state).await?,
         notice,
         error,
+        confirm,
     };
     Ok(Html(page.render()?).into_response())
+}
+
+/// The bots that played last (or were made last), for the organizer's list.
+async fn latest_bots(state: &AppState) -> AppResult<Vec<BotChoice>> {
+    Ok(sqlx::query_as!(
+        BotChoice,
+        "select b.name, u.name as owner, b.disabled from bots b \
+         join users u on u.id = b.owner_id \
+         order by coalesce(b.last_game_at, b.created_at) desc, b.id desc limit $1",
+        BOTS_LISTED
+    )
+    .fetch_all(&state.db)
+    .await?)
+}
+
+#[derive(Deserialize)]
+struct FindQuery {
+    #[serde(default)]
+    q: String,
+}
+
+/// The bots whose name or owner's name holds the text, for the organizer's list when
+/// the bot sought is not among the latest: at most [`BOTS_FOUND`], names that start
+/// with it first.
+async fn find_bots(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    Query(f): Query<FindQuery>,
+) -> AppResult<Response> {
+    organizer(&who)?;
+    let q = f.q.trim();
+    if q.chars().count() > SEARCH_MAX_CHARS {
+        return Err(AppError::BadRequest(format!(
+            "Search for at most {SEARCH_MAX_CHARS} characters."
+        )));
+    }
+    // The text is looked for as typed: `%` and `_` are no wildcards.
+    let pattern = q
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    let found = sqlx::query_as!(
+        BotChoice,
+        r#"select b.name, u.name as owner, b.disabled from bots b
+           join users u on u.id = b.owner_id
+           where b.name ilike '%' || $1 || '%' or u.name ilike '%' || $1 || '%'
+           order by b.name not ilike $1 || '%', lower(b.name) limit $2"#,
+        pattern,
+        BOTS_FOUND
+    )
+    .fetch_all(&state.db)
+    .await?;
+    Ok(axum::Json(found).into_response())
 }
 
 async fn page(
@@ -85,7 +186,7 @@ async fn page(
         Some((false, m)) => (None, Some(m)),
         None => (None, None),
     };
-    let mut resp = render(&state, &who, notice, error).await?;
+    let mut resp = render(&state, &who, notice, error, None).await?;
     if cookie_value(&headers, FLASH_COOKIE).is_some() {
         resp.headers_mut().append(
             header::SET_COOKIE,
@@ -182,6 +283,8 @@ struct ContestForm {
     #[serde(default)]
     deadline: String,
     freeze: Option<String>,
+    /// The organizer's yes to a deadline that takes effect at once.
+    confirm: Option<String>,
 }
 
 async fn contest_control(
@@ -195,17 +298,44 @@ async fn contest_control(
     } else {
         crate::contest::parse_deadline(&f.deadline)
     };
-    let outcome = match deadline {
-        Ok(deadline) => {
-            crate::contest::set_deadline(&state.db, deadline).await?;
-            crate::contest::set_freeze(&state.db, f.freeze.is_some()).await?;
-            state.contest.forget();
-            let c = crate::contest::load(&state.db).await?;
-            Ok(format!("Saved: {}.", c.describe()))
-        }
-        Err(e) => Err(e),
+    let deadline = match deadline {
+        Ok(d) => d,
+        Err(e) => return done(&state, &who, Err(e)).await,
     };
-    done(&state, &who, outcome).await
+    let next = crate::contest::Contest {
+        deadline,
+        freeze: f.freeze.is_some(),
+        paused: false,
+    };
+    let now = crate::contest::load(&state.db).await?;
+    if let Some(what) = now.at_once(&next, time::OffsetDateTime::now_utc()) {
+        if f.confirm.is_none() {
+            return confirm_first(&state, &who, &f, what).await;
+        }
+    }
+    crate::contest::set_deadline(&state.db, deadline).await?;
+    crate::contest::set_freeze(&state.db, next.freeze).await?;
+    state.contest.forget();
+    let c = crate::contest::load(&state.db).await?;
+    done(&state, &who, Ok(format!("Saved: {}.", c.describe()))).await
+}
+
+/// The deadline form sent back unsaved, as typed, saying what saving it does at once
+/// and asking to tick the box that confirms it.
+async fn confirm_first(
+    state: &AppState,
+    who: &LoggedIn,
+    f: &ContestForm,
+    what: String,
+) -> AppResult<Response> {
+    let confirm = Confirm {
+        deadline: f.deadline.trim().chars().take(40).collect(),
+        freeze: f.freeze.is_some(),
+        what,
+    };
+    let mut resp = render(state, who, None, None, Some(confirm)).await?;
+    *resp.status_mut() = axum::http::StatusCode::CONFLICT;
+    Ok(resp)
 }
 
 #[derive(Deserialize)]

@@ -429,7 +429,7 @@ async fn an_error_page_keeps_the_logged_in_visitors_header() {
         let r = c.get(path).await;
         assert_eq!(r.status, status, "{path}");
         assert!(
-            r.body.contains("class=\"who\">alice<") && !r.body.contains(">Log in<"),
+            r.body.contains("class=\"who-name\">alice<") && !r.body.contains(">Log in<"),
             "{path} shows alice's header: {}",
             r.body
         );
@@ -454,7 +454,8 @@ async fn an_error_page_keeps_the_logged_in_visitors_header() {
     assert_eq!(r.status, StatusCode::FORBIDDEN);
     assert!(r.body.contains("reload the page"));
     assert!(
-        r.body.contains("class=\"who\">alice<") && !r.body.contains("name=\"csrf\" value=\"\""),
+        r.body.contains("class=\"who-name\">alice<")
+            && !r.body.contains("name=\"csrf\" value=\"\""),
         "a CSRF refusal shows alice's header: {}",
         r.body
     );

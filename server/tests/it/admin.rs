@@ -178,6 +178,46 @@ async fn takes_a_bot_out_of_the_ladder_and_back(c: &mut Client) {
         .await;
 }
 
+#[tokio::test]
+async fn organizers_pick_the_bot_to_disable_from_a_list_or_a_search() {
+    let mut c = organizer().await;
+    // ann played last: she comes first in the list, with her owner.
+    sqlx::query("update bots set last_game_at = now() where name = 'ann'")
+        .execute(&c.state.db)
+        .await
+        .unwrap();
+    let page = c.get("/admin").await.body;
+    let list = page
+        .split("<datalist id=\"admin-bots\">")
+        .nth(1)
+        .and_then(|l| l.split("</datalist>").next())
+        .expect("the page lists the bots");
+    assert!(
+        list.starts_with("<option value=\"ann\" label=\"ann\"></option><option value=\"ben\""),
+        "{list}"
+    );
+    // A search finds bots by their name or their owner's, names that start with the
+    // text first, and says which are disabled.
+    c.post("/admin/bots", &[("action", "disable"), ("name", "ben")])
+        .await;
+    let found = c.get("/admin/bots/find?q=N").await.json();
+    assert_eq!(
+        found,
+        serde_json::json!([
+            {"name": "ann", "owner": "ann", "disabled": false},
+            {"name": "ben", "owner": "ben", "disabled": true},
+        ])
+    );
+    let by_owner = c.get("/admin/bots/find?q=BE").await.json();
+    assert_eq!(by_owner.as_array().unwrap().len(), 1, "{by_owner}");
+    assert_eq!(by_owner[0]["name"], "ben");
+    // `_` is a character searched for, not a wildcard.
+    assert_eq!(
+        c.get("/admin/bots/find?q=a_n").await.json(),
+        serde_json::json!([])
+    );
+}
+
 /// A disabled map gets no new match.
 async fn takes_a_map_out_of_matchmaking(c: &mut Client) {
     let r = c

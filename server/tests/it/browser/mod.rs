@@ -6,6 +6,7 @@
 //! when `chromium` or `chromedriver` is missing (`apt-get install chromium
 //! chromium-driver`).
 
+mod admin;
 mod api;
 mod challenges;
 mod games;

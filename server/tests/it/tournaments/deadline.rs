@@ -50,18 +50,37 @@ async fn before_it(c: &mut Client) {
     assert!(r.body.contains("2026-12-01 18:00"), "{}", r.body);
 }
 
+/// A deadline already past closes the contest at once: the form says so and saves it
+/// only once the organizer ticks the box; sent without it, nothing changes.
+async fn a_past_deadline_asks_first(c: &mut Client) {
+    let past = [
+        ("action", "set"),
+        ("deadline", "2020-01-01 00:00"),
+        ("freeze", "on"),
+    ];
+    let r = c.post("/admin/contest", &past).await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    for said in [
+        "Not saved yet: this takes effect at once.",
+        "The deadline 2020-01-01 00:00 UTC is already past: saving it closes submissions at once",
+        "the ladder freezes now",
+        "name=\"confirm\"",
+        "value=\"2020-01-01 00:00\"",
+    ] {
+        assert!(r.body.contains(said), "{said}: {}", r.body);
+    }
+    let api = c.get("/api/contest").await.json();
+    assert_eq!(api["closed"], false, "{api}");
+    assert_eq!(api["deadline"], "2099-12-01T18:00:00Z", "{api}");
+    let confirmed = [past.as_slice(), &[("confirm", "yes")]].concat();
+    let r = c.post("/admin/contest", &confirmed).await;
+    assert_eq!(r.status, 303, "{}", r.body);
+}
+
 /// After, with the ladder frozen: uploads refused on the site and the API, the forms
 /// gone, the versions uploaded before built.
 async fn after_it(c: &mut Client, b: &Builder, token: &str) {
-    c.post(
-        "/admin/contest",
-        &[
-            ("action", "set"),
-            ("deadline", "2020-01-01 00:00"),
-            ("freeze", "on"),
-        ],
-    )
-    .await;
+    a_past_deadline_asks_first(c).await;
     let api = c.get("/api/contest").await.json();
     assert_eq!(
         (api["closed"].as_bool(), api["frozen"].as_bool()),

@@ -1,8 +1,10 @@
 //! Forms and endpoints hammered, a module per thing attacked: logins, registrations,
 //! redirects, tokens and sessions (`accounts`); the API, the health check and the
-//! metrics (`endpoints`); uploads (`uploads`); challenges (`challenges`); costly pages (`pages`).
+//! metrics (`endpoints`); uploads (`uploads`); challenges (`challenges`); costly pages (`pages`);
+//! the organizer's bot search and deadline (`admin`).
 
 mod accounts;
+mod admin;
 mod challenges;
 mod endpoints;
 mod live;
