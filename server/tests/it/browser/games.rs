@@ -233,6 +233,11 @@ fn a_vindinium_tournament_on_its_big_screen(v: &mut Visit) {
            /^[0-9,]+$/.test(li.querySelector(`b[data-number=${k}]`).textContent)))
            && rows.some(li => li.querySelector('b[data-number=gold]').textContent !== '0');",
     );
+    let cut = b.execute(
+        "return [...document.querySelectorAll('[data-screen-players] .screen-name')]
+           .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);",
+    );
+    assert_eq!(cut, json!([]), "every hero's whole name on the screen");
     let words = b.text("[data-screen-players]");
     for word in ["gold", "mines", "deaths"] {
         assert!(words.contains(word), "{word} in {words}");
