@@ -34,8 +34,9 @@ fn ours(before: &str) -> Option<bool> {
     if before.ends_with("games/bottlebats/") || before.ends_with("/docs/") {
         Some(true)
     } else if before.ends_with('-')
-        || before.rsplit_once("games/").is_some_and(|(_, name)| {
-            !name.is_empty() && name.ends_with('/') && !name[..name.len() - 1].contains('/')
+        || before.rsplit_once("games/").is_some_and(|(_, rest)| {
+            rest.strip_suffix('/')
+                .is_some_and(|name| !name.is_empty() && !name.contains('/'))
         })
     {
         Some(false)
