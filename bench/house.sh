@@ -4,7 +4,7 @@
 #   bench/house.sh [GAMES]          (default 100; JOBS=2 games at a time)
 #
 # Games come in pairs, one per seat order, 500 turns at most, with the release
-# `bottlebats`. The first pairs use the 2-player maps in games/bottlebats/maps/. The bots and the
+# `bottlebats`. The first pairs use the 2-player maps in maps/bottlebats/. The bots and the
 # engine are deterministic (the same map and seats always give the same game), so the
 # next pairs use 2-player maps generated with `bottlebats map generate` (seed N, 16 to
 # 94 forts) to make every game a different one.
@@ -23,7 +23,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-house.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-shipped=(games/bottlebats/maps/*-2p.map)
+shipped=(maps/bottlebats/*-2p.map)
 pairs=$(((games + 1) / 2))
 for ((p = 0; p < pairs; p++)); do
   if ((p < ${#shipped[@]})); then

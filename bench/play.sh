@@ -24,7 +24,7 @@ import sys
 for line in sys.stdin:
     print("Stay", flush=True)
 PY
-cp "$root/games/vindinium/maps/m1.txt" m1.txt
+cp "$root/maps/vindinium/m1.txt" m1.txt
 cat >vindinium.json <<'JSON'
 {"game": "vindinium", "players": {"a": "/usr/bin/python3 idle.py", "b": "/usr/bin/python3 idle.py",
  "c": "/usr/bin/python3 idle.py", "d": "/usr/bin/python3 idle.py"},
@@ -32,7 +32,7 @@ cat >vindinium.json <<'JSON'
 JSON
 cat >bottlebats.json <<JSON
 {"players": {"a": "/usr/bin/python3 $root/games/bottlebats/bots/house/idle/bot.py", "b": "/usr/bin/python3 $root/games/bottlebats/bots/house/idle/bot.py"},
- "mapfile": "$root/games/bottlebats/maps/duel-2p.map", "max_steps": 500, "logfile": "log.txt"}
+ "mapfile": "$root/maps/bottlebats/duel-2p.map", "max_steps": 500, "logfile": "log.txt"}
 JSON
 
 # Seconds of wall clock of `play CONFIG`, RUNS times, sorted.

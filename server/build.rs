@@ -1,6 +1,7 @@
-//! Embeds the repository's folders the binary carries (`static/`, each game's maps, house
-//! bots and starter kits under `games/`: see `src/embedded.rs`), so the program never reads
-//! the repository at run time, and the git revision the binary is built from
+//! Embeds the repository's folders the binary carries (`static/`, and each game's
+//! content: its folder `games/NAME/` with a `rules.md` gives its rules, house bots,
+//! starter kits and local kit, `maps/NAME/` its maps; see `src/embedded.rs`), so the
+//! program never reads the repository at run time, and the git revision the binary is built from
 //! (`BOTTLEBATS_GIT_REVISION`, for `--version`, `/healthz` and `/metrics`).
 //!
 //! One walk of each folder here, rather than `include_dir` or `rust-embed`: a starter
@@ -11,15 +12,14 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The embedded folders: (the constant in `src/embedded.rs`, the folder from the
-/// crate).
-const FOLDERS: &[(&str, &str)] = &[
-    ("STATIC", "../static"),
-    ("MAPS", "../games/bottlebats/maps"),
-    ("HOUSE_BOTS", "../games/bottlebats/bots/house"),
-    ("VINDINIUM_HOUSE_BOTS", "../games/vindinium/bots/house"),
-    ("VINDINIUM_STARTERS", "../games/vindinium/bots/starters"),
-    ("STARTERS", "../games/bottlebats/bots/starters"),
+/// A game's content: (the field of `embedded::GameFiles`, its folder from the
+/// repository's root, `{}` the game's name).
+const GAME_FOLDERS: &[(&str, &str)] = &[
+    ("maps", "maps/{}"),
+    ("house", "games/{}/bots/house"),
+    ("starters", "games/{}/bots/starters"),
+    ("kit", "games/{}/kit"),
+    ("site", "games/{}/site"),
 ];
 
 /// The platform's own source, embedded so that the site can serve it as an archive for
@@ -35,7 +35,8 @@ const SOURCE: &[&str] = &[
     ".cargo",
     ".sqlx",
     "games",
-    "runner",
+    "engine",
+    "maps",
     "server",
     "templates",
     "migrations",
@@ -130,6 +131,33 @@ fn walk(dir: &Path, rel: &Path, skip: fn(&str) -> bool, out: &mut Vec<PathBuf>) 
     }
 }
 
+/// The games whose content is embedded: the folders of `games/` holding a `rules.md`
+/// (`games/interface/` is none), in order of name.
+fn game_names(repo: &Path) -> Vec<String> {
+    let dir = repo.join("games");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().join("rules.md").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The constant holding one folder of a game's content: `VINDINIUM_HOUSE`.
+fn constant(game: &str, field: &str) -> String {
+    format!(
+        "{}_{}",
+        game.to_uppercase().replace('-', "_"),
+        field.to_uppercase()
+    )
+}
+
 /// The revision of the checkout: given by the environment (an image built from a copy
 /// of the source without `.git`), else asked of git; "unknown" without either.
 fn git_revision(manifest: &Path) -> String {
@@ -165,9 +193,17 @@ fn git_revision(manifest: &Path) -> String {
     git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
 }
 
-/// The constant `name`: the files `list` of `root`, each watched when `watch`.
-fn embed(code: &mut String, name: &str, root: &Path, list: &[PathBuf], watch: bool) {
-    let _ = writeln!(code, "pub const {name}: &[File] = &[");
+/// An embedded folder's constant: its name, and whether it is public (a game's
+/// folders are reached through `GAMES` only).
+struct Constant<'a> {
+    name: &'a str,
+    public: bool,
+}
+
+/// The constant `c`: the files `list` of `root`, each watched when `watch`.
+fn embed(code: &mut String, c: Constant, root: &Path, list: &[PathBuf], watch: bool) {
+    let public = if c.public { "pub " } else { "" };
+    let _ = writeln!(code, "{public}const {}: &[File] = &[", c.name);
     for f in list {
         let abs = root.join(f).canonicalize().expect("a file just listed");
         if watch {
@@ -193,19 +229,80 @@ fn main() {
     // `sqlx::migrate!` embeds the migrations: a new file must rebuild the crate too.
     println!("cargo:rerun-if-changed=../migrations");
     let mut code = String::new();
-    for (name, folder) in FOLDERS {
-        // Read when the script runs, not baked in when it was compiled: a build-script
-        // binary compiled for one checkout may be run for another sharing the target.
-        let root = Path::new(&manifest_dir).join(folder);
-        println!("cargo:rerun-if-changed={}", root.display());
-        let mut list = Vec::new();
-        files(&root, Path::new(""), &mut list);
-        // Without the folder the program would silently carry nothing.
-        assert!(!list.is_empty(), "no files to embed in {}", root.display());
-        embed(&mut code, name, &root, &list, false);
+    let repo = Path::new(&manifest_dir).join("..");
+    let root = repo.join("static");
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut list = Vec::new();
+    files(&root, Path::new(""), &mut list);
+    // Without the folder the program would silently carry nothing.
+    assert!(!list.is_empty(), "no files to embed in {}", root.display());
+    embed(
+        &mut code,
+        Constant {
+            name: "STATIC",
+            public: true,
+        },
+        &root,
+        &list,
+        false,
+    );
+    let games = game_names(&repo);
+    assert!(
+        !games.is_empty(),
+        "no game in {}",
+        repo.join("games").display()
+    );
+    for game in &games {
+        for (field, folder) in GAME_FOLDERS {
+            let root = repo.join(folder.replace("{}", game));
+            println!("cargo:rerun-if-changed={}", root.display());
+            let mut list = Vec::new();
+            files(&root, Path::new(""), &mut list);
+            let name = constant(game, field);
+            embed(
+                &mut code,
+                Constant {
+                    name: &name,
+                    public: false,
+                },
+                &root,
+                &list,
+                false,
+            );
+        }
     }
-    let root = Path::new(&manifest_dir).join("..");
-    embed(&mut code, "SOURCE", &root, &source_files(&root), true);
+    code.push_str("/// Every game's content, by its name, in order of name.\n");
+    code.push_str("pub const GAMES: &[GameFiles] = &[\n");
+    for game in &games {
+        let rules = repo.join("games").join(game).join("rules.md");
+        println!("cargo:rerun-if-changed={}", rules.display());
+        let _ = writeln!(code, "    GameFiles {{");
+        let _ = writeln!(code, "        name: {game:?},");
+        for (field, _) in GAME_FOLDERS {
+            let _ = writeln!(code, "        {field}: {},", constant(game, field));
+        }
+        let _ = writeln!(
+            code,
+            "        rules: include_str!({:?}),",
+            rules
+                .canonicalize()
+                .expect("a game's rules.md")
+                .display()
+                .to_string()
+        );
+        code.push_str("    },\n");
+    }
+    code.push_str("];\n");
+    embed(
+        &mut code,
+        Constant {
+            name: "SOURCE",
+            public: true,
+        },
+        &repo,
+        &source_files(&repo),
+        true,
+    );
     let out =
         PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
     std::fs::write(out, code).expect("OUT_DIR is writable");

@@ -30,9 +30,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use engine::game::Game;
-use engine::replay::{Events, Replay};
-use runner::{MatchConfig, MatchResult, PlayerReport};
+use bottlebats::game::Game;
+use bottlebats::replay::{Events, Replay};
+use engine::{MatchConfig, PlayerReport};
 use server::builds::Builder;
 use server::db::{EmbeddedPg, MIGRATOR};
 use server::ids::UserId;
@@ -55,19 +55,25 @@ const DATABASE: &str = "ranker_bench";
 /// text, with the size of its gzipped replay.
 fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
     let mut out = HashMap::new();
-    for (i, (name, text)) in server::games::shipped_maps().into_iter().enumerate() {
-        let map = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
+    for (i, (name, text)) in server::games::content("bottlebats")
+        .unwrap()
+        .maps()
+        .into_iter()
+        .enumerate()
+    {
+        let map =
+            Arc::new(bottlebats::Map::parse(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?);
         let names: Vec<String> = (1..=map.seats.len()).map(|s| format!("p{s}")).collect();
         let mut game = Game::new(map.clone(), &names, max_steps)
             .map_err(|e| anyhow::anyhow!("{name}: {e:?}"))?;
         let mut replay = Replay::start(&game);
-        engine::scripted::play_random_game(&mut game, i as u64, |g, ev| {
+        bottlebats::scripted::play_random_game(&mut game, i as u64, |g, ev| {
             replay.push(Events::of(ev), g)
         });
         let outcome = game.outcome();
         replay.finish(&game, &outcome);
         let holdings = game.holdings();
-        let players = names
+        let players: Vec<PlayerReport> = names
             .iter()
             .enumerate()
             .map(|(s, n)| PlayerReport {
@@ -89,11 +95,16 @@ fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
         out.insert(
             text.to_string(),
             (
-                Played::of_bottlebats(&MatchResult {
-                    replay,
-                    outcome,
+                Played {
+                    ranks: outcome.ranks.clone(),
+                    turns: replay.result.as_ref().map_or(0, |x| x.turns),
+                    stats: players.iter().map(|p| p.stats.clone()).collect(),
+                    problems: (0..players.len())
+                        .map(|s| bottlebats::problems::counted(&replay, s, &Default::default(), 0))
+                        .collect(),
+                    replay_json: bottlebats::replay_v2::encode(&replay).to_json(),
                     players,
-                }),
+                },
                 gz,
             ),
         );
@@ -155,7 +166,7 @@ fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
         db: db.clone(),
         builder: Builder::new(
             db.clone(),
-            Arc::new(runner::sandbox::Sandbox::new(Default::default())),
+            Arc::new(engine::sandbox::Sandbox::new(Default::default())),
             Arc::new(server::languages::Languages::load(None)?),
             server::build_cache::BuildCache::new(dir.join("builds"), 256 << 20, 10 << 30)?,
             dir.join("house"),
@@ -395,7 +406,7 @@ async fn run(pg: &EmbeddedPg) -> anyhow::Result<()> {
     let db = ladder(pg).await?;
     println!(
         "{BOTS} bots, {} maps, a fresh database; {ROUNDS} rounds of {M} matches a phase\n",
-        server::games::shipped_maps().len()
+        server::games::content("bottlebats").unwrap().maps().len()
     );
     phases(&db, &results, &tiny).await?;
 

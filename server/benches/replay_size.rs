@@ -5,19 +5,18 @@
 //! of greedy players (the house bot's way); and a game of two idle bots. Prints a table
 //! (docs/measurements.md's).
 
-use engine::map::Map;
-use engine::replay::Replay;
-use engine::scripted::{recorded, Style};
+use bottlebats::map::Map;
+use bottlebats::replay::Replay;
+use bottlebats::scripted::{recorded, Style};
 
 fn gz(bytes: &[u8]) -> usize {
     server::compress::gzip(bytes).len()
 }
 
 fn maps() -> Vec<(String, Map)> {
-    let mut out: Vec<(String, Map)> = server::embedded::MAPS
-        .iter()
-        .filter(|f| f.path.ends_with(".map"))
-        .map(|f| (f.stem().to_string(), Map::parse(f.text()).unwrap()))
+    let mut out: Vec<(String, Map)> = (server::games::content("bottlebats").unwrap().maps())
+        .into_iter()
+        .map(|(name, text)| (name.to_string(), Map::parse(&text).unwrap()))
         .collect();
     // The 2016 contest's maps of two seats or more, where the repository sits beside
     // them (they are not ours to ship).
@@ -43,14 +42,14 @@ fn maps() -> Vec<(String, Map)> {
         Err(_) => eprintln!("{} is absent: the 2016 maps are left out", shared.display()),
     }
     for players in 2..=8 {
-        let opts = engine::generate::GenerateOptions {
+        let opts = bottlebats::generate::GenerateOptions {
             players,
             seed: 100 + players as u64,
             forts: None,
         };
         out.push((
             format!("generated {players}p"),
-            engine::generate::generate(&opts).unwrap(),
+            bottlebats::generate::generate(&opts).unwrap(),
         ));
     }
     out
@@ -83,7 +82,7 @@ fn main() {
         replay.write_classic_log(&mut log).unwrap();
         let classic = gz(&log);
         let v1 = gz(replay.to_json().as_bytes());
-        let v2 = gz(engine::replay_v2::encode(replay).to_json().as_bytes());
+        let v2 = gz(bottlebats::replay_v2::encode(replay).to_json().as_bytes());
         let ratio = classic as f64 / v2 as f64;
         println!(
             "| {name} | {} | {} | {classic} | {v1} | {v2} | {ratio:.1}× |",
@@ -125,11 +124,11 @@ fn timings(games: &[(String, Replay)]) {
         gz(replay.to_json().as_bytes());
     });
     let v2 = median(&|| {
-        gz(engine::replay_v2::encode(replay).to_json().as_bytes());
+        gz(bottlebats::replay_v2::encode(replay).to_json().as_bytes());
     });
-    let compact = engine::replay_v2::encode(replay);
+    let compact = bottlebats::replay_v2::encode(replay);
     let read = median(&|| {
-        engine::replay_v2::decode(&compact).unwrap();
+        bottlebats::replay_v2::decode(&compact).unwrap();
     });
     println!(
         "\n{name}, {} turns: v1 made and gzipped in {v1:.1} ms; v2 encoded, made and \

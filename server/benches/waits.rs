@@ -36,7 +36,7 @@ const SETTLE: i64 = 3600;
 const NEW_VERSION_EVERY: i64 = 120;
 
 fn shipped_maps() -> Vec<MapChoice> {
-    server::games::shipped_map_choices()
+    server::games::map_choices("bottlebats").unwrap()
 }
 
 fn bots() -> Vec<Candidate> {

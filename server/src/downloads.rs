@@ -1,15 +1,16 @@
 //! What a contestant downloads to play locally: the `bottlebats` program this server
-//! runs (with its SHA-256), a local kit (the shipped maps, the house bots and a ready
-//! `config.json`), and the platform's source to build the program elsewhere. Each is
-//! made once, on first request.
+//! runs (with its SHA-256), each game's local kit (its shipped maps, its house bots and
+//! a ready `config.json`), and the platform's source to build the program elsewhere.
+//! Each is made once, on first request.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
-use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, MAPS, SOURCE, VINDINIUM_HOUSE_BOTS};
+use crate::embedded::{files_in, subfolders, File, GameFiles, SOURCE};
 
 /// The running program's file, its size and SHA-256 (hex), hashed once. Its bytes are
 /// never held: a download streams them from the file.
@@ -68,138 +69,48 @@ pub fn program() -> Result<&'static Program, String> {
         .map_err(Clone::clone)
 }
 
-/// The `config.json` of the local kit: the strongest house bot against `greedy` on a
-/// duel map, writing the classic log and a replay for the viewer.
-const KIT_CONFIG: &str = r#"{
-  "players": {
-    "strong": "python3 bots/strong/bot.py",
-    "greedy": "python3 bots/greedy/bot.py"
-  },
-  "mapfile": "maps/duel-2p.map",
-  "logfile": "game.log",
-  "replayfile": "game.json",
-  "max_steps": 500
-}
-"#;
-
-/// The local kit's README.
-const KIT_README: &str = "# Bottle Bats: a local kit
-
-Everything to play games on your own machine as the ladder plays them:
-
-- `maps/`: the maps the ladder plays on;
-- `bots/`: the house bots (Python 3): `idle`, `random`, `greedy` and `strong`;
-- `config.json`: `strong` against `greedy` on `maps/duel-2p.map`.
-
-Get the `bottlebats` program from the site's Getting started page (check it with
-`sha256sum`, then `chmod +x bottlebats`), put it in this folder, and play:
-
-```sh
-./bottlebats play config.json --stderr-dir logs
-```
-
-It prints the winner, the turns played and a table per player, then each bot's problems
-at their turns (commands ignored and why, timeouts, a removal). `game.json` opens in the
-site's viewer (`/viewer`), `game.log` is the classic log and `logs/NAME.stderr` what
-each bot wrote on stderr.
-
-To play your bot, add it to `players` (`\"me\": \"python3 ../mybot/bot.py\"`); to play on
-another map, change `mapfile`. `bottlebats play --help` tells the rest.
-";
-
-/// The local kit as a zip, made once: a folder `bottlebats-local/`.
-pub fn local_kit() -> Result<Arc<Vec<u8>>, String> {
-    static KIT: OnceLock<Result<Arc<Vec<u8>>, String>> = OnceLock::new();
-    KIT.get_or_init(|| make_local_kit().map_err(|e| format!("cannot make the local kit: {e}")))
-        .clone()
+/// A game's local kit as a zip, made once per game: a folder `GAME-local/` with the
+/// kit's own files (`games/GAME/kit/`: a README and a `config.json`), the game's
+/// shipped maps under `maps/` and its house bots under `bots/`. `None` for a game of no
+/// kit.
+pub fn local_kit(game: &str) -> Option<Result<Arc<Vec<u8>>, String>> {
+    type Made = Mutex<HashMap<&'static str, Arc<Vec<u8>>>>;
+    static KITS: OnceLock<Made> = OnceLock::new();
+    let files = crate::embedded::game(game).filter(|g| !g.kit.is_empty())?;
+    let kits = KITS.get_or_init(Default::default);
+    let mut kits = kits.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(kit) = kits.get(files.name) {
+        return Some(Ok(kit.clone()));
+    }
+    let made = make_local_kit(files).map_err(|e| format!("cannot make the local kit: {e}"));
+    if let Ok(kit) = &made {
+        kits.insert(files.name, kit.clone());
+    }
+    Some(made)
 }
 
-fn make_local_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
+/// The name of a game's local kit's zip and of its folder inside: `GAME-local`.
+pub fn local_kit_name(game: &str) -> String {
+    format!("{game}-local")
+}
+
+fn make_local_kit(files: &GameFiles) -> zip::result::ZipResult<Arc<Vec<u8>>> {
+    let top = local_kit_name(files.name);
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
     let mut add = |path: String, bytes: &[u8]| -> zip::result::ZipResult<()> {
-        w.start_file(format!("bottlebats-local/{path}"), options)?;
+        w.start_file(format!("{top}/{path}"), options)?;
         w.write_all(bytes)?;
         Ok(())
     };
-    add("README.md".into(), KIT_README.as_bytes())?;
-    add("config.json".into(), KIT_CONFIG.as_bytes())?;
-    for map in MAPS.iter().filter(|f: &&File| f.path.ends_with(".map")) {
+    for f in files.kit {
+        add(f.path.to_string(), f.bytes)?;
+    }
+    for map in files.maps.iter().filter(|f: &&File| !f.path.contains('/')) {
         add(format!("maps/{}", map.path), map.bytes)?;
     }
-    for bot in subfolders(HOUSE_BOTS) {
-        for (path, file) in files_in(HOUSE_BOTS, bot) {
-            add(format!("bots/{bot}/{path}"), file.bytes)?;
-        }
-    }
-    Ok(Arc::new(w.finish()?.into_inner()))
-}
-
-/// The `config.json` of Vindinium's local kit: the four house heroes on m1, writing
-/// the game's log and a replay for the viewer.
-const VINDINIUM_CONFIG: &str = r#"{
-  "game": "vindinium",
-  "players": {
-    "strong": "python3 bots/strong/bot.py",
-    "miner": "python3 bots/miner/bot.py",
-    "fighter": "python3 bots/fighter/bot.py",
-    "random": "python3 bots/random/bot.py"
-  },
-  "mapfile": "maps/m1.txt",
-  "max_turns": 1200,
-  "logfile": "game.jsonl",
-  "replayfile": "game.json"
-}
-"#;
-
-/// Vindinium's local kit's README.
-const VINDINIUM_README: &str = "# Vindinium: a local kit
-
-Everything to play Vindinium games on your own machine as the ladder plays them:
-
-- `maps/`: the six maps of the original server, `m1.txt` to `m6.txt` (one row a line,
-  two characters a tile, `@1`..`@4` the heroes' start squares);
-- `bots/`: the house heroes (Python 3): `random`, `miner`, `fighter` and `strong`;
-- `config.json`: the four of them on `maps/m1.txt`, 1,200 moves.
-
-Get the `bottlebats` program from the site's Getting started page, put it in this
-folder, and play:
-
-```sh
-./bottlebats play config.json --stderr-dir logs
-```
-
-It prints the winner and a table of each hero's gold, mines and deaths, then each bot's
-problems at their moves. `game.jsonl` is the game's log: the GAME object a bot reads at
-every state, one a line, then the winner; `game.json` opens in the site's viewer.
-
-Hero ids follow the order of `players`: to play your bot, replace one of them
-(`\"me\": \"python3 ../mybot/bot.py\"`); `\"map_seed\": N` instead of `mapfile` plays on a
-generated map. The rules are the site's `/docs/vindinium-rules.md`.
-";
-
-/// Vindinium's local kit as a zip, made once: a folder `vindinium-local/`.
-pub fn vindinium_local_kit() -> Result<Arc<Vec<u8>>, String> {
-    static KIT: OnceLock<Result<Arc<Vec<u8>>, String>> = OnceLock::new();
-    KIT.get_or_init(|| make_vindinium_kit().map_err(|e| format!("cannot make the local kit: {e}")))
-        .clone()
-}
-
-fn make_vindinium_kit() -> zip::result::ZipResult<Arc<Vec<u8>>> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().unix_permissions(0o644);
-    let mut add = |path: String, bytes: &[u8]| -> zip::result::ZipResult<()> {
-        w.start_file(format!("vindinium-local/{path}"), options)?;
-        w.write_all(bytes)?;
-        Ok(())
-    };
-    add("README.md".into(), VINDINIUM_README.as_bytes())?;
-    add("config.json".into(), VINDINIUM_CONFIG.as_bytes())?;
-    for (name, text) in vindinium::ORIGINAL_MAPS {
-        add(format!("maps/{name}.txt"), text.as_bytes())?;
-    }
-    for bot in subfolders(VINDINIUM_HOUSE_BOTS) {
-        for (path, file) in files_in(VINDINIUM_HOUSE_BOTS, bot) {
+    for bot in subfolders(files.house) {
+        for (path, file) in files_in(files.house, bot) {
             add(format!("bots/{bot}/{path}"), file.bytes)?;
         }
     }

@@ -4,11 +4,9 @@
 //! folder (`target/`, `__pycache__/`, a compiled `bot`, ...) are not embedded.
 //!
 //! - `STATIC` — `static/`, served under `/static/` (`web/mod.rs`);
-//! - `MAPS` — `games/bottlebats/maps/`, the shipped maps (`games::shipped_maps`);
-//! - `HOUSE_BOTS` — `games/bottlebats/bots/house/`, a folder per house bot (`house.rs`);
-//! - `VINDINIUM_HOUSE_BOTS` — `games/vindinium/bots/house/`, Vindinium's (`house.rs`);
-//! - `VINDINIUM_STARTERS` — `games/vindinium/bots/starters/`, its kits (`starters.rs`);
-//! - `STARTERS` — `games/bottlebats/bots/starters/`, a folder per starter kit (`starters.rs`);
+//! - `GAMES` — each game's content ([`GameFiles`], found by the game's name with
+//!   [`game`]): the folders of `games/NAME/` that hold a `rules.md`, with their maps
+//!   (`maps/NAME/`), house bots, starter kits and local kit;
 //! - `SOURCE` — the platform's own source, served as an archive (`downloads.rs`).
 
 /// One embedded file.
@@ -34,7 +32,32 @@ impl File {
     }
 }
 
+/// A game's content, as its folders hold it.
+#[derive(Debug)]
+pub struct GameFiles {
+    /// The game's name (its folder's).
+    pub name: &'static str,
+    /// `maps/NAME/`: its shipped maps.
+    pub maps: &'static [File],
+    /// `games/NAME/bots/house/`: a folder per house bot, each with a `bot.py`.
+    pub house: &'static [File],
+    /// `games/NAME/bots/starters/`: a folder per starter kit, named by its language.
+    pub starters: &'static [File],
+    /// `games/NAME/kit/`: the local kit's own files (`README.md`, `config.json`).
+    pub kit: &'static [File],
+    /// `games/NAME/site/`: its pages' own parts, HTML: `rules.html` (the rules for
+    /// players), `bot.html` (what a bot reads and writes, with an example).
+    pub site: &'static [File],
+    /// `games/NAME/rules.md`: the complete rules, for implementers.
+    pub rules: &'static str,
+}
+
 include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+
+/// The content of the game called `name`; none for a game without a folder.
+pub fn game(name: &str) -> Option<&'static GameFiles> {
+    GAMES.iter().find(|g| g.name == name)
+}
 
 /// The file of `folder` at `path`.
 pub fn find(folder: &'static [File], path: &str) -> Option<&'static File> {
@@ -71,13 +94,27 @@ mod tests {
     #[test]
     fn the_folders_are_embedded_without_build_outputs() {
         assert!(find(STATIC, "viewer/viewer.mjs").is_some());
-        assert!(MAPS.iter().any(|m| m.stem() == "duel-2p"));
-        assert_eq!(
-            subfolders(HOUSE_BOTS),
-            ["greedy", "idle", "random", "strong"]
-        );
-        assert!(subfolders(STARTERS).contains(&"python"));
-        for f in STATIC.iter().chain(MAPS).chain(HOUSE_BOTS).chain(STARTERS) {
+        // Every game of the registry has its content, with house bots to smoke-test
+        // against and a kit to play at home.
+        for name in crate::games::registry().names() {
+            let g = game(name).unwrap_or_else(|| panic!("no content for {name}"));
+            assert!(!subfolders(g.house).is_empty(), "{name} has no house bots");
+            assert!(find(g.kit, "config.json").is_some(), "{name} has no kit");
+            assert!(g.rules.starts_with('#'), "{name}'s rules");
+        }
+        for g in GAMES {
+            for part in ["rules.html", "bot.html"] {
+                assert!(
+                    find(g.site, part).is_some(),
+                    "{} has no site/{part}",
+                    g.name
+                );
+            }
+        }
+        let all = GAMES
+            .iter()
+            .flat_map(|g| g.maps.iter().chain(g.house).chain(g.starters));
+        for f in STATIC.iter().chain(all) {
             assert!(
                 !f.path.contains("__pycache__") && !f.path.contains("target/"),
                 "{}",

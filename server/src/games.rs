@@ -1,27 +1,27 @@
-//! The games this site can host, by name (the registry: Bottle Bats, the default and
-//! the game of every row stored before there was a choice, and Vindinium), which of
-//! them are open (the `games` setting, kept in the `ranker` row so that every server and
-//! worker sees the same), and what the platform takes from each game: its shipped
-//! maps, its house bots, its smoke test, its rules document and its match policy.
+//! The games this site can host (the registry: one line per game), which of them are
+//! open (the `games` setting, kept in the `ranker` row so that every server and worker
+//! sees the same), and each game's [`Content`]: its description (`GameKind::describe`)
+//! and its folders (`games/NAME/`, `maps/NAME/`, embedded by `build.rs`), found by its
+//! name. Every other module iterates the registry: none names a game.
 //!
-//! Architecture invariant: this module and `house.rs` are the server's only doors to a
-//! game's own crate; the rest of the server sees a game as a `&dyn GameKind` and its
-//! [`Content`].
+//! Architecture invariant: the registry lines below are the server's only mention of a
+//! game's crate or name; `layers::only_the_registry_names_a_game` holds it.
 
 use std::sync::OnceLock;
 
-use game_interface::{GameKind, Registry};
-use runner::MatchConfig;
+use engine::MatchConfig;
+use game_interface::{Description, GameKind, Maps, Registry};
 use sqlx::PgPool;
 
-/// The default game's name.
-pub const DEFAULT: &str = engine::plugin::NAME;
+use crate::embedded::{files_in, subfolders, GameFiles};
 
-/// Every game this build of the platform knows, the default first.
+/// Every game this build of the platform knows, in the order they were added: the
+/// first is the game of a config or a row that names none (everything stored before
+/// there was a choice, and a 2016 config).
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        let mut r = Registry::new(engine::plugin::kind());
+        let mut r = Registry::new(bottlebats::plugin::kind());
         r.add(vindinium::plugin::kind())
             .expect("every game has a name of its own");
         r
@@ -38,60 +38,147 @@ pub fn kind(name: &str) -> anyhow::Result<&'static dyn GameKind> {
     })
 }
 
-/// What the platform takes from one game besides its [`GameKind`].
+/// A game as the site sees it: its [`GameKind`] (with its [`Description`]) and its
+/// files.
+#[derive(Clone, Copy)]
 pub struct Content {
     pub kind: &'static dyn GameKind,
-    /// The maps a fresh ladder of the game gets: (name, text). Map names are one
-    /// namespace across games.
-    pub maps: Vec<(&'static str, &'static str)>,
-    /// The map of smoke tests.
-    pub smoke_map: &'static str,
-    /// The house bots a smoke test seats beside the version tested, one per other
-    /// seat (names of [`crate::house::bots`]).
-    pub smoke_opponents: &'static [&'static str],
-    /// The names of a seat's statistics ([`game_interface::Match::stats`]), in order.
-    pub stat_names: &'static [&'static str],
-    /// The address of the complete rules on the site (`/docs/...`).
-    pub rules: &'static str,
-    /// Where the rules say how long a reply may take.
-    pub time_rule: &'static str,
+    pub files: &'static GameFiles,
 }
 
-/// The content of the game called `name` (a name of the registry).
+/// One house bot: a folder of `games/NAME/bots/house/` with a `bot.py`.
+#[derive(Clone, Copy, Debug)]
+pub struct HouseBot {
+    /// Its game, by registry name.
+    pub game: &'static str,
+    /// Its name on the site: the game's `house_prefix` and its folder's name (names
+    /// are one namespace across games).
+    pub name: &'static str,
+    /// The source of its `bot.py`.
+    pub source: &'static str,
+}
+
+/// The content of the game called `name` (a name of the registry with a folder).
 pub fn content(name: &str) -> anyhow::Result<Content> {
     let kind = kind(name)?;
-    Ok(match kind.name() {
-        vindinium::plugin::NAME => Content {
-            kind,
-            maps: vindinium::ORIGINAL_MAPS.to_vec(),
-            smoke_map: vindinium::ORIGINAL_MAPS[0].1,
-            smoke_opponents: &["vindinium-random"; 3],
-            stat_names: &["gold", "mines", "deaths"],
-            rules: "/docs/vindinium-rules.md",
-            time_rule: "/docs/vindinium-rules.md §9",
-        },
-        _ => Content {
-            kind,
-            maps: shipped_maps(),
-            smoke_map: crate::builds::smoke_map(),
-            smoke_opponents: &[crate::house::SMOKE_OPPONENT],
-            stat_names: &["forts", "soldiers"],
-            rules: "/docs/rules.md",
-            time_rule: "/docs/rules.md §7",
-        },
-    })
+    let files = crate::embedded::game(kind.name())
+        .ok_or_else(|| anyhow::anyhow!("the game `{name}` has no folder games/{name}/"))?;
+    Ok(Content { kind, files })
 }
 
-/// How a match of `kind` is played: the default game's by the site's settings
-/// (`base`), any other's by its own defaults for the turn limit and the reply times,
-/// with the site's policy for the rest.
-pub fn match_config(kind: &dyn GameKind, base: &MatchConfig) -> MatchConfig {
-    if kind.name() == DEFAULT {
-        return base.clone();
+/// Every game of the registry with its content, in the registry's order.
+pub fn all() -> impl Iterator<Item = Content> {
+    (registry().names().into_iter()).filter_map(|name| content(name).ok())
+}
+
+impl Content {
+    /// What the game is.
+    pub fn describe(&self) -> &'static Description {
+        self.kind.describe()
     }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        self.describe().name
+    }
+
+    /// The maps a fresh ladder of the game gets, (name, text) in order of name: the
+    /// files of `maps/NAME/` with the game's extension, or for a game played on one
+    /// board, that board, named after the game. Map names are one namespace across
+    /// games.
+    pub fn maps(&self) -> Vec<(&'static str, String)> {
+        match self.describe().maps {
+            Maps::Files { extension } => (self.files.maps.iter())
+                .filter(|f| !f.path.contains('/'))
+                .filter(|f| f.path.rsplit_once('.').is_some_and(|(_, x)| x == extension))
+                .map(|f| (f.stem(), f.text().to_string()))
+                .collect(),
+            Maps::Board => {
+                let seats = self.describe().defaults.seats.1;
+                (self.kind.generate(0, seats).ok())
+                    .map(|board| (self.name(), board))
+                    .into_iter()
+                    .collect()
+            }
+        }
+    }
+
+    /// The text of the smoke test's map.
+    pub fn smoke_map(&self) -> anyhow::Result<String> {
+        let d = self.describe();
+        if let Maps::Board = d.maps {
+            return Ok(self.kind.generate(0, 1 + d.smoke.opponents.len())?);
+        }
+        (self.maps().into_iter())
+            .find(|(name, _)| *name == d.smoke.map)
+            .map(|(_, text)| text)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}'s smoke-test map `{}` is not shipped",
+                    d.title,
+                    d.smoke.map
+                )
+            })
+    }
+
+    /// The house bots the smoke test seats beside the version tested, by their names
+    /// on the site.
+    pub fn smoke_opponents(&self) -> Vec<String> {
+        let d = self.describe();
+        (d.smoke.opponents.iter())
+            .map(|o| format!("{}{o}", d.house_prefix))
+            .collect()
+    }
+
+    /// The names of a seat's statistics ([`game_interface::Match::stats`]), in order.
+    pub fn stat_names(&self) -> &'static [&'static str] {
+        self.describe().stats
+    }
+
+    /// The address of the complete rules on the site.
+    pub fn rules(&self) -> String {
+        format!("/docs/{}/rules.md", self.name())
+    }
+
+    /// Where the rules say how long a reply may take: `/docs/NAME/rules.md §7`.
+    pub fn time_rule(&self) -> String {
+        format!("{} {}", self.rules(), self.describe().time_rule)
+    }
+
+    /// Its house bots, in order of name.
+    pub fn house_bots(&self) -> Vec<HouseBot> {
+        let d = self.describe();
+        (subfolders(self.files.house).into_iter())
+            .filter_map(|folder| {
+                let (_, f) =
+                    files_in(self.files.house, folder).find(|(path, _)| *path == "bot.py")?;
+                let name: &'static str = match d.house_prefix {
+                    "" => folder,
+                    prefix => Box::leak(format!("{prefix}{folder}").into_boxed_str()),
+                };
+                Some(HouseBot {
+                    game: d.name,
+                    name,
+                    source: f.text(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The house bots of every game, in the registry's order, then by name. What each
+/// does is said at the top of its source and in docs/operator.md.
+pub fn house_bots() -> &'static [HouseBot] {
+    static BOTS: OnceLock<Vec<HouseBot>> = OnceLock::new();
+    BOTS.get_or_init(|| all().flat_map(|c| c.house_bots()).collect())
+}
+
+/// How a match of `kind` is played: its own defaults for the turn limit and the reply
+/// times, with the site's policy (`base`) for the rest.
+pub fn match_config(kind: &dyn GameKind, base: &MatchConfig) -> MatchConfig {
     let d = kind.defaults();
     MatchConfig {
-        max_steps: d.turn_limit,
+        max_turns: d.max_turns,
         turn_timeout: d.turn_time,
         startup_timeout: d.first_reply_time,
         ..base.clone()
@@ -119,12 +206,12 @@ pub async fn set_open(db: &PgPool, names: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The game shown where none is named: the default game when it is open, else the
-/// first open one.
+/// The game shown where none is named: the first open game (the organizer's order
+/// of `--games`), else the registry's first.
 pub fn default_of(open: &[String]) -> &str {
-    match open.iter().find(|o| *o == DEFAULT).or(open.first()) {
+    match open.first() {
         Some(o) => o,
-        None => DEFAULT,
+        None => registry().default_name(),
     }
 }
 
@@ -159,92 +246,23 @@ pub fn numbers_text(stored: &serde_json::Value) -> String {
     all.join(", ")
 }
 
-/// A stored replay's log as its game's local tool writes it, with the file's extension:
-/// Bottle Bats' classic 2016 log (`log`), Vindinium's GAME objects one a line (`jsonl`).
-pub fn log_of(replay_json: &str) -> Result<(Vec<u8>, &'static str), String> {
-    if replay_json.contains(vindinium::plugin::FORMAT) {
-        if let Ok(log) = vindinium::plugin::log(replay_json) {
-            return Ok((log.into_bytes(), log_extension(vindinium::plugin::NAME)));
-        }
-    }
-    let replay = engine::replay_v2::read_any(replay_json)?;
-    let mut log = Vec::new();
-    replay
-        .write_classic_log(&mut log)
-        .map_err(|e| e.to_string())?;
-    Ok((log, log_extension(DEFAULT)))
+/// The names of the games, for a command line's help: `bottlebats, vindinium`.
+pub fn names_text() -> String {
+    registry().names().join(", ")
 }
 
-/// The extension of a game's log file ([`log_of`]).
-pub fn log_extension(game: &str) -> &'static str {
-    match game {
-        vindinium::plugin::NAME => "jsonl",
-        _ => "log",
-    }
-}
-
-/// What the live stream sends of a stored replay, whatever its game: its head, its
-/// rows (each JSON, row `t` the board of turn `t`) and its result (JSON).
-pub fn stored_stream(replay_json: &str) -> Result<(String, Vec<String>, String), String> {
-    if replay_json.contains(vindinium::plugin::FORMAT) {
-        if let Ok(stream) = vindinium::plugin::stream_of(replay_json) {
-            return Ok(stream);
-        }
-    }
-    let compact = engine::replay_v2::read_compact(replay_json)?;
-    let head = engine::replay_v2::head_json(&compact.map, &compact.players, compact.max_steps);
-    let rows = (compact.turns.iter())
-        .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    let result = serde_json::to_string(&compact.result).map_err(|e| e.to_string())?;
-    Ok((head, rows, result))
-}
-
-/// Bottle Bats' shipped maps (the `.map` files of `games/bottlebats/maps/`), loaded into a fresh ladder:
-/// (name, text), in order of name.
-pub fn shipped_maps() -> Vec<(&'static str, &'static str)> {
-    crate::embedded::MAPS
-        .iter()
-        .filter(|f| f.path.ends_with(".map") && !f.path.contains('/'))
-        .map(|f| (f.stem(), f.text()))
-        .collect()
-}
-
-/// The shipped maps as matchmaking sees them (ids 1, 2, … in their order): for the
-/// simulations of `server/benches/`.
-pub fn shipped_map_choices() -> Vec<crate::ranker::matchmaking::MapChoice> {
-    shipped_maps()
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, text))| crate::ranker::matchmaking::MapChoice {
-            id: crate::ids::MapId(i as i64 + 1),
-            seats: engine::Map::parse(text)
-                .unwrap_or_else(|e| panic!("the shipped map {name}: {e}"))
-                .seats
-                .len(),
+/// A game's shipped maps as matchmaking sees them (ids 1, 2, … in their order): for
+/// the simulations of `server/benches/`.
+pub fn map_choices(game: &str) -> anyhow::Result<Vec<crate::ranker::matchmaking::MapChoice>> {
+    let content = content(game)?;
+    (content.maps().into_iter().enumerate())
+        .map(|(i, (name, text))| {
+            let info = (content.kind.map_info(&text))
+                .map_err(|e| anyhow::anyhow!("the shipped map {name}: {e}"))?;
+            Ok(crate::ranker::matchmaking::MapChoice {
+                id: crate::ids::MapId(i as i64 + 1),
+                seats: info.seats,
+            })
         })
         .collect()
 }
-
-impl crate::worker::Played {
-    /// A Bottle Bats match played through `runner::run_match` (the benches' and tests'
-    /// way), as a worker would have recorded it.
-    pub fn of_bottlebats(r: &runner::MatchResult) -> Self {
-        Self {
-            ranks: r.outcome.ranks.clone(),
-            turns: r.replay.result.as_ref().map_or(0, |x| x.turns),
-            stats: r.players.iter().map(|p| p.stats.clone()).collect(),
-            problems: (r.players.iter().enumerate())
-                .map(|(i, p)| {
-                    engine::problems::counted(&r.replay, i, &p.warning_counts, p.warnings)
-                })
-                .collect(),
-            replay_json: engine::replay_v2::encode(&r.replay).to_json(),
-            players: r.players.clone(),
-        }
-    }
-}
-
-/// The text of a timeout in Bottle Bats' matches recorded before their problems were
-/// kept (read by the error board).
-pub const BOTTLEBATS_TIMEOUT: &str = engine::problems::TIMEOUT;

@@ -1,69 +1,22 @@
-//! House bots: the strategies shipped for each game (Bottle Bats' in `games/bottlebats/bots/house/`,
-//! Vindinium's in `games/vindinium/bots/house/`, named `vindinium-NAME`), registered at
-//! start under the `house` account for every open game so that a fresh server has a
-//! working ladder, and the opponents of every smoke test. A release that changes a
+//! The house account and its bots on the site: the strategies each game ships
+//! (`games/NAME/bots/house/`, listed by [`crate::games::house_bots`]) are registered at
+//! start under the `house` account for every open game, so that a fresh server has a
+//! working ladder, and are the opponents of every smoke test. A release that changes a
 //! house bot uploads it as a new version.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use runner::process::BotSpec;
+use engine::process::BotSpec;
 use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 
+pub use crate::games::{house_bots as bots, HouseBot};
 use crate::ids::{BotId, UserId};
 use crate::uploads::{create_bot, insert_version, NewVersion};
 
 /// The account that owns the house bots. It has no usable password.
 pub const ACCOUNT: &str = "house";
-
-/// One house bot.
-#[derive(Clone, Copy, Debug)]
-pub struct HouseBot {
-    /// Its game, by registry name.
-    pub game: &'static str,
-    /// Its name, unique across games.
-    pub name: &'static str,
-    /// The source of its `bot.py`.
-    pub source: &'static str,
-}
-
-/// The house bots of every game, a folder each, in order of game then name. What each
-/// does is said at the top of its source and in docs/operator.md.
-pub fn bots() -> &'static [HouseBot] {
-    static BOTS: std::sync::OnceLock<Vec<HouseBot>> = std::sync::OnceLock::new();
-    BOTS.get_or_init(shipped)
-}
-
-fn shipped() -> Vec<HouseBot> {
-    use crate::embedded::{files_in, subfolders, File, HOUSE_BOTS, VINDINIUM_HOUSE_BOTS};
-    let of = |game: &'static str, folder: &'static [File], prefix: &str| {
-        (subfolders(folder).into_iter())
-            .filter_map(|name| {
-                let (_, f) = files_in(folder, name).find(|(path, _)| *path == "bot.py")?;
-                let name: &'static str = match prefix {
-                    "" => name,
-                    _ => Box::leak(format!("{prefix}{name}").into_boxed_str()),
-                };
-                Some(HouseBot {
-                    game,
-                    name,
-                    source: f.text(),
-                })
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut all = of(crate::games::DEFAULT, HOUSE_BOTS, "");
-    all.extend(of(
-        vindinium::plugin::NAME,
-        VINDINIUM_HOUSE_BOTS,
-        "vindinium-",
-    ));
-    all
-}
-
-/// The house bot Bottle Bats' smoke tests play against.
-pub const SMOKE_OPPONENT: &str = "random";
 
 /// Writes a house bot into `dir/NAME/bot.py` (readable by the sandbox's uids) and
 /// returns how to run it. The file is replaced whole (written aside, then renamed), so

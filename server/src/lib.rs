@@ -1,6 +1,8 @@
 //! The Bottle Bats platform: the web app, its database, accounts, and the commands of
 //! the `bottlebats` binary. `main.rs` only calls [`cli::main`].
 
+/// The platform's program, and the name of its database, metrics and cgroups.
+pub const PROGRAM: &str = "bottlebats";
 /// This build's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The git revision this build was made from ("unknown" from a copy without `.git`).
@@ -79,50 +81,89 @@ mod layers {
             .collect()
     }
 
-    /// The platform is generic: only the modules that bring the games and their files
-    /// in (`games.rs`, `house.rs`, `starters.rs`, `downloads.rs`), the local tool
-    /// (`play.rs`) and the command line's map tools (`cli/`) name a game's crate; the ranker, workers, builds, challenges, tournaments,
-    /// accounts and the web layer see a game through the game interface. Tests
-    /// (`#[cfg(test)]` modules) may play a game of their own.
-    #[test]
-    fn only_the_game_adapters_name_a_game() {
-        let mut wrong = Vec::new();
-        for (rel, text) in sources() {
-            let adapter = [
-                "games.rs",
-                "house.rs",
-                "starters.rs",
-                "downloads.rs",
-                "play.rs",
-                "lib.rs",
-            ]
-            .iter()
-            .any(|f| rel == std::path::Path::new(f))
-                || rel.starts_with("cli");
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            if !adapter && (code.contains("engine::") || code.contains("vindinium::")) {
-                wrong.push(rel.display().to_string());
-            }
-        }
-        assert!(wrong.is_empty(), "generic modules naming a game: {wrong:?}");
+    /// The game crates of the workspace: (folder under `games/`, crate name, game
+    /// name), from the workspace's manifests, every folder of `games/` but the
+    /// interface's.
+    fn game_crates() -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let members: toml::Table = toml::from_str(&manifest).unwrap();
+        let members = members["workspace"]["members"].as_array().unwrap();
+        let games: Vec<(String, String)> = (members.iter())
+            .filter_map(|m| m.as_str()?.strip_prefix("games/").map(str::to_string))
+            .filter(|folder| folder != "interface")
+            .map(|folder| {
+                let text =
+                    std::fs::read_to_string(root.join("games").join(&folder).join("Cargo.toml"))
+                        .unwrap();
+                let t: toml::Table = toml::from_str(&text).unwrap();
+                let name = t["package"]["name"].as_str().unwrap().replace('-', "_");
+                (folder, name)
+            })
+            .collect();
+        assert!(games.len() >= 2, "{games:?}");
+        games
     }
 
-    /// The runner decides nothing about any game: no source of it names a game's crate
-    /// but `bottlebats.rs` (the engine's types read back for the local tool, tests and
-    /// benches) and `lib.rs`, which declares it.
+    /// What of `text` names the game crate `krate` or the game `name`: its paths
+    /// (`NAME::`), or the name as a string literal (except the platform's own name,
+    /// which is its first game's: the program, its database and its metrics are called
+    /// `bottlebats`).
+    fn names_a_game(text: &str, krate: &str, name: &str) -> bool {
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let path = format!("{krate}::");
+        let literal = format!("\"{name}\"");
+        let by_path = code
+            .match_indices(&path)
+            .any(|(i, _)| !code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+        by_path || (name != crate::PROGRAM && code.contains(&literal))
+    }
+
+    /// The platform is generic: only the registry (`games.rs`) names a game's crate or
+    /// a game; the ranker, workers, builds, challenges, tournaments, accounts, the web
+    /// layer and the local tool iterate the registry. Tests (`#[cfg(test)]` modules)
+    /// may play a game of their own.
     #[test]
-    fn the_runners_core_names_no_game() {
-        let runner = sources_of("runner");
-        let wrong: Vec<String> = (runner.iter())
-            .filter(|(rel, _)| {
-                !["bottlebats.rs", "lib.rs"]
-                    .iter()
-                    .any(|f| rel == std::path::Path::new(f))
-            })
-            .filter(|(_, text)| text.contains("engine::") || text.contains("vindinium::"))
-            .map(|(rel, _)| rel.display().to_string())
-            .collect();
-        assert!(wrong.is_empty(), "runner modules naming a game: {wrong:?}");
+    fn only_the_registry_names_a_game() {
+        let mut wrong = Vec::new();
+        for (rel, text) in sources() {
+            if rel == std::path::Path::new("games.rs") {
+                continue;
+            }
+            for (folder, krate) in game_crates() {
+                if names_a_game(&text, &krate, &folder) {
+                    wrong.push(format!("{} names {folder}", rel.display()));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "modules naming a game: {wrong:?}");
+        // The check sees what it is for.
+        assert!(names_a_game(
+            "use vindinium::plugin;",
+            "vindinium",
+            "vindinium"
+        ));
+        assert!(names_a_game(
+            "if g == \"vindinium\" {",
+            "vindinium",
+            "vindinium"
+        ));
+        assert!(!names_a_game("my_vindinium::x", "vindinium", "vindinium"));
+    }
+
+    /// The engine decides nothing about any game and depends on none: no source of it
+    /// names a game's crate or a game.
+    #[test]
+    fn the_engine_names_no_game() {
+        let mut wrong = Vec::new();
+        for (rel, text) in sources_of("engine") {
+            for (folder, krate) in game_crates() {
+                if names_a_game(&text, &krate, &folder) {
+                    wrong.push(format!("{} names {folder}", rel.display()));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "engine modules naming a game: {wrong:?}");
     }
 
     /// The domain modules never reach into the web layer; only the entry points that

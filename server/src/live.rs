@@ -33,7 +33,7 @@ pub struct Watcher {
 }
 
 impl Recorder {
-    /// The watcher to give `runner::run_match_watched`.
+    /// The watcher to give `engine::run_match_watched`.
     pub fn watcher(&self) -> Watcher {
         Watcher {
             shared: self.clone(),
@@ -212,16 +212,18 @@ mod tests {
     /// game sees what the replay shows afterwards.
     #[test]
     fn the_live_rows_are_the_compact_replays_rows() {
-        use engine::plugin::BottleBatsMatch;
+        use bottlebats::plugin::BottleBatsMatch;
         use game_interface::{Answer, Match, RunnerNotes};
-        let text = crate::embedded::find(crate::embedded::MAPS, "duel-2p.map")
-            .expect("a shipped map")
-            .text();
-        let map = Arc::new(engine::Map::parse(text).unwrap());
+        let maps = crate::games::content("bottlebats").unwrap().maps();
+        let (_, text) = maps
+            .iter()
+            .find(|(name, _)| *name == "duel-2p")
+            .expect("a shipped map");
+        let map = Arc::new(bottlebats::Map::parse(text).unwrap());
         let names = ["p1".to_string(), "p2".to_string()];
-        let game = engine::Game::new(map.clone(), &names, 120).unwrap();
+        let game = bottlebats::Game::new(map.clone(), &names, 120).unwrap();
         let mut players: Vec<_> = (0..2)
-            .map(|s| engine::scripted::RandomPlayer::new(&map, engine::Seat(s), 3))
+            .map(|s| bottlebats::scripted::RandomPlayer::new(&map, bottlebats::Seat(s), 3))
             .collect();
         let mut m = BottleBatsMatch::new(game);
         let rec = Recorder::default();
@@ -231,7 +233,7 @@ mod tests {
             w.saw(&m);
             let answers: Vec<_> = (players.iter_mut().enumerate())
                 .map(|(s, p)| match p.orders(m.game()) {
-                    engine::Orders::Commands(lines) => (s, Answer::Lines(lines)),
+                    bottlebats::Orders::Commands(lines) => (s, Answer::Lines(lines)),
                     _ => (s, Answer::NoReply),
                 })
                 .collect();
@@ -239,7 +241,7 @@ mod tests {
         }
         w.saw(&m);
         let p = rec.take();
-        let whole = engine::replay_v2::encode(m.replay());
+        let whole = bottlebats::replay_v2::encode(m.replay());
         let head: serde_json::Value = serde_json::from_str(&p.head.unwrap()).unwrap();
         assert_eq!(head["players"], serde_json::json!(whole.players));
         assert_eq!(p.rows.len(), whole.turns.len());

@@ -1,5 +1,8 @@
-//! `bottlebats play CONFIG.json`: the local arbiter contestants use, compatible with
-//! the 2016 `arbiter.py` config, plus our optional keys.
+//! `bottlebats play CONFIG.json`: the local arbiter contestants use, for every game of
+//! the registry, compatible with the 2016 `arbiter.py` config (a config that names no
+//! game plays the registry's first, Bottle Bats), plus our optional keys. The game is
+//! played through the game interface as the site plays it; the log is the game's own
+//! (`GameKind::write_log`: Bottle Bats' is the classic log of 2016).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -8,52 +11,41 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use engine::map::{Map, Seat};
-use runner::process::{BotSpec, Launcher, LocalLauncher};
-use runner::sandbox::{Limits, Sandbox, SandboxConfig};
-use runner::{run_match, MatchConfig, MatchResult, OnTimeout};
+use engine::process::{BotSpec, Launcher, LocalLauncher};
+use engine::sandbox::{Limits, Sandbox, SandboxConfig};
+use engine::{MatchConfig, OnTimeout, PlayerReport};
+use game_interface::{GameKind, Maps, Match, SetupError};
 use serde::Deserialize;
 
-/// The config file. The first four keys are the 2016 ones; `game` picks another game
-/// than Bottle Bats (`vindinium`), whose own keys are `max_turns` and `map_seed`.
+/// The config file. `players`, `mapfile`, `logfile` and `max_steps` are the 2016 keys;
+/// the others are ours.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayConfig {
-    /// The game played; Bottle Bats when absent, so every 2016 config runs unchanged.
+    /// The game played (`vindinium`); the registry's first (Bottle Bats) when absent,
+    /// so every 2016 config runs unchanged.
     pub game: Option<String>,
-    /// Turns (Vindinium: moves) a game lasts at most, for a game other than Bottle Bats;
-    /// its own default when absent.
-    pub max_turns: Option<u32>,
-    /// Seed of the generated map when there is no `mapfile`, for a game other than
-    /// Bottle Bats.
-    pub map_seed: Option<u64>,
-    /// Player name → shell command, in the order seats are bound when names do not
-    /// match the map's owners.
+    /// Player name → shell command, in the order seats are bound (Bottle Bats binds
+    /// them by name when every name is an owner on the map).
     pub players: serde_json::Map<String, serde_json::Value>,
-    /// The map file; when absent, a map is generated from `seed`.
+    /// The map file; when absent, a map is generated from `map_seed` (or a game played
+    /// on one board plays on it).
     pub mapfile: Option<PathBuf>,
-    /// Where to write the classic log.
+    /// Where to write the game's log (Bottle Bats: the classic log of 2016;
+    /// Vindinium: the GAME objects a line).
     pub logfile: Option<PathBuf>,
-    #[serde(default = "default_max_steps")]
-    pub max_steps: u32,
-    /// Where to write our JSON replay.
+    /// Turns a game lasts at most (Vindinium: moves); the game's own default when
+    /// absent. `max_steps`, the 2016 key, is the same.
+    #[serde(alias = "max_steps")]
+    pub max_turns: Option<u32>,
+    /// Where to write the replay the site's viewer opens.
     pub replayfile: Option<PathBuf>,
     pub turn_timeout_ms: Option<u64>,
     pub startup_timeout_ms: Option<u64>,
     pub on_timeout: Option<OnTimeout>,
-    /// Seed of the generated map when there is no `mapfile`.
-    pub seed: Option<u64>,
-}
-
-fn default_max_steps() -> u32 {
-    500
-}
-
-/// Reads and checks a map file, naming the file in any error.
-pub fn load_map(path: &Path) -> anyhow::Result<Map> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read map file {}", path.display()))?;
-    Map::parse(&text).map_err(|e| anyhow!("map {}: {e}", path.display()))
+    /// Seed of the generated map when there is no `mapfile`. `seed` is the same.
+    #[serde(alias = "seed")]
+    pub map_seed: Option<u64>,
 }
 
 /// Exit status 126/127 from `sh -c`: the command could not be run at all.
@@ -71,21 +63,18 @@ pub fn run(
     let config = read_config(config_path)?;
     // Paths and commands are relative to the working directory, as in the original.
     let dir = std::env::current_dir().context("cannot read the current directory")?;
-    if let Some(game) = config
-        .game
-        .as_deref()
-        .filter(|g| *g != crate::games::DEFAULT)
-    {
-        return other_game::run(
-            game,
-            &config,
-            &dir,
-            stderr_dir,
-            launcher(sandboxed).as_ref(),
-        );
-    }
-    let players = players(&config)?;
-    let map = bind_seats(game_map(&config, players.len())?, &players)?;
+    let game = (config.game.as_deref()).unwrap_or(crate::games::registry().default_name());
+    let kind = crate::games::kind(game).map_err(|e| anyhow!("config: {e}"))?;
+    let players = players(&config, kind)?;
+    let map = game_map(&config, kind, &dir, players.len())?;
+    let mc = match_config(&config, kind);
+    let names: Vec<String> = players.iter().map(|(n, _)| n.clone()).collect();
+    let m = kind
+        .setup(&map, &names, mc.max_turns)
+        .map_err(|e| match (&config.mapfile, e) {
+            (Some(path), SetupError::Map(why)) => anyhow!("map {}: {why}", path.display()),
+            (_, e) => anyhow!("{e}"),
+        })?;
     let specs: Vec<BotSpec> = players
         .iter()
         .map(|(name, command)| BotSpec {
@@ -95,10 +84,18 @@ pub fn run(
         })
         .collect();
     let launcher = launcher(sandboxed);
-    let result = play_with_progress(map, &specs, launcher.as_ref(), &match_config(&config))?;
-    refuse_unstartable(&result.players, &players)?;
-    write_outputs(&config, &dir, stderr_dir, &result)?;
-    print_summary(&result);
+    let played = play_with_progress(kind, m, &specs, launcher.as_ref(), &mc)?;
+    refuse_unstartable(&played.players, &players)?;
+    write_outputs(
+        kind,
+        &config,
+        &dir,
+        stderr_dir,
+        &*played.game,
+        &played.players,
+    )?;
+    let text = summary(kind, &*played.game, &played.players, mc.max_turns);
+    let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -108,63 +105,64 @@ fn read_config(path: &Path) -> anyhow::Result<PlayConfig> {
     serde_json::from_str(&text).map_err(|e| anyhow!("config {} is not valid: {e}", path.display()))
 }
 
-/// (name, command) of each player, in the config's order, checked.
-fn players(config: &PlayConfig) -> anyhow::Result<Vec<(String, String)>> {
+/// (name, command) of each player, in the config's order, checked: as many as the game
+/// seats.
+fn players(config: &PlayConfig, kind: &dyn GameKind) -> anyhow::Result<Vec<(String, String)>> {
     let mut players = Vec::new();
     for (name, cmd) in &config.players {
         let Some(cmd) = cmd.as_str() else {
             bail!("config: the command of player `{name}` must be a string");
         };
-        if !engine::game::valid_player_name(name) {
-            bail!("config: player name `{name}` is not allowed (one word without spaces, not `neutral`)");
-        }
         players.push((name.clone(), cmd.to_string()));
     }
     if players.is_empty() {
         bail!("config: `players` is empty");
     }
-    Ok(players)
-}
-
-/// The map file, or a map generated from the seed for this many players.
-fn game_map(config: &PlayConfig, players: usize) -> anyhow::Result<Map> {
-    Ok(match (&config.mapfile, config.seed) {
-        (Some(path), _) => load_map(path)?,
-        (None, Some(seed)) => engine::generate::generate(&engine::generate::GenerateOptions {
-            players,
-            seed,
-            forts: None,
-        })?,
-        (None, None) => bail!("config: give a `mapfile` (or a `seed` to generate a map)"),
-    })
-}
-
-/// Binds players to seats by name when every player is an owner on the map, else in
-/// the listed order.
-fn bind_seats(map: Map, players: &[(String, String)]) -> anyhow::Result<Map> {
-    if players.len() > map.seats.len() {
+    // A map file says how many it seats (the 2016 arbiter played fewer players than
+    // seats); a generated map needs a number the game plays.
+    let (fewest, most) = kind.defaults().seats;
+    let fewest = if config.mapfile.is_some() { 1 } else { fewest };
+    if !(fewest..=most).contains(&players.len()) {
         bail!(
-            "the map has {} seats ({}) but the config lists {} players",
-            map.seats.len(),
-            map.seats.join(", "),
+            "config: {} is played by {} players, and `players` lists {}",
+            kind.title(),
+            if kind.defaults().seats.0 == most {
+                most.to_string()
+            } else {
+                format!("{} to {most}", kind.defaults().seats.0)
+            },
             players.len()
         );
     }
-    let by_name: Option<Vec<Seat>> = players
-        .iter()
-        .map(|(name, _)| map.seats.iter().position(|s| s == name).map(Seat))
-        .collect();
-    Ok(match by_name {
-        Some(order) => map.with_seat_order(&order),
-        None => map,
-    })
+    Ok(players)
 }
 
-/// The runner's settings: the config's where given, the defaults elsewhere.
-fn match_config(config: &PlayConfig) -> MatchConfig {
-    let defaults = MatchConfig::default();
+/// The map's text: the map file, or a map generated from the seed for this many
+/// players, or the game's one board.
+fn game_map(
+    config: &PlayConfig,
+    kind: &dyn GameKind,
+    dir: &Path,
+    players: usize,
+) -> anyhow::Result<String> {
+    Ok(
+        match (&config.mapfile, config.map_seed, kind.describe().maps) {
+            (Some(path), _, _) => std::fs::read_to_string(dir.join(path))
+                .with_context(|| format!("cannot read map file {}", path.display()))?,
+            (None, _, Maps::Board) => kind.generate(0, players)?,
+            (None, Some(seed), _) => kind.generate(seed, players)?,
+            (None, None, _) => {
+                bail!("config: give a `mapfile` (or a `map_seed` to generate a map)")
+            }
+        },
+    )
+}
+
+/// The engine's settings: the config's where given, the game's defaults elsewhere.
+fn match_config(config: &PlayConfig, kind: &dyn GameKind) -> MatchConfig {
+    let defaults = crate::games::match_config(kind, &MatchConfig::default());
     MatchConfig {
-        max_steps: config.max_steps,
+        max_turns: config.max_turns.unwrap_or(defaults.max_turns),
         turn_timeout: config
             .turn_timeout_ms
             .map_or(defaults.turn_timeout, Duration::from_millis),
@@ -194,31 +192,31 @@ fn launcher(sandboxed: bool) -> Box<dyn Launcher> {
 
 /// Plays the match, showing the turn on a terminal.
 fn play_with_progress(
-    map: Map,
+    kind: &dyn GameKind,
+    m: Box<dyn Match>,
     specs: &[BotSpec],
     launcher: &dyn Launcher,
     config: &MatchConfig,
-) -> anyhow::Result<MatchResult> {
+) -> anyhow::Result<engine::GameResult> {
     let terminal = std::io::stderr().is_terminal();
-    let max = config.max_steps;
-    let mut progress = |turn: u32| {
-        if terminal && (turn % 5 == 0) {
-            eprint!("\rturn {turn}/{max}");
+    let (max, word) = (config.max_turns, kind.describe().turn.one);
+    let played = engine::run_game(m, kind.framing(), specs, launcher, config, &mut |m| {
+        if terminal && m.turn() % 5 == 0 {
+            eprint!("\r{word} {}/{max}", m.turn());
             let _ = std::io::stderr().flush();
         }
         true
-    };
-    let result = run_match(Arc::new(map), specs, launcher, config, &mut progress)?;
+    })?;
     if terminal {
         eprint!("\r\x1b[K");
     }
-    Ok(result)
+    Ok(played)
 }
 
 /// A command that could not be run at all is the config's mistake, not a game: say
 /// so rather than print a game nobody played.
 fn refuse_unstartable(
-    reports: &[runner::PlayerReport],
+    reports: &[PlayerReport],
     players: &[(String, String)],
 ) -> anyhow::Result<()> {
     let Some(p) = reports
@@ -240,7 +238,7 @@ fn refuse_unstartable(
 }
 
 /// The players' stderr, a file each in `dir`.
-fn write_stderr(dir: &Path, players: &[runner::PlayerReport]) -> anyhow::Result<()> {
+fn write_stderr(dir: &Path, players: &[PlayerReport]) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     for p in players {
         let path = dir.join(format!("{}.stderr", p.name));
@@ -254,57 +252,60 @@ fn write_stderr(dir: &Path, players: &[runner::PlayerReport]) -> anyhow::Result<
     Ok(())
 }
 
+/// The log, the replay and the players' stderr, where the config and the command line
+/// ask for them.
 fn write_outputs(
+    kind: &dyn GameKind,
     config: &PlayConfig,
     dir: &Path,
     stderr_dir: Option<&Path>,
-    result: &MatchResult,
+    m: &dyn Match,
+    players: &[PlayerReport],
 ) -> anyhow::Result<()> {
-    // The replay as the site stores it (v2); the classic log is printed from it, as
-    // the site prints it.
-    let compact = engine::replay_v2::encode(&result.replay);
+    // The replay as the site stores it; the log is written from it, as the site does.
+    let replay = m.replay_json();
     if let Some(log) = &config.logfile {
         let path = dir.join(log);
         let file = std::fs::File::create(&path)
             .with_context(|| format!("cannot write the log {}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
-        engine::replay_v2::decode(&compact)
-            .map_err(|e| anyhow::anyhow!("the replay does not read back: {e}"))?
-            .write_classic_log(&mut out)?;
-        out.flush()?;
+        kind.write_log(&replay, &mut out)
+            .map_err(|e| anyhow!("cannot write the log {}: {e}", path.display()))?;
+        out.flush()
+            .with_context(|| format!("cannot write the log {}", path.display()))?;
     }
-    if let Some(replay) = &config.replayfile {
-        let path = dir.join(replay);
-        std::fs::write(&path, compact.to_json())
+    if let Some(file) = &config.replayfile {
+        let path = dir.join(file);
+        std::fs::write(&path, &replay)
             .with_context(|| format!("cannot write the replay {}", path.display()))?;
     }
     if let Some(sdir) = stderr_dir {
-        write_stderr(sdir, &result.players)?;
+        write_stderr(sdir, players)?;
     }
     Ok(())
 }
 
-/// Prints the result; a closed stdout (`| head`) is not an error worth a panic.
-fn print_summary(result: &MatchResult) {
-    let _ = std::io::stdout().write_all(summary(result).as_bytes());
-}
-
-/// `Winner: NAME` as the 2016 arbiter printed it, then a table and any errors.
-fn summary(result: &MatchResult) -> String {
+/// `Winner: NAME` as the 2016 arbiter printed it, then the turns played, a table and
+/// each player's problems.
+fn summary(kind: &dyn GameKind, m: &dyn Match, players: &[PlayerReport], max_turns: u32) -> String {
     use std::fmt::Write as _;
+    let d = kind.describe();
     let mut out = String::new();
-    let winner = result
-        .outcome
-        .winner
-        .map_or("None", |s| result.players[s.0].name.as_str());
+    let winner = m
+        .outcome()
+        .winner()
+        .map_or("None", |s| players[s].name.as_str());
     let _ = writeln!(out, "Winner: {winner}");
-    let turns = result.replay.result.as_ref().map_or(0, |r| r.turns);
-    let _ = writeln!(out, "Turns played: {turns} of {}", result.replay.max_steps);
+    let mut many = d.turn.many.chars();
+    let many: String = many
+        .next()
+        .map(|c| c.to_uppercase().chain(many).collect())
+        .unwrap_or_default();
+    let _ = writeln!(out, "{many} played: {} of {max_turns}", m.turn());
     out.push('\n');
-    out.push_str(&table(result));
-    for (seat, p) in result.players.iter().enumerate() {
-        let found = engine::problems::counted(&result.replay, seat, &p.warning_counts, p.warnings);
-        out.push_str(&problems(p, &found));
+    out.push_str(&table_of(players, &m.stats()));
+    for (seat, p) in players.iter().enumerate() {
+        out.push_str(&problems_in(p, &m.problems(seat), d.turn.one));
     }
     out
 }
@@ -312,16 +313,9 @@ fn summary(result: &MatchResult) -> String {
 /// Distinct warnings printed per player; the rest are counted.
 const WARNINGS_SHOWN: usize = 10;
 
-/// The players by rank: forts, soldiers, warnings, errors, timeouts, time used.
-fn table(result: &MatchResult) -> String {
-    let stats: Vec<game_interface::Numbers> =
-        result.players.iter().map(|p| p.stats.clone()).collect();
-    table_of(&result.players, &stats)
-}
-
 /// The players by rank, with the game's statistics (`stats`, by seat), then warnings,
 /// errors, timeouts and time used.
-fn table_of(players: &[runner::PlayerReport], stats: &[game_interface::Numbers]) -> String {
+fn table_of(players: &[PlayerReport], stats: &[game_interface::Numbers]) -> String {
     use std::fmt::Write as _;
     let mut header: Vec<&str> = vec!["rank", "player"];
     header.extend(stats.first().into_iter().flatten().map(|(name, _)| *name));
@@ -380,18 +374,13 @@ fn table_of(players: &[runner::PlayerReport], stats: &[game_interface::Numbers])
 
 /// What went wrong for a player, turn by turn: each distinct warning with its first
 /// turn and count, its timeouts' turns, the limits it hit, why it was removed (with the
-/// end of its stderr), and stderr dropped.
-fn problems(p: &runner::PlayerReport, found: &[engine::problems::Problem]) -> String {
-    problems_in(p, found, "turn")
-}
-
-/// [`problems`], where a game's turns are called `turn` (Vindinium: `move`).
+/// end of its stderr), and stderr dropped; `turn` is what the game calls a turn.
 fn problems_in(
-    p: &runner::PlayerReport,
-    found: &[engine::problems::Problem],
+    p: &PlayerReport,
+    found: &[game_interface::problems::Problem],
     turn: &str,
 ) -> String {
-    use engine::problems::Kind;
+    use game_interface::problems::Kind;
     use std::fmt::Write as _;
     let mut out = String::new();
     if !found.is_empty() {
@@ -450,120 +439,4 @@ fn problems_in(
         );
     }
     out
-}
-
-/// `play` for a game other than Bottle Bats, through the game interface: the players in
-/// the config's order take the seats, the map comes from `mapfile` or `map_seed`, the
-/// replay is the site's and the log is the game's own (Vindinium: one GAME object a
-/// line, then the winner).
-mod other_game {
-    use super::*;
-
-    pub fn run(
-        game: &str,
-        config: &PlayConfig,
-        dir: &Path,
-        stderr_dir: Option<&Path>,
-        launcher: &dyn Launcher,
-    ) -> anyhow::Result<ExitCode> {
-        let kind = crate::games::kind(game).map_err(|e| anyhow!("config: {e}"))?;
-        let players = players(config)?;
-        let (fewest, most) = kind.defaults().seats;
-        if !(fewest..=most).contains(&players.len()) {
-            bail!(
-                "config: {} is played by {} players, and `players` lists {}",
-                kind.title(),
-                if fewest == most {
-                    fewest.to_string()
-                } else {
-                    format!("{fewest} to {most}")
-                },
-                players.len()
-            );
-        }
-        let map = match (&config.mapfile, config.map_seed.or(config.seed)) {
-            (Some(path), _) => std::fs::read_to_string(dir.join(path))
-                .with_context(|| format!("cannot read map file {}", path.display()))?,
-            (None, Some(seed)) => kind.generate(seed, players.len())?,
-            (None, None) => bail!("config: give a `mapfile` (or a `map_seed` to generate a map)"),
-        };
-        let mut mc = crate::games::match_config(kind, &MatchConfig::default());
-        if let Some(n) = config.max_turns {
-            mc.max_steps = n;
-        }
-        mc.turn_timeout = config
-            .turn_timeout_ms
-            .map_or(mc.turn_timeout, Duration::from_millis);
-        mc.startup_timeout = config
-            .startup_timeout_ms
-            .map_or(mc.startup_timeout, Duration::from_millis);
-        let names: Vec<String> = players.iter().map(|(n, _)| n.clone()).collect();
-        let m = kind
-            .setup(&map, &names, mc.max_steps)
-            .map_err(|e| match &config.mapfile {
-                Some(path) => anyhow!("map {}: {e}", path.display()),
-                None => anyhow!("{e}"),
-            })?;
-        let specs: Vec<BotSpec> = players
-            .iter()
-            .map(|(name, command)| BotSpec {
-                name: name.clone(),
-                command: command.clone(),
-                dir: dir.to_path_buf(),
-            })
-            .collect();
-        let terminal = std::io::stderr().is_terminal();
-        let max = mc.max_steps;
-        let played = runner::run_game(m, kind.framing(), &specs, launcher, &mc, &mut |m| {
-            if terminal && m.turn() % 20 == 0 {
-                eprint!("\rturn {}/{max}", m.turn());
-                let _ = std::io::stderr().flush();
-            }
-            true
-        })?;
-        if terminal {
-            eprint!("\r\x1b[K");
-        }
-        refuse_unstartable(&played.players, &players)?;
-        let replay = played.game.replay_json();
-        if let Some(log) = &config.logfile {
-            let path = dir.join(log);
-            let text = match kind.name() {
-                vindinium::plugin::NAME => {
-                    vindinium::plugin::log(&replay).map_err(|e| anyhow!(e))?
-                }
-                _ => replay.clone(),
-            };
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write the log {}", path.display()))?;
-        }
-        if let Some(file) = &config.replayfile {
-            let path = dir.join(file);
-            std::fs::write(&path, &replay)
-                .with_context(|| format!("cannot write the replay {}", path.display()))?;
-        }
-        if let Some(sdir) = stderr_dir {
-            write_stderr(sdir, &played.players)?;
-        }
-        let _ = std::io::stdout().write_all(summary(&*played.game, &played.players).as_bytes());
-        Ok(ExitCode::SUCCESS)
-    }
-
-    /// The winner, the moves played, the table and each player's problems.
-    fn summary(m: &dyn game_interface::Match, players: &[runner::PlayerReport]) -> String {
-        use std::fmt::Write as _;
-        let mut out = String::new();
-        let winner = m
-            .outcome()
-            .winner()
-            .map_or("None", |s| players[s].name.as_str());
-        let _ = writeln!(out, "Winner: {winner}");
-        let _ = writeln!(out, "Moves played: {}", m.turn());
-        out.push('\n');
-        out.push_str(&table_of(players, &m.stats()));
-        for (seat, p) in players.iter().enumerate() {
-            out.push_str(&problems_in(p, &m.problems(seat), "move"));
-        }
-        out
-    }
 }

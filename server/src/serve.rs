@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use runner::sandbox::{Sandbox, SandboxConfig};
-use runner::MatchConfig;
+use engine::sandbox::{Sandbox, SandboxConfig};
+use engine::MatchConfig;
 
 use crate::build_cache::BuildCache;
 use crate::builds::{self, Builder};
@@ -137,6 +137,8 @@ impl BotWork {
                     db: db.clone(),
                     builder: b.clone(),
                     match_config: MatchConfig {
+                        // Each game plays to its own turn limit.
+                        max_turns: u32::MAX,
                         game_wall_budget: config.bot_game_time,
                         ..MatchConfig::default()
                     },

@@ -1,49 +1,33 @@
-//! Starter kits: the folders of `games/bottlebats/bots/starters/` (Bottle Bats) and
-//! `games/vindinium/bots/starters/`, embedded at build time and served as zips from the
-//! getting-started page (`/starters/LANG.zip`, `/starters/vindinium-LANG.zip`).
+//! Starter kits: the folders of each game's `games/NAME/bots/starters/`, a folder per
+//! language, embedded at build time and served as zips from Getting started
+//! (`/starters/GAME/LANG.zip`).
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::embedded::{files_in, subfolders, File};
 use crate::languages::Languages;
-
-use crate::embedded::{files_in, subfolders, File, STARTERS, VINDINIUM_STARTERS};
 
 /// The kits of `game`, a folder per language; none for a game without kits.
 fn folder(game: &str) -> &'static [File] {
-    match game {
-        crate::games::DEFAULT => STARTERS,
-        vindinium::plugin::NAME => VINDINIUM_STARTERS,
-        _ => &[],
-    }
+    crate::embedded::game(game).map_or(&[], |g| g.starters)
 }
 
-/// The languages with a Bottle Bats kit (its folder's name, a key of the languages
+/// The languages with a kit of `game` (its folders' names, keys of the languages
 /// table).
-pub fn languages() -> Vec<&'static str> {
-    languages_of(crate::games::DEFAULT)
-}
-
-/// The languages with a kit of `game`.
 pub fn languages_of(game: &str) -> Vec<&'static str> {
     subfolders(folder(game))
 }
 
-/// The name of a kit's zip and of its folder inside: `bottlebats-LANG` for Bottle
-/// Bats, `GAME-LANG` for another game.
+/// The name of a kit's zip and of its folder inside: `GAME-LANG`.
 pub fn kit_name(game: &str, lang: &str) -> String {
     format!("{game}-{lang}")
 }
 
-/// The languages with a kit that this server can build and run, in the order shown,
-/// each with its name in the site's languages table: a kit for a language the server
-/// cannot build would only lead to a refused upload.
-pub fn kits(languages: &Languages) -> Vec<(&'static str, String)> {
-    kits_of(crate::games::DEFAULT, languages)
-}
-
-/// [`kits`] of `game`.
+/// The languages with a kit of `game` that this server can build and run, in the
+/// order shown, each with its name in the site's languages table: a kit for a language
+/// the server cannot build would only lead to a refused upload.
 pub fn kits_of(game: &str, languages: &Languages) -> Vec<(&'static str, String)> {
     languages_of(game)
         .into_iter()
@@ -60,11 +44,6 @@ pub fn kits_of(game: &str, languages: &Languages) -> Vec<(&'static str, String)>
 /// Whether the kit of `lang` can be built and run here.
 pub fn offered(languages: &Languages, lang: &str) -> bool {
     languages.get(lang).is_some_and(|e| e.available)
-}
-
-/// The zip of a Bottle Bats kit, made once: its files in a folder `bottlebats-LANG/`.
-pub fn zip(lang: &str) -> Option<Arc<Vec<u8>>> {
-    zip_of(crate::games::DEFAULT, lang)
 }
 
 /// The zip of `game`'s kit in `lang`, made once: its files in a folder named by

@@ -11,11 +11,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use engine::process::BotSpec;
+use engine::sandbox::Limits;
+use engine::{run_game, MatchConfig, PlayerReport, RunError};
 use game_interface::problems::{first_of_each_kind, Problem};
 use game_interface::{Match, Numbers};
-use runner::process::BotSpec;
-use runner::sandbox::Limits;
-use runner::{run_game, MatchConfig, PlayerReport, RunError};
 use sqlx::PgPool;
 
 use crate::builds::Builder;
@@ -45,7 +45,9 @@ pub struct Worker {
     pub name: String,
     pub db: PgPool,
     pub builder: Builder,
-    /// Runner policy of ranked games.
+    /// Runner policy of ranked games; each game's own turn limit and times replace
+    /// its turn limit and times, and its `max_turns` is a cap over every game's limit
+    /// (`u32::MAX` on a site: tests play short games).
     pub match_config: MatchConfig,
     /// Set to stop: the match being played is given back to the queue.
     pub stop: Arc<AtomicBool>,
@@ -352,9 +354,11 @@ impl Worker {
             });
         }
         let roots: Vec<std::path::PathBuf> = specs.iter().map(|s| s.dir.clone()).collect();
-        let config = crate::games::match_config(kind, &self.match_config);
+        let mut config = crate::games::match_config(kind, &self.match_config);
+        // The worker's own cap on turns (tests play short games); the site's is none.
+        config.max_turns = config.max_turns.min(self.match_config.max_turns);
         let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-        let game = (kind.setup(&m.map_text, &names, config.max_steps))
+        let game = (kind.setup(&m.map_text, &names, config.max_turns))
             .map_err(|e| anyhow::anyhow!("the match could not be set up: {e}"))?;
         let framing = kind.framing();
         let launcher = self.builder.sandbox.launcher(Limits::game());

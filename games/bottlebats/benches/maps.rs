@@ -4,15 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::map::Map;
+use bottlebats::map::Map;
 
-/// Bottle Bats' `maps/` (`games/bottlebats/maps/`), whichever crate includes this file.
+/// Bottle Bats' `maps/` (`maps/bottlebats/`), whichever crate includes this file.
 fn maps_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .find(|d| d.join("Cargo.lock").is_file())
         .expect("the workspace root")
-        .join("games/bottlebats/maps")
+        .join("maps/bottlebats")
 }
 
 /// The maps of `maps/` that parse, by file name.
@@ -40,14 +40,14 @@ pub fn duel_map() -> (String, Map) {
         .into_iter()
         .find(|(_, m)| m.seats.len() == 2 && m.forts.len() == 24)
         .unwrap_or_else(|| {
-            let opts = engine::generate::GenerateOptions {
+            let opts = bottlebats::generate::GenerateOptions {
                 players: 2,
                 seed: 1,
                 forts: Some(24),
             };
             (
                 "generated 24-fort map".into(),
-                engine::generate::generate(&opts).unwrap(),
+                bottlebats::generate::generate(&opts).unwrap(),
             )
         })
 }

@@ -15,8 +15,9 @@ use std::time::Duration;
 
 use game_interface::problems::Problem;
 use game_interface::{
-    number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
-    RunnerNotes, Seat, SetupError, StepReport,
+    number, Answer, Defaults, Description, Framing, GameKind, GenerateError, LogFormat, MapInfo,
+    Maps, Match, Numbers, Order, Outcome, RunnerNotes, Seat, SetupError, Smoke, StepReport, Stream,
+    Word,
 };
 
 use crate::game::{Game, Orders};
@@ -42,27 +43,47 @@ fn parse(map_text: &str) -> Result<Map, SetupError> {
     Map::parse(map_text).map_err(|e| SetupError::Map(e.to_string()))
 }
 
+/// Bottle Bats on a site.
+pub static DESCRIPTION: Description = Description {
+    name: NAME,
+    title: "Bottle Bats",
+    tagline: "Write a bot. Take the forts.",
+    summary: "Forts stand on a map joined by roads; every turn your bot reads what it can see \
+        and sends its soldiers marching. Armies fight where they meet, sieges decide who holds \
+        a fort, and the last player standing wins. 2 to 8 players move at once, with fog of \
+        war; a bot reads the forts it sees on stdin and writes marches on stdout, as in Zeus \
+        WPI's 2016 contest.",
+    framing: Framing::Counted,
+    order: Order::Simultaneous,
+    turn: Word {
+        one: "turn",
+        many: "turns",
+    },
+    // The runner's defaults of 2016, seats as generated maps.
+    defaults: Defaults {
+        seats: (*PLAYERS.start(), *PLAYERS.end()),
+        turn_time: Duration::from_millis(2000),
+        first_reply_time: Duration::from_millis(10_000),
+        max_turns: 500,
+    },
+    stats: &["forts", "soldiers"],
+    replay_format: crate::replay::FORMAT,
+    log: LogFormat {
+        title: "Classic log (2016)",
+        extension: "log",
+    },
+    maps: Maps::Files { extension: "map" },
+    smoke: Smoke {
+        map: "ring-2p",
+        opponents: &["random"],
+    },
+    house_prefix: "",
+    time_rule: "§7",
+};
+
 impl GameKind for BottleBats {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn title(&self) -> &'static str {
-        "Bottle Bats"
-    }
-
-    fn framing(&self) -> Framing {
-        Framing::Counted
-    }
-
-    /// The runner's defaults (`runner::MatchConfig::default`), seats as generated maps.
-    fn defaults(&self) -> Defaults {
-        Defaults {
-            seats: (*PLAYERS.start(), *PLAYERS.end()),
-            turn_time: Duration::from_millis(2000),
-            first_reply_time: Duration::from_millis(10_000),
-            turn_limit: 500,
-        }
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError> {
@@ -73,6 +94,7 @@ impl GameKind for BottleBats {
                 ("forts", number(map.forts.len())),
                 ("roads", number(map.roads.len())),
             ],
+            notes: map_notes(&map),
         })
     }
 
@@ -82,22 +104,108 @@ impl GameKind for BottleBats {
         players: &[String],
         max_turns: u32,
     ) -> Result<Box<dyn Match>, SetupError> {
-        let map = parse(map_text)?;
+        let map = bind_by_name(parse(map_text)?, players)?;
         let game = Game::new(Arc::new(map), players, max_turns)
             .map_err(|e| SetupError::Players(e.to_string()))?;
         Ok(Box::new(BottleBatsMatch::new(game)))
     }
 
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
+        self.generate_sized(seed, seats, None)
+    }
+
+    /// `size`: the number of forts (a sensible default for the seats when absent).
+    fn generate_sized(
+        &self,
+        seed: u64,
+        seats: usize,
+        size: Option<usize>,
+    ) -> Result<String, GenerateError> {
         let opts = GenerateOptions {
             players: seats,
             seed,
-            forts: None,
+            forts: size,
         };
         generate(&opts)
             .map(|m| m.to_text())
             .map_err(|e| GenerateError(e.to_string()))
     }
+
+    /// The classic 2016 log, printed from the replay as the 2016 arbiter printed it.
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
+        let replay = replay_v2::read_any(replay_json)?;
+        replay.write_classic_log(out).map_err(|e| e.to_string())
+    }
+
+    fn stored_stream(&self, replay_json: &str) -> Result<Stream, String> {
+        let compact = replay_v2::read_compact(replay_json)?;
+        let head = replay_v2::head_json(&compact.map, &compact.players, compact.max_steps);
+        let rows = (compact.turns.iter())
+            .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        let result = serde_json::to_string(&compact.result).map_err(|e| e.to_string())?;
+        Ok(Stream { head, rows, result })
+    }
+
+    /// The marches of [`crate::scripted::RandomPlayer`]: part of a garrison along a
+    /// random road.
+    fn sample_reply(&self, m: &dyn Match, seat: Seat, seed: u64) -> Vec<String> {
+        let Some(m) = m.as_any().downcast_ref::<BottleBatsMatch>() else {
+            return Vec::new();
+        };
+        let game = m.game();
+        let mut player = crate::scripted::RandomPlayer::new(game.map(), map::Seat(seat), seed);
+        player.activity = 0.5;
+        match player.orders(game) {
+            Orders::Commands(lines) => lines,
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// What `bottlebats map check` says of a valid map that is not as the generator makes
+/// them: roads that cross, or forts that cannot reach each other.
+fn map_notes(map: &Map) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !crate::geometry::is_connected(map) {
+        notes.push("not connected: some forts cannot reach each other".to_string());
+    }
+    if let Some((a, b)) = crate::geometry::crossing_roads(map) {
+        let name = |r: map::RoadId| {
+            let road = &map.roads[r.0];
+            format!("{}-{}", map.forts[road.a.0].name, map.forts[road.b.0].name)
+        };
+        notes.push(format!(
+            "not planar: road {} crosses road {}",
+            name(a),
+            name(b)
+        ));
+    }
+    notes
+}
+
+/// The map with its seats bound to `players`: by name when every player is one of
+/// the map's owners (as the 2016 arbiter bound them, so a config naming the map's
+/// owners plays them), else in the listed order.
+fn bind_by_name(map: Map, players: &[String]) -> Result<Map, SetupError> {
+    if players.len() > map.seats.len() {
+        return Err(SetupError::Players(format!(
+            "the map has {} seats ({}) but {} players are listed",
+            map.seats.len(),
+            map.seats.join(", "),
+            players.len()
+        )));
+    }
+    let by_name: Option<Vec<map::Seat>> = (players.iter())
+        .map(|name| map.seats.iter().position(|s| s == name).map(map::Seat))
+        .collect();
+    Ok(match by_name {
+        // Distinct seats only: a name given twice is refused by the game.
+        Some(order) if (1..order.len()).all(|i| !order[..i].contains(&order[i])) => {
+            map.with_seat_order(&order)
+        }
+        _ => map,
+    })
 }
 
 /// A Bottle Bats match in progress: the game, its v1 replay and its live rows.

@@ -332,7 +332,7 @@ impl Replay {
     }
 
     /// Writes the classic log: `# STEP: n`, the full board, a blank line, per turn.
-    pub fn write_classic_log(&self, out: &mut impl Write) -> io::Result<()> {
+    pub fn write_classic_log(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
         let map = self.board_map();
         let mut text = String::new();
         for (n, turn) in self.turns.iter().enumerate() {

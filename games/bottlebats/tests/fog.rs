@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
-use engine::game::Orders;
-use engine::map::{Map, Seat};
-use engine::Game;
+use bottlebats::game::Orders;
+use bottlebats::map::{Map, Seat};
+use bottlebats::Game;
 
 fn game(map_text: &str, players: &[&str]) -> Game {
     let map =

@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use engine::generate::{
+use bottlebats::generate::{
     check_layout, crossing_roads, generate, is_connected, road_through_fort, seat_rotation,
     GenerateError, GenerateOptions, LayoutError, HOME_GARRISON, MAX_FORTS,
 };
-use engine::map::{FortId, Map, Owner, RoadId, Seat};
+use bottlebats::map::{FortId, Map, Owner, RoadId, Seat};
 
 fn options(players: usize, seed: u64, forts: Option<usize>) -> GenerateOptions {
     GenerateOptions {
@@ -375,7 +375,7 @@ fn seat_rotation_rejects_maps_that_favour_a_seat() {
         .iter()
         .find(|r| r.a == FortId(0) || r.b == FortId(0))
         .unwrap();
-    marching.marches.push(engine::map::MapMarch {
+    marching.marches.push(bottlebats::map::MapMarch {
         origin: FortId(0),
         destination: road.other(FortId(0)),
         owner: Seat(0),
@@ -396,7 +396,7 @@ fn seat_rotation_accepts_a_mirrored_two_seat_map() {
 }
 
 fn maps_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("maps")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps/bottlebats")
 }
 
 /// `--players 2 --seed 7 --forts 24` from the first line of a shipped map.

@@ -1,4 +1,4 @@
-//! Bottle Bats through the game interface (`engine::plugin`): whole games played through
+//! Bottle Bats through the game interface (`bottlebats::plugin`): whole games played through
 //! trait objects from a registry give, byte for byte, what the engine gives when the same
 //! game is played directly as the runner plays it (`Game::step`, the runner's events
 //! merged into a `Replay`, `replay_v2::encode`), and the live rows are the stored
@@ -6,19 +6,19 @@
 
 use std::sync::Arc;
 
-use engine::game::{Game, Orders};
-use engine::map::{Map, Seat};
-use engine::replay::{Events, Replay};
+use bottlebats::game::{Game, Orders};
+use bottlebats::map::{Map, Seat};
+use bottlebats::replay::{Events, Replay};
 use game_interface::{Answer, Count, Framing, Match, Registry, RunnerNotes, SetupError};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn registry() -> Registry {
-    Registry::new(engine::plugin::kind())
+    Registry::new(bottlebats::plugin::kind())
 }
 
 fn shipped(file: &str) -> String {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/bottlebats");
     std::fs::read_to_string(dir.join(file)).unwrap()
 }
 
@@ -175,7 +175,7 @@ struct Direct {
 }
 
 /// Plays one turn directly, as the runner's `play_turn` does.
-fn direct_turn(d: &mut Direct, notes: &RunnerNotes) -> engine::TurnEvents {
+fn direct_turn(d: &mut Direct, notes: &RunnerNotes) -> bottlebats::TurnEvents {
     let t = d.game.turn();
     let mut orders = vec![Orders::none(); d.players.len()];
     for s in d.game.active_players().map(|s| s.0).collect::<Vec<_>>() {
@@ -275,7 +275,7 @@ fn the_end_is_the_engines(label: &str, m: &dyn Match, d: &Direct, streamed: &[St
     let warnings: Vec<u64> = d.game.players().iter().map(|p| p.warnings).collect();
     assert_eq!(m.warnings(), warnings, "{label}");
     assert_eq!(m.seats(), d.players.len(), "{label}");
-    let compact = engine::replay_v2::encode(&d.replay);
+    let compact = bottlebats::replay_v2::encode(&d.replay);
     let stored = m.replay_json();
     assert!(
         stored == compact.to_json(),
@@ -325,7 +325,7 @@ fn games_on_shipped_maps_are_the_engines_byte_for_byte() {
     // timeouts, limits, a bot removed by its error and one defeated.
     let events = || replays.iter().flat_map(|r| &r.turns).map(|t| &t.events);
     let longest = replays.iter().map(|r| r.turns.len()).max().unwrap();
-    assert!(longest > engine::replay_v2::KEYFRAME_EVERY + 1);
+    assert!(longest > bottlebats::replay_v2::KEYFRAME_EVERY + 1);
     assert!(events().any(|e| !e.warnings.is_empty() && !e.sends.is_empty()));
     assert!(events().any(|e| !e.timeouts.is_empty()));
     assert!(events().filter(|e| !e.limits.is_empty()).count() > replays.len());
@@ -333,7 +333,10 @@ fn games_on_shipped_maps_are_the_engines_byte_for_byte() {
         .flat_map(|e| &e.removed)
         .map(|r| r.1.as_str())
         .collect();
-    assert!(removals.contains(&engine::replay::DEFEATED), "{removals:?}");
+    assert!(
+        removals.contains(&bottlebats::replay::DEFEATED),
+        "{removals:?}"
+    );
     assert!(
         removals.contains(&"invalid reply header `oops`"),
         "{removals:?}"
@@ -342,15 +345,18 @@ fn games_on_shipped_maps_are_the_engines_byte_for_byte() {
 
 #[test]
 fn games_on_generated_maps_are_the_engines_byte_for_byte() {
-    let kind = engine::plugin::kind();
+    let kind = bottlebats::plugin::kind();
     for (seed, seats) in [(1, 2), (2, 3), (3, 5), (4, 6)] {
         let text = kind.generate(seed, seats).unwrap();
-        let opts = engine::generate::GenerateOptions {
+        let opts = bottlebats::generate::GenerateOptions {
             players: seats,
             seed,
             forts: None,
         };
-        assert_eq!(text, engine::generate::generate(&opts).unwrap().to_text());
+        assert_eq!(
+            text,
+            bottlebats::generate::generate(&opts).unwrap().to_text()
+        );
         let mut styles = vec![Style::Random; seats];
         styles[seats - 1] = Style::Troubled;
         same_game(&format!("generated {seed}"), &text, &styles, 70, seed);
@@ -380,7 +386,7 @@ fn a_game_over_before_it_starts_is_the_engines_too() {
 fn a_match_that_is_over_plays_no_more() {
     let text = shipped("ring-2p.map");
     let names = vec!["a".to_string(), "b".to_string()];
-    let mut m = engine::plugin::kind().setup(&text, &names, 3).unwrap();
+    let mut m = bottlebats::plugin::kind().setup(&text, &names, 3).unwrap();
     let none = RunnerNotes::default();
     while !m.is_over() {
         let answers: Vec<(usize, Answer)> = (m.to_answer().into_iter())
@@ -403,7 +409,7 @@ fn answers_of_seats_not_awaited_are_ignored() {
     let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
     let none = RunnerNotes::default();
     let start = || {
-        let mut m = engine::plugin::kind().setup(&text, &names, 50).unwrap();
+        let mut m = bottlebats::plugin::kind().setup(&text, &names, 50).unwrap();
         let r = m.step(&[(2, Answer::Crashed("gone".into()))], &none);
         assert_eq!(r.removals, [(2, "gone".to_string())]);
         assert_eq!(m.to_answer(), [0, 1]);
@@ -432,7 +438,7 @@ fn the_kind_describes_bottle_bats_and_its_maps() {
     assert_eq!((kind.name(), kind.title()), ("bottlebats", "Bottle Bats"));
     assert_eq!(kind.framing(), Framing::Counted);
     let d = kind.defaults();
-    assert_eq!((d.seats, d.turn_limit), ((2, 8), 500));
+    assert_eq!((d.seats, d.max_turns), ((2, 8), 500));
     assert!(d.first_reply_time > d.turn_time);
     for file in ["duel-2p.map", "hex-6p.map", "octo-8p.map", "star-5p.map"] {
         let text = shipped(file);
@@ -449,7 +455,7 @@ fn the_kind_describes_bottle_bats_and_its_maps() {
 
 #[test]
 fn setup_refuses_bad_maps_and_players_with_the_engines_words() {
-    let kind = engine::plugin::kind();
+    let kind = bottlebats::plugin::kind();
     let text = shipped("duel-2p.map");
     let names = |n: &[&str]| -> Vec<String> { n.iter().map(|s| s.to_string()).collect() };
     let bad_map = "2 forts:\na 0 0 p 1\n0 roads:\n0 marches:\n";

@@ -4,13 +4,13 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use engine::game::Game;
-use engine::map::Map;
-use engine::replay::{Events, Replay};
-use engine::scripted::play_random_game;
+use bottlebats::game::Game;
+use bottlebats::map::Map;
+use bottlebats::replay::{Events, Replay};
+use bottlebats::scripted::play_random_game;
 
 fn duel() -> Map {
-    engine::generate::generate(&engine::generate::GenerateOptions {
+    bottlebats::generate::generate(&bottlebats::generate::GenerateOptions {
         players: 2,
         seed: 1,
         forts: Some(24),

@@ -2,14 +2,14 @@
 //! map and generated ones, in games that end by elimination and by the turn limit; read
 //! turn by turn, from any keyframe, and cut after any row; and it is much smaller.
 
-use engine::map::Map;
-use engine::replay::{Events, Replay, Turn};
-use engine::replay_v2::{decode, encode, CompactReplay, Follower, Reader, KEYFRAME_EVERY};
-use engine::scripted::{recorded, Style};
+use bottlebats::map::Map;
+use bottlebats::replay::{Events, Replay, Turn};
+use bottlebats::replay_v2::{decode, encode, CompactReplay, Follower, Reader, KEYFRAME_EVERY};
+use bottlebats::scripted::{recorded, Style};
 
 /// Every shipped map (`maps/`), and generated maps of 2 to 8 players.
 fn maps() -> Vec<(String, Map)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps/bottlebats");
     let mut out: Vec<(String, Map)> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(Result::ok)
@@ -24,7 +24,7 @@ fn maps() -> Vec<(String, Map)> {
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     for players in 2..=8 {
-        let map = engine::generate::generate(&engine::generate::GenerateOptions {
+        let map = bottlebats::generate::generate(&bottlebats::generate::GenerateOptions {
             players,
             seed: 11 + players as u64,
             forts: None,

@@ -11,9 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use engine::game::siege;
-use engine::map::{Map, Owner, Seat};
-use engine::Game;
+use bottlebats::game::siege;
+use bottlebats::map::{Map, Owner, Seat};
+use bottlebats::Game;
 
 /// The repository's root.
 fn root() -> PathBuf {

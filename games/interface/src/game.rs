@@ -2,8 +2,8 @@
 //! defaults, how it starts a match), and [`Match`], one match in progress.
 
 use std::fmt;
-use std::time::Duration;
 
+use crate::describe::{Defaults, Description};
 use crate::framing::Framing;
 use crate::problems::Problem;
 
@@ -20,19 +20,6 @@ pub fn number(n: impl TryInto<i64>) -> i64 {
     n.try_into().unwrap_or(i64::MAX)
 }
 
-/// A game's defaults for its matches; the organizer may change them per match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Defaults {
-    /// The fewest and most seats a match may have, both included.
-    pub seats: (usize, usize),
-    /// Time allowed for one reply.
-    pub turn_time: Duration,
-    /// Time allowed for a seat's first reply (interpreter or JVM start included).
-    pub first_reply_time: Duration,
-    /// Turns a match lasts at most.
-    pub turn_limit: u32,
-}
-
 /// A map's facts for the catalog.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapInfo {
@@ -40,6 +27,9 @@ pub struct MapInfo {
     pub seats: usize,
     /// Whatever else the catalog shows, named (for Bottle Bats `forts` and `roads`).
     pub numbers: Numbers,
+    /// What is worth knowing of the map without making it invalid, in words (Bottle
+    /// Bats: a map whose roads cross, or one in two pieces), for `bottlebats map check`.
+    pub notes: Vec<String>,
 }
 
 /// Why a match cannot start.
@@ -74,18 +64,26 @@ impl fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
+/// What the live stream sends of a stored replay: what a viewer got while the match
+/// was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stream {
+    /// The head ([`Match::replay_head`]).
+    pub head: String,
+    /// Every row ([`Match::rows_since`] from 0), each JSON text.
+    pub rows: Vec<String>,
+    /// The result (JSON; `null` before the end).
+    pub result: String,
+}
+
 /// A game the platform can host. One value serves every match of the game; the
 /// registry holds it for the whole life of the server, so it is shared across threads.
 pub trait GameKind: Send + Sync {
-    /// The short name stored with matches, maps and bots: `"bottlebats"`.
-    fn name(&self) -> &'static str;
-    /// The name shown to people: `"Bottle Bats"`.
-    fn title(&self) -> &'static str;
-    /// How a reply is cut from a bot's output.
-    fn framing(&self) -> Framing;
-    /// Seats allowed, times and the turn limit.
-    fn defaults(&self) -> Defaults;
-    /// The facts of a map for the catalog, or why the text is not a map of this game.
+    /// What the game is on a site: names, players, framing, turns, statistics,
+    /// formats, maps, smoke test ([`Description`]).
+    fn describe(&self) -> &'static Description;
+    /// The facts of a map for the catalog, or why the text is not a map of this game
+    /// (a map larger than the game allows among them).
     fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError>;
     /// Starts a match on `map_text`: seat `i` is played by `players[i]`, for at most
     /// `max_turns` turns.
@@ -97,6 +95,45 @@ pub trait GameKind: Send + Sync {
     ) -> Result<Box<dyn Match>, SetupError>;
     /// A fair map for `seats` seats, as text; the same seed always gives the same map.
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError>;
+    /// [`GameKind::generate`] of a given size, where the game's maps have one (Bottle
+    /// Bats: the number of forts); a game of one size ignores it.
+    fn generate_sized(
+        &self,
+        seed: u64,
+        seats: usize,
+        size: Option<usize>,
+    ) -> Result<String, GenerateError> {
+        let _ = size;
+        self.generate(seed, seats)
+    }
+    /// Writes the log of a stored replay ([`Match::replay_json`]) to `out`, as the
+    /// game's local tool writes it ([`Description::log`]), one state at a time.
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String>;
+    /// What the live stream sends of a stored replay.
+    fn stored_stream(&self, replay_json: &str) -> Result<Stream, String>;
+    /// A reply `seat` might give now, drawn at random among those the rules accept
+    /// (the same seed gives the same reply): the random player of the conformance
+    /// suite ([`crate::conformance`]).
+    fn sample_reply(&self, m: &dyn Match, seat: Seat, seed: u64) -> Vec<String>;
+}
+
+impl<'a> dyn GameKind + 'a {
+    /// [`Description::name`].
+    pub fn name(&self) -> &'static str {
+        self.describe().name
+    }
+    /// [`Description::title`].
+    pub fn title(&self) -> &'static str {
+        self.describe().title
+    }
+    /// [`Description::framing`].
+    pub fn framing(&self) -> Framing {
+        self.describe().framing
+    }
+    /// [`Description::defaults`].
+    pub fn defaults(&self) -> Defaults {
+        self.describe().defaults
+    }
 }
 
 /// What the runner got from one awaited seat for one turn.

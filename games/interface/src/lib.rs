@@ -11,14 +11,17 @@
 
 #![deny(missing_docs)]
 
+pub mod conformance;
+mod describe;
 mod framing;
 mod game;
 pub mod problems;
 mod registry;
 
+pub use describe::{Defaults, Description, LogFormat, Maps, Order, Smoke, Word};
 pub use framing::{is_ignored, parse_header, Count, Cutter, Framing};
 pub use game::{
-    number, Answer, Defaults, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
-    RunnerNotes, Seat, SetupError, StepReport,
+    number, Answer, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome, RunnerNotes, Seat,
+    SetupError, StepReport, Stream,
 };
 pub use registry::{DuplicateName, Registry};

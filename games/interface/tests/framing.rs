@@ -1,5 +1,5 @@
 //! The framing of replies: the header reading (the cases the engine's map and the
-//! runner's replies hold `engine::map::parse_header` to) and cutting output into
+//! runner's replies hold `bottlebats::map::parse_header` to) and cutting output into
 //! replies, with the runner's messages.
 
 use game_interface::{is_ignored, parse_header, Count, Cutter, Framing};

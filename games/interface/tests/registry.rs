@@ -4,13 +4,67 @@
 
 use std::time::Duration;
 
+use game_interface::problems::{Collector, Kind};
 use game_interface::{
-    Answer, Defaults, DuplicateName, Framing, GameKind, GenerateError, MapInfo, Match, Numbers,
-    Outcome, Registry, RunnerNotes, Seat, SetupError, StepReport,
+    Answer, Defaults, Description, DuplicateName, Framing, GameKind, GenerateError, LogFormat,
+    MapInfo, Maps, Match, Numbers, Order, Outcome, Registry, RunnerNotes, Seat, SetupError, Smoke,
+    StepReport, Stream, Word,
 };
 
-/// A game kind that only differs by its name.
-struct Stones(&'static str);
+/// A game kind that only differs by its name, and a flaw it may have on purpose (for
+/// the conformance suite to find).
+struct Stones(&'static Description, Flaw);
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flaw {
+    None,
+    /// Its stored replay forgets the last move.
+    ForgetsTheLastMove,
+    /// Its problems leave the warnings out.
+    HidesWarnings,
+}
+
+/// The stones game called `name`.
+fn stones(name: &'static str) -> Stones {
+    flawed(name, Flaw::None)
+}
+
+fn flawed(name: &'static str, flaw: Flaw) -> Stones {
+    Stones(
+        Box::leak(Box::new(Description {
+            name,
+            title: "Stones",
+            tagline: "Take the last stone.",
+            summary: "Two players take 1 to 3 stones in turn; who takes the last wins.",
+            framing: Framing::Line,
+            order: Order::OneAtATime,
+            turn: Word {
+                one: "take",
+                many: "takes",
+            },
+            defaults: Defaults {
+                seats: (2, 2),
+                turn_time: Duration::from_millis(100),
+                first_reply_time: Duration::from_secs(1),
+                max_turns: 50,
+            },
+            stats: &["crashed"],
+            replay_format: "stones",
+            log: LogFormat {
+                title: "Moves",
+                extension: "txt",
+            },
+            maps: Maps::Board,
+            smoke: Smoke {
+                map: "",
+                opponents: &["taker"],
+            },
+            house_prefix: "stones-",
+            time_rule: "§1",
+        })),
+        flaw,
+    )
+}
 
 /// A match of stones: the pile, whose turn it is, who crashed, the moves so far.
 struct Pile {
@@ -23,25 +77,13 @@ struct Pile {
     moves: Vec<String>,
     turn: u32,
     max_turns: u32,
+    problems: Vec<Vec<(Kind, String, u32)>>,
+    flaw: Flaw,
 }
 
 impl GameKind for Stones {
-    fn name(&self) -> &'static str {
+    fn describe(&self) -> &'static Description {
         self.0
-    }
-    fn title(&self) -> &'static str {
-        "Stones"
-    }
-    fn framing(&self) -> Framing {
-        Framing::Line
-    }
-    fn defaults(&self) -> Defaults {
-        Defaults {
-            seats: (2, 2),
-            turn_time: Duration::from_millis(100),
-            first_reply_time: Duration::from_secs(1),
-            turn_limit: 50,
-        }
     }
     fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError> {
         let stones: i64 = (map_text.trim().parse())
@@ -49,6 +91,7 @@ impl GameKind for Stones {
         Ok(MapInfo {
             seats: 2,
             numbers: vec![("stones", stones)],
+            notes: Vec::new(),
         })
     }
     fn setup(
@@ -71,6 +114,8 @@ impl GameKind for Stones {
             moves: Vec::new(),
             turn: 0,
             max_turns: max,
+            problems: vec![Vec::new(); 2],
+            flaw: self.1,
         }))
     }
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
@@ -78,6 +123,30 @@ impl GameKind for Stones {
             2 => Ok(format!("{}\n", 10 + seed % 20)),
             _ => Err(GenerateError("stones is for two".into())),
         }
+    }
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
+        for row in self.stored_stream(replay_json)?.rows {
+            writeln!(out, "{row}").map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+    fn stored_stream(&self, replay_json: &str) -> Result<Stream, String> {
+        let moves = (replay_json.strip_prefix("{\"moves\":["))
+            .and_then(|r| r.strip_suffix("]}"))
+            .ok_or("not a replay of stones")?;
+        let mut rows = vec!["start".to_string()];
+        if !moves.is_empty() {
+            let inner = &moves[1..moves.len() - 1];
+            rows.extend(inner.split("],[").map(|m| format!("[{m}]")));
+        }
+        Ok(Stream {
+            head: "{}".into(),
+            rows,
+            result: "null".into(),
+        })
+    }
+    fn sample_reply(&self, _m: &dyn Match, _seat: Seat, seed: u64) -> Vec<String> {
+        vec![(1 + seed % 3).to_string()]
     }
 }
 
@@ -106,13 +175,13 @@ impl Match for Pile {
         let answer = answers.iter().find(|(s, _)| *s == seat).map(|(_, a)| a);
         let take = match answer {
             _ if self.crashed[seat] => 1,
-            Some(Answer::Lines(lines)) => match lines[0].parse::<u32>() {
-                Ok(n @ 1..=3) => n,
+            Some(Answer::Lines(lines)) => match lines.first().map(|l| l.parse::<u32>()) {
+                Some(Ok(n @ 1..=3)) => n,
                 _ => {
+                    let text = format!("`{}` is not 1 to 3", lines.first().map_or("", |l| l));
                     self.warnings[seat] += 1;
-                    report
-                        .warnings
-                        .push((seat, format!("`{}` is not 1 to 3", lines[0])));
+                    self.problems[seat].push((Kind::Warning, text.clone(), self.turn));
+                    report.warnings.push((seat, text));
                     1
                 }
             },
@@ -120,7 +189,12 @@ impl Match for Pile {
                 self.crashed[seat] = true;
                 1
             }
-            Some(Answer::NoReply) | None => 1,
+            Some(Answer::NoReply) | None => {
+                if _notes.timeouts.contains(&seat) {
+                    self.problems[seat].push((Kind::Timeout, "too late".into(), self.turn));
+                }
+                1
+            }
         };
         let take = take.min(self.stones);
         self.stones -= take;
@@ -133,8 +207,14 @@ impl Match for Pile {
         report
     }
     fn note_late_limit(&mut self, _seat: Seat, _text: String) {}
-    fn problems(&self, _seat: Seat) -> Vec<game_interface::problems::Problem> {
-        Vec::new()
+    fn problems(&self, seat: Seat) -> Vec<game_interface::problems::Problem> {
+        let mut c = Collector::default();
+        for (kind, text, turn) in &self.problems[seat] {
+            if !(self.flaw == Flaw::HidesWarnings && *kind == Kind::Warning) {
+                c.add(*kind, text, *turn);
+            }
+        }
+        c.finish()
     }
     fn is_over(&self) -> bool {
         self.stones == 0 || self.turn >= self.max_turns
@@ -155,13 +235,18 @@ impl Match for Pile {
         self.warnings.clone()
     }
     fn replay_json(&self) -> String {
-        format!("{{\"moves\":[{}]}}", self.moves.join(","))
+        let kept = match self.flaw {
+            Flaw::ForgetsTheLastMove if self.is_over() => &self.moves[..self.moves.len() - 1],
+            _ => &self.moves[..],
+        };
+        format!("{{\"moves\":[{}]}}", kept.join(","))
     }
     fn replay_head(&self) -> String {
         "{}".into()
     }
     fn rows_since(&self, n: usize) -> Vec<String> {
-        self.moves.iter().skip(n).cloned().collect()
+        let start = std::iter::once("start".to_string());
+        start.chain(self.moves.iter().cloned()).skip(n).collect()
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -181,12 +266,12 @@ fn the_registry_finds_games_by_name_and_knows_the_default() {
     assert_shared::<Registry>();
     assert_shared::<dyn GameKind>();
     assert_send::<dyn Match>();
-    let mut r = Registry::new(Box::new(Stones("stones")));
+    let mut r = Registry::new(Box::new(stones("stones")));
     assert_eq!(r.default_name(), "stones");
     assert_eq!(r.default_kind().name(), "stones");
-    assert_eq!(r.add(Box::new(Stones("pebbles"))), Ok(()));
+    assert_eq!(r.add(Box::new(stones("pebbles"))), Ok(()));
     assert_eq!(
-        r.add(Box::new(Stones("stones"))),
+        r.add(Box::new(stones("stones"))),
         Err(DuplicateName("stones"))
     );
     assert_eq!(
@@ -202,7 +287,7 @@ fn the_registry_finds_games_by_name_and_knows_the_default() {
 
 #[test]
 fn a_sequential_game_plays_one_seat_at_a_time_through_the_registry() {
-    let r = Registry::new(Box::new(Stones("stones")));
+    let r = Registry::new(Box::new(stones("stones")));
     let kind = r.get("stones").unwrap();
     let map = kind.generate(0, 2).unwrap();
     assert_eq!(kind.map_info(&map).unwrap().numbers, vec![("stones", 10)]);
@@ -233,7 +318,7 @@ fn a_sequential_game_plays_one_seat_at_a_time_through_the_registry() {
         m.replay_json(),
         "{\"moves\":[[0,1],[1,1],[0,3],[1,1],[0,3],[1,1]]}"
     );
-    assert_eq!(m.rows_since(4), ["[0,3]", "[1,1]"]);
+    assert_eq!(m.rows_since(5), ["[0,3]", "[1,1]"]);
     assert_eq!(m.outcome().ranks, [2, 1]);
     assert_eq!(m.outcome().winner(), Some(1));
     assert_eq!(m.warnings(), [1, 0]);
@@ -278,4 +363,17 @@ fn setup_errors_say_what_is_wrong() {
         "two players are called `a`"
     );
     assert_eq!(GenerateError("no".into()).to_string(), "no");
+}
+
+#[test]
+fn the_conformance_suite_passes_a_sound_game_and_names_what_a_flawed_one_breaks() {
+    let report = game_interface::conformance::check(&stones("stones"), 20, 1).unwrap();
+    assert_eq!(report.matches, 20);
+    assert!(report.turns >= 20 * 4, "{report:?}");
+    let e = game_interface::conformance::check(&flawed("stones", Flaw::ForgetsTheLastMove), 5, 1)
+        .unwrap_err();
+    assert!(e.contains("is not the stored replay's"), "{e}");
+    let e = game_interface::conformance::check(&flawed("stones", Flaw::HidesWarnings), 20, 1)
+        .unwrap_err();
+    assert!(e.contains("has no warning problem"), "{e}");
 }

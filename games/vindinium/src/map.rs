@@ -8,12 +8,12 @@ use crate::pos::Pos;
 
 /// The six maps of the original's `Maps.scala`, by name, exactly as its strings.
 pub const ORIGINAL_MAPS: [(&str, &str); 6] = [
-    ("m1", include_str!("../maps/m1.txt")),
-    ("m2", include_str!("../maps/m2.txt")),
-    ("m3", include_str!("../maps/m3.txt")),
-    ("m4", include_str!("../maps/m4.txt")),
-    ("m5", include_str!("../maps/m5.txt")),
-    ("m6", include_str!("../maps/m6.txt")),
+    ("m1", include_str!("../../../maps/vindinium/m1.txt")),
+    ("m2", include_str!("../../../maps/vindinium/m2.txt")),
+    ("m3", include_str!("../../../maps/vindinium/m3.txt")),
+    ("m4", include_str!("../../../maps/vindinium/m4.txt")),
+    ("m5", include_str!("../../../maps/vindinium/m5.txt")),
+    ("m6", include_str!("../../../maps/vindinium/m6.txt")),
 ];
 
 /// Why a map text is refused.

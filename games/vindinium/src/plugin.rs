@@ -19,8 +19,9 @@ use crate::map::Map;
 use crate::pos::{Dir, Move};
 use game_interface::problems::{Collector, Kind, Problem};
 use game_interface::{
-    number, Answer, Defaults, Framing, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome,
-    RunnerNotes, Seat, SetupError, StepReport,
+    number, Answer, Defaults, Description, Framing, GameKind, GenerateError, LogFormat, MapInfo,
+    Maps, Match, Numbers, Order, Outcome, RunnerNotes, Seat, SetupError, Smoke, StepReport, Stream,
+    Word,
 };
 
 mod replay;
@@ -61,27 +62,47 @@ fn parse(map_text: &str) -> Result<Map, SetupError> {
     Map::parse(map_text).map_err(|e| SetupError::Map(e.to_string()))
 }
 
+/// Vindinium on a site.
+pub static DESCRIPTION: Description = Description {
+    name: NAME,
+    title: "Vindinium",
+    tagline: "Write a bot. Mine the gold.",
+    summary: "The bot game of 2014: four heroes on a square map of woods, taverns and gold \
+        mines guarded by goblins. Heroes move one at a time, 1,200 moves a game; a mine costs \
+        20 life to take and pays a gold coin every move, heroes fight their neighbours, a beer \
+        at a tavern heals. Most gold wins. A bot reads one line of JSON, the original API's, and \
+        answers North, South, East, West or Stay.",
+    framing: Framing::Line,
+    order: Order::OneAtATime,
+    turn: Word {
+        one: "move",
+        many: "moves",
+    },
+    // Four seats, 1 s a move (10 s for the first: interpreters start), 1,200 moves.
+    defaults: Defaults {
+        seats: (4, 4),
+        turn_time: Duration::from_secs(1),
+        first_reply_time: Duration::from_secs(10),
+        max_turns: DEFAULT_MAX_TURNS,
+    },
+    stats: &["gold", "mines", "deaths"],
+    replay_format: FORMAT,
+    log: LogFormat {
+        title: "Game log (JSON lines)",
+        extension: "jsonl",
+    },
+    maps: Maps::Files { extension: "txt" },
+    smoke: Smoke {
+        map: "m1",
+        opponents: &["random", "random", "random"],
+    },
+    house_prefix: "vindinium-",
+    time_rule: "§9",
+};
+
 impl GameKind for Vindinium {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn title(&self) -> &'static str {
-        "Vindinium"
-    }
-
-    fn framing(&self) -> Framing {
-        Framing::Line
-    }
-
-    /// Four seats, 1 s a move (10 s for the first: interpreters start), 1,200 moves.
-    fn defaults(&self) -> Defaults {
-        Defaults {
-            seats: (4, 4),
-            turn_time: Duration::from_secs(1),
-            first_reply_time: Duration::from_secs(10),
-            turn_limit: DEFAULT_MAX_TURNS,
-        }
+    fn describe(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn map_info(&self, map_text: &str) -> Result<MapInfo, SetupError> {
@@ -96,6 +117,7 @@ impl GameKind for Vindinium {
                 ("mines", number(map.board.count_mines())),
                 ("taverns", number(taverns)),
             ],
+            notes: Vec::new(),
         })
     }
 
@@ -117,6 +139,24 @@ impl GameKind for Vindinium {
         crate::generate::generate(seed)
             .map(|m| m.render())
             .map_err(|e| GenerateError(e.to_string()))
+    }
+
+    /// The GAME object of every state as a bot reads it, one a line, then the winner
+    /// ([`log`]).
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
+        write_log(replay_json, out)
+    }
+
+    fn stored_stream(&self, replay_json: &str) -> Result<Stream, String> {
+        let (head, rows, result) = stream_of(replay_json)?;
+        Ok(Stream { head, rows, result })
+    }
+
+    /// One of the five directions, at random.
+    fn sample_reply(&self, _m: &dyn Match, _seat: Seat, seed: u64) -> Vec<String> {
+        const DIRS: [&str; 5] = ["Stay", "North", "South", "East", "West"];
+        let i = (seed ^ (seed >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61;
+        vec![DIRS[i as usize % DIRS.len()].to_string()]
     }
 }
 
@@ -174,19 +214,35 @@ pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), Str
 /// The local tool's log of a stored replay: the GAME object of every state as a bot
 /// reads it (state 0 first, then the state after each move), one a line, then
 /// `{"winner": ID}` (or `{"winner": null}` when the top gold is shared) once the game
-/// is over.
+/// is over. Written one state at a time: its memory is one state's, however long the
+/// game.
+pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let stored = read(replay_json)?;
+    let mut game =
+        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| e.to_string())?;
+    let io = |e: std::io::Error| e.to_string();
+    let line = |g: &Game, out: &mut dyn std::io::Write| -> Result<(), String> {
+        serde_json::to_writer(&mut *out, &g.game_json()).map_err(|e| e.to_string())?;
+        out.write_all(b"\n").map_err(io)
+    };
+    line(&game, out)?;
+    for (i, c) in stored.moves.chars().enumerate() {
+        let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
+        game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+        line(&game, out)?;
+    }
+    if game.is_finished() {
+        let winner = serde_json::json!({ "winner": game.outcome().winner });
+        writeln!(out, "{winner}").map_err(io)?;
+    }
+    Ok(())
+}
+
+/// [`write_log`] as text.
 pub fn log(replay_json: &str) -> Result<String, String> {
-    let states = decode(replay_json)?;
-    let mut out = String::new();
-    for g in &states {
-        out.push_str(&g.game_json().to_string());
-        out.push('\n');
-    }
-    if let Some(last) = states.last().filter(|g| g.is_finished()) {
-        out.push_str(&serde_json::json!({ "winner": last.outcome().winner }).to_string());
-        out.push('\n');
-    }
-    Ok(out)
+    let mut out = Vec::new();
+    write_log(replay_json, &mut out)?;
+    String::from_utf8(out).map_err(|e| e.to_string())
 }
 
 /// A bot's answer line read as the original reads it ([`Dir::from_answer`]), with a
@@ -299,10 +355,12 @@ impl VindiniumMatch {
         self.game
             .step(mv)
             .expect("moves are played only before the end");
+        // The live row keeps what the stored replay keeps, so that a viewer sees the
+        // same rows live and after the end.
         self.rows.push(Row {
             start: false,
             m: Some(move_char(mv)),
-            ms,
+            ms: ms.filter(|&ms| ms >= KEPT_MS),
             notes,
         });
     }

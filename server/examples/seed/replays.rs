@@ -4,9 +4,8 @@
 use std::io::Write as _;
 use std::sync::Arc;
 
-use engine::game::Game;
-use engine::replay::{Events, Replay};
-use server::games::shipped_maps;
+use bottlebats::game::Game;
+use bottlebats::replay::{Events, Replay};
 
 use crate::MAX_STEPS;
 
@@ -32,20 +31,20 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn play(map: &'static str, text: &str, seed: u64, max_steps: u32) -> anyhow::Result<Played> {
-    let parsed = Arc::new(engine::Map::parse(text).map_err(|e| anyhow::anyhow!("{map}: {e}"))?);
+    let parsed = Arc::new(bottlebats::Map::parse(text).map_err(|e| anyhow::anyhow!("{map}: {e}"))?);
     let seats = parsed.seats.len();
     let names: Vec<String> = (1..=seats).map(|i| format!("player{i}")).collect();
     let mut game =
         Game::new(parsed, &names, max_steps).map_err(|e| anyhow::anyhow!("{map}: {e:?}"))?;
     let mut replay = Replay::start(&game);
-    engine::scripted::play_random_game(&mut game, seed, |g, ev| replay.push(Events::of(ev), g));
+    bottlebats::scripted::play_random_game(&mut game, seed, |g, ev| replay.push(Events::of(ev), g));
     let outcome = game.outcome();
     replay.finish(&game, &outcome);
     Ok(Played {
         map,
         seats,
         whole: max_steps == MAX_STEPS,
-        gz: server::compress::gzip(engine::replay_v2::encode(&replay).to_json().as_bytes()),
+        gz: server::compress::gzip(bottlebats::replay_v2::encode(&replay).to_json().as_bytes()),
         turns: game.turn(),
         holdings: game.holdings(),
     })
@@ -55,10 +54,11 @@ fn play(map: &'static str, text: &str, seed: u64, max_steps: u32) -> anyhow::Res
 /// `short_turns` (the same game: the rules are deterministic), on both cores; says how
 /// long they are on average.
 pub fn play_all(short_turns: u32, seed: u64) -> anyhow::Result<Vec<Played>> {
-    let jobs: Vec<(&'static str, &'static str, u64, u32)> = shipped_maps()
-        .into_iter()
+    let maps = server::games::content("bottlebats")?.maps();
+    let jobs: Vec<(&str, &str, u64, u32)> = (maps.iter())
+        .map(|(name, text)| (*name, text.as_str()))
         .filter(|(_, text)| {
-            engine::Map::parse(text).is_ok_and(|m| (2..=6).contains(&m.seats.len()))
+            bottlebats::Map::parse(text).is_ok_and(|m| (2..=6).contains(&m.seats.len()))
         })
         .flat_map(|(name, text)| {
             (0..GAMES_PER_MAP).flat_map(move |k| {

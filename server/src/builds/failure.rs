@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
+use engine::PlayerReport;
 use game_interface::problems::{Kind, Problem};
-use runner::PlayerReport;
 
 /// What a contestant is told when version `me` (seat 0, whose problems the game
 /// gave as `problems`) failed its test game against house bots; `None` when it

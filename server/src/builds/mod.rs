@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use runner::process::{shell_quote, BotSpec, Launcher};
-use runner::sandbox::{Limits, Sandbox};
-use runner::{run_game, MatchConfig};
+use engine::process::{shell_quote, BotSpec, Launcher};
+use engine::sandbox::{Limits, Sandbox};
+use engine::{run_game, MatchConfig};
 use sqlx::PgPool;
 
 use crate::archive::{self, Caps};
@@ -29,12 +29,6 @@ mod queue;
 pub use failure::relative_paths;
 pub use queue::{activate, run};
 
-/// The map of smoke tests (their opponent is `house::SMOKE_OPPONENT`).
-pub fn smoke_map() -> &'static str {
-    crate::embedded::find(crate::embedded::MAPS, "ring-2p.map")
-        .expect("maps/ring-2p.map is shipped")
-        .text()
-}
 pub const SMOKE_TURNS: u32 = 50;
 /// In the smoke test, a bot that uses no CPU for this long while its reply is awaited
 /// is stuck (most often waiting on its own unflushed output) and fails then, rather
@@ -310,7 +304,7 @@ impl Builder {
             dir: root.clone(),
         };
         let mut specs = vec![bot];
-        for (i, name) in content.smoke_opponents.iter().enumerate() {
+        for (i, name) in content.smoke_opponents().iter().enumerate() {
             let mut opponent = house::install(&self.house, name)
                 .context("cannot write the smoke test's house bot")?;
             // Names differ within a match.
@@ -323,15 +317,15 @@ impl Builder {
             specs.push(opponent);
         }
         let config = MatchConfig {
-            max_steps: SMOKE_TURNS,
+            max_turns: SMOKE_TURNS,
             idle_cap: Some(SMOKE_IDLE_CAP),
             // The test fails on any timeout: end it at the first.
-            on_timeout: runner::OnTimeout::Eliminate,
+            on_timeout: engine::OnTimeout::Eliminate,
             ..crate::games::match_config(content.kind, &MatchConfig::default())
         };
         let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
         let game = (content.kind)
-            .setup(content.smoke_map, &names, config.max_steps)
+            .setup(&content.smoke_map()?, &names, config.max_turns)
             .map_err(|e| anyhow::anyhow!("the smoke-test game: {e}"))?;
         let launcher = self.sandbox.launcher(Limits::game());
         let played = run_game(
@@ -352,8 +346,8 @@ impl Builder {
             .iter()
             .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, &root)).into_owned())
             .collect();
-        let failure =
-            failure::smoke_failure(me, &played.game.problems(0), content.time_rule).map(|f| {
+        let failure = failure::smoke_failure(me, &played.game.problems(0), &content.time_rule())
+            .map(|f| {
                 String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), &root)).into_owned()
             });
         Ok(Verdict {

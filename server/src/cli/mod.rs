@@ -6,6 +6,7 @@ pub mod tournament;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
@@ -139,9 +140,9 @@ enum AdminCmd {
     AddMap {
         name: String,
         file: PathBuf,
-        /// The game the map is of
-        #[arg(long, default_value = crate::games::DEFAULT)]
-        game: String,
+        /// The game the map is of (the first of the registry when omitted)
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Write the whole competition (accounts, bots, matches, replays, ratings) to FILE.
     Backup { file: PathBuf },
@@ -151,7 +152,8 @@ enum AdminCmd {
 
 #[derive(Subcommand, Debug)]
 enum MapCmd {
-    /// Print a new random map: planar, connected, every seat's start equally good.
+    /// Print a new random map of a game, fair to every seat (Bottle Bats: planar,
+    /// connected, every seat's start equally good).
     Generate {
         /// Number of seats.
         #[arg(long)]
@@ -159,14 +161,21 @@ enum MapCmd {
         /// The same seed always gives the same map.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Number of forts (a sensible default for the players when omitted).
+        /// The map's size, where the game has sizes (Bottle Bats: the number of forts;
+        /// a sensible default for the players when omitted).
+        #[arg(long, alias = "forts")]
+        size: Option<usize>,
+        /// The game (the first of the registry when omitted).
         #[arg(long)]
-        forts: Option<usize>,
+        game: Option<String>,
     },
-    /// Check a map file and describe it.
+    /// Check a map file by its game's rules and describe it.
     Check {
         /// The map file.
         file: PathBuf,
+        /// The game (the first of the registry when omitted).
+        #[arg(long)]
+        game: Option<String>,
     },
 }
 
@@ -294,6 +303,7 @@ pub fn main() -> ExitCode {
                     AdminCmd::DisableMap { name } => admin::ladder(c, L::Map(name, false)).await,
                     AdminCmd::EnableMap { name } => admin::ladder(c, L::Map(name, true)).await,
                     AdminCmd::AddMap { name, file, game } => {
+                        let game = game.unwrap_or(crate::games::registry().default_name().into());
                         admin::ladder(c, L::AddMap(name, file, game)).await
                     }
                     AdminCmd::Backup { file } => admin::backup(c, file).await,
@@ -353,7 +363,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// Prints the table of protections; with `strict`, fails when one is missing.
 fn doctor(strict: bool) -> ExitCode {
-    let sandbox = runner::sandbox::Sandbox::new(runner::sandbox::SandboxConfig::default());
+    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
     let rows = sandbox.protections();
     let width = rows.iter().map(|p| p.name.len()).max().unwrap_or(0);
     println!("{:width$}  {:7}  how", "protection", "active");
@@ -382,47 +392,43 @@ fn doctor(strict: bool) -> ExitCode {
 }
 
 fn map_command(cmd: MapCmd) -> anyhow::Result<ExitCode> {
+    let kind = |game: Option<String>| {
+        crate::games::kind(
+            game.as_deref()
+                .unwrap_or(crate::games::registry().default_name()),
+        )
+    };
     match cmd {
         MapCmd::Generate {
             players,
             seed,
-            forts,
+            size,
+            game,
         } => {
-            let map = engine::generate::generate(&engine::generate::GenerateOptions {
-                players,
-                seed,
-                forts,
-            })?;
-            print!("{}", map.to_text());
+            let map = kind(game)?.generate_sized(seed, players, size)?;
+            print!("{map}");
         }
-        MapCmd::Check { file } => {
-            let map = crate::play::load_map(&file)?;
-            let crossing = engine::geometry::crossing_roads(&map);
+        MapCmd::Check { file, game } => {
+            let kind = kind(game)?;
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read map file {}", file.display()))?;
+            let info = (kind.map_info(&text))
+                .map_err(|e| anyhow::anyhow!("map {}: {e}", file.display()))?;
+            let numbers: Vec<String> = (info.numbers.iter())
+                .map(|(name, n)| format!("{n} {name}"))
+                .collect();
             println!(
-                "{}: {} forts, {} roads, {} marches, seats: {}",
+                "{}: a {} map for {} players: {}",
                 file.display(),
-                map.forts.len(),
-                map.roads.len(),
-                map.marches.len(),
-                map.seats.join(", ")
+                kind.title(),
+                info.seats,
+                numbers.join(", ")
             );
-            println!(
-                "connected: {}",
-                if engine::geometry::is_connected(&map) {
-                    "yes"
-                } else {
-                    "no"
-                }
-            );
-            match crossing {
-                None => println!("planar: yes"),
-                Some((a, b)) => {
-                    let name = |r: engine::map::RoadId| {
-                        let road = &map.roads[r.0];
-                        format!("{}-{}", map.forts[road.a.0].name, map.forts[road.b.0].name)
-                    };
-                    println!("planar: no (road {} crosses road {})", name(a), name(b));
-                }
+            for note in &info.notes {
+                println!("{note}");
+            }
+            if info.notes.is_empty() {
+                println!("nothing to note: the map is as the generator makes them");
             }
         }
     }

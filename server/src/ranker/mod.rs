@@ -51,8 +51,8 @@ pub async fn add_map(db: &PgPool, game: &str, name: &str, text: &str) -> anyhow:
 /// Loads the shipped maps of every open game that the ladder does not have yet.
 pub async fn load_shipped_maps(db: &PgPool) -> anyhow::Result<()> {
     for game in crate::games::open(db).await? {
-        for (name, text) in crate::games::content(&game)?.maps {
-            if add_map(db, &game, name, text).await? {
+        for (name, text) in crate::games::content(&game)?.maps() {
+            if add_map(db, &game, name, &text).await? {
                 tracing::info!("{game} map `{name}` added to the ladder");
             }
         }

@@ -110,7 +110,7 @@ fn problem_lines(
         (Some(e), _, _) => (Kind::Removed, e.clone(), 1),
         (None, t, _) if t > 0 => (
             Kind::Timeout,
-            crate::games::BOTTLEBATS_TIMEOUT.to_string(),
+            "no reply within the time limit".to_string(),
             t,
         ),
         (None, _, w) => (Kind::Warning, String::new(), w),

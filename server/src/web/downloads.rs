@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -24,11 +24,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/downloads/bottlebats", get(program))
         .route("/downloads/bottlebats.sha256", get(program_sha256))
-        .route("/downloads/local-kit.zip", get(local_kit))
-        .route(
-            "/downloads/vindinium-local-kit.zip",
-            get(vindinium_local_kit),
-        )
+        .route("/downloads/{kit}", get(local_kit))
         .route("/downloads/bottlebats-source.tar.gz", get(source))
 }
 
@@ -155,27 +151,32 @@ async fn archive(
     Ok(attachment(shared(bytes), content_type, name))
 }
 
-async fn local_kit() -> AppResult<Response> {
-    archive(
-        downloads::local_kit,
-        "application/zip",
-        "bottlebats-local.zip",
-    )
-    .await
-}
-
-/// Vindinium's local kit, while Vindinium is open here.
-async fn vindinium_local_kit(State(state): State<AppState>) -> AppResult<Response> {
+/// `/downloads/GAME-local-kit.zip`: an open game's local kit. The address of the
+/// first game's kit, `/downloads/local-kit.zip`, leads to the site's first open game's.
+async fn local_kit(State(state): State<AppState>, Path(kit): Path<String>) -> AppResult<Response> {
     let open = state.open_games.get(&state.db).await?;
-    if !open.iter().any(|g| g == "vindinium") {
-        return Err(AppError::NotFound);
+    if kit == "local-kit.zip" {
+        let game = crate::games::default_of(&open);
+        return Ok(
+            Redirect::permanent(&format!("/downloads/{game}-local-kit.zip")).into_response(),
+        );
     }
-    archive(
-        downloads::vindinium_local_kit,
-        "application/zip",
-        "vindinium-local.zip",
-    )
+    let game = kit
+        .strip_suffix("-local-kit.zip")
+        .ok_or(AppError::NotFound)?;
+    let Some(game) = open.iter().find(|g| *g == game) else {
+        return Err(AppError::NotFound);
+    };
+    let made = tokio::task::spawn_blocking({
+        let game = game.clone();
+        move || downloads::local_kit(&game)
+    })
     .await
+    .map_err(|e| AppError::Internal(anyhow::anyhow!("making the local kit: {e}")))?
+    .ok_or(AppError::NotFound)?
+    .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
+    let name = format!("{}.zip", downloads::local_kit_name(game));
+    Ok(attachment(shared(made), "application/zip", &name))
 }
 
 async fn source() -> AppResult<Response> {

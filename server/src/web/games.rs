@@ -65,7 +65,7 @@ pub async fn choices(state: &AppState) -> sqlx::Result<Vec<GameChoice>> {
 fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json::Value> {
     let content = games::content(name)?;
     let kind = content.kind;
-    let c = games::match_config(kind, &runner::MatchConfig::default());
+    let c = games::match_config(kind, &engine::MatchConfig::default());
     let (fewest, most) = kind.defaults().seats;
     Ok(json!({
         "name": name,
@@ -74,9 +74,10 @@ fn game_json(name: &str, default: bool, bots: i64) -> anyhow::Result<serde_json:
         "seats": {"min": fewest, "max": most},
         "turn_ms": c.turn_timeout.as_millis() as u64,
         "first_reply_ms": c.startup_timeout.as_millis() as u64,
-        "turn_limit": c.max_steps,
+        "max_turns": c.max_turns,
+        "turn_word": kind.describe().turn.one,
         "active_bots": bots,
-        "rules": content.rules,
+        "rules": content.rules(),
         "leaderboard": format!("/api/leaderboard?game={name}"),
         "matches": format!("/api/matches?game={name}"),
         "live": format!("/api/live?game={name}"),
@@ -175,11 +176,11 @@ fn address_of(path: &str, game: Option<&str>, pairs: &[(&str, &str)]) -> String 
     }
 }
 
-/// A bot's place on its game's leaderboard: `#2 of 30`, and the game for any but the
-/// default one (`#2 of 30 Vindinium bots`), which has its own ladder.
+/// A bot's place on its game's leaderboard, naming the game, which has its own
+/// ladder: `#2 of 30 Vindinium bots`.
 pub fn rank_text(place: usize, of: usize, game: &str) -> String {
     match games::kind(game) {
-        Ok(kind) if game != games::DEFAULT => format!("#{place} of {of} {} bots", kind.title()),
+        Ok(kind) => format!("#{place} of {of} {} bots", kind.title()),
         _ => format!("#{place} of {of}"),
     }
 }

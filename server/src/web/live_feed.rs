@@ -215,17 +215,24 @@ async fn finished(
     tx: &watch::Sender<Snapshot>,
     rows: &mut Vec<Arc<str>>,
 ) -> anyhow::Result<()> {
-    let stored = sqlx::query_scalar!("select replay from matches where id = $1", id as MatchId)
-        .fetch_one(db)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("a finished match without its replay"))?;
+    let m = sqlx::query!(
+        "select game, replay from matches where id = $1",
+        id as MatchId
+    )
+    .fetch_one(db)
+    .await?;
+    let kind = crate::games::kind(&m.game)?;
+    let stored =
+        (m.replay).ok_or_else(|| anyhow::anyhow!("a finished match without its replay"))?;
     let seen = rows.len();
     let (head, rest, result) = tokio::task::spawn_blocking(move || {
         let text = crate::compress::gunzip(&stored)?;
-        let (head, all, result) = crate::games::stored_stream(&String::from_utf8_lossy(&text))
-            .map_err(anyhow::Error::msg)?;
-        let rest: Vec<Arc<str>> = (all.into_iter().skip(seen)).map(Arc::from).collect();
-        anyhow::Ok((head, rest, result))
+        let stream =
+            (kind.stored_stream(&String::from_utf8_lossy(&text))).map_err(anyhow::Error::msg)?;
+        let rest: Vec<Arc<str>> = (stream.rows.into_iter().skip(seen))
+            .map(Arc::from)
+            .collect();
+        anyhow::Ok((stream.head, rest, stream.result))
     })
     .await??;
     rows.extend(rest);

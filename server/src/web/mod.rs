@@ -60,7 +60,7 @@ pub struct Shared {
     /// The leaderboard of the last second.
     pub leaderboard: ladder::LeaderboardCache,
     /// Classic logs printed lately, gzipped.
-    pub classic_logs: byte_cache::ByteCache,
+    pub game_logs: byte_cache::ByteCache,
     /// The live streams open (`live.rs`) and the matches' feeds they share.
     pub live_feeds: Arc<live_feed::Feeds>,
     /// Tournaments' standings fitted lately.
@@ -90,7 +90,7 @@ impl AppState {
             config: Arc::new(config),
             languages: Arc::new(languages),
             leaderboard: ladder::LeaderboardCache::default(),
-            classic_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
+            game_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
             contest: crate::contest::ContestCache::default(),
             open_games: games::OpenGames::default(),
             standings: tournaments::StandingsCache::default(),

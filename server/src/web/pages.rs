@@ -17,13 +17,60 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/", get(home))
         .route("/rules", get(rules))
-        .route("/docs/rules.md", get(rules_reference))
-        .route("/docs/vindinium-rules.md", get(vindinium_rules))
+        .route("/rules/{game}", get(game_rules))
+        .route("/docs/{file}", get(old_rules_reference))
+        .route("/docs/{game}/rules.md", get(rules_reference))
         .route("/getting-started", get(getting_started))
-        .route("/starters/{file}", get(starter_kit))
+        .route("/starters/{file}", get(old_starter_kit))
+        .route("/starters/{game}/{file}", get(starter_kit))
         .route("/viewer", get(viewer))
         .route("/api/me", get(api_me))
         .route("/api/languages", get(api_languages))
+}
+
+/// An open game as the home page, the rules and Getting started show it, from its
+/// description and its folder.
+pub struct GameCard {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub tagline: &'static str,
+    pub summary: &'static str,
+    /// Its rules for players (`games/NAME/site/rules.html`).
+    pub rules_html: &'static str,
+    /// What a bot of it reads and writes (`games/NAME/site/bot.html`).
+    pub bot_html: &'static str,
+    /// Its local kit's `config.json`.
+    pub config: &'static str,
+    /// (language key, name) of its starter kits this server builds.
+    pub kits: Vec<(&'static str, String)>,
+}
+
+impl GameCard {
+    fn of(content: crate::games::Content, languages: &crate::languages::Languages) -> GameCard {
+        let d = content.describe();
+        let site =
+            |part: &str| crate::embedded::find(content.files.site, part).map_or("", |f| f.text());
+        GameCard {
+            name: d.name,
+            title: d.title,
+            tagline: d.tagline,
+            summary: d.summary,
+            rules_html: site("rules.html"),
+            bot_html: site("bot.html"),
+            config: crate::embedded::find(content.files.kit, "config.json")
+                .map_or("", |f| f.text()),
+            kits: crate::starters::kits_of(d.name, languages),
+        }
+    }
+}
+
+/// The open games, in the organizer's order (the default first).
+async fn open_cards(state: &AppState) -> AppResult<Vec<GameCard>> {
+    let open = state.open_games.get(&state.db).await?;
+    Ok((open.iter())
+        .filter_map(|name| crate::games::content(name).ok())
+        .map(|c| GameCard::of(c, &state.languages))
+        .collect())
 }
 
 #[derive(Template)]
@@ -34,16 +81,17 @@ struct HomePage {
     languages: String,
     /// For a logged-in contestant: their bots at a glance and their latest matches.
     mine: Option<(Vec<super::profile::OwnBot>, Vec<super::ladder::ListedMatch>)>,
-    /// The other open games: (name, title, rules address).
-    others: Vec<(String, &'static str, String)>,
+    /// The open games, each an equal.
+    games: Vec<GameCard>,
 }
 
 #[derive(Template)]
 #[template(path = "pages/rules.html")]
 struct RulesPage {
     layout: Layout,
-    /// The other open games, whose rules this page links.
-    others: Vec<(String, &'static str, String)>,
+    game: GameCard,
+    /// The other open games, whose rules pages this page links.
+    others: Vec<GameCard>,
 }
 
 #[derive(Template)]
@@ -56,8 +104,12 @@ struct ViewerPage {
 #[template(path = "pages/getting_started.html")]
 struct GettingStartedPage {
     layout: Layout,
-    /// (language key, name) of every starter kit.
-    kits: Vec<(&'static str, String)>,
+    /// The open games.
+    games: Vec<GameCard>,
+    /// The game whose steps are shown: the one asked for, or the only one open.
+    chosen: Option<GameCard>,
+    /// Its name (empty when none is chosen).
+    chosen_name: &'static str,
     /// Languages uploads may use here.
     languages: Vec<String>,
     /// Languages of the table this server cannot build, with the program it lacks.
@@ -66,8 +118,6 @@ struct GettingStartedPage {
     program: Option<(String, String, String)>,
     /// This site's address, for the commands shown.
     site: String,
-    /// Vindinium's kits (language key, name) when it is open here.
-    vindinium: Option<Vec<(&'static str, String)>>,
 }
 
 async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
@@ -93,29 +143,52 @@ async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html
             layout: visitor.layout(),
             languages: state.languages.names(),
             mine,
-            others: other_games(&state).await?,
+            games: open_cards(&state).await?,
         }
         .render()?,
     ))
 }
 
-/// The open games besides Bottle Bats: (name, title, the address of its rules).
-async fn other_games(state: &AppState) -> AppResult<Vec<(String, &'static str, String)>> {
-    let mut others = Vec::new();
-    for g in super::games::choices(state).await? {
-        if g.name != crate::games::DEFAULT {
-            let rules = crate::games::content(&g.name)?.rules;
-            others.push((g.name, g.title, rules.to_string()));
-        }
-    }
-    Ok(others)
+/// The game a page names, if open, or the site's default game; the open games' cards.
+async fn pick(
+    state: &AppState,
+    asked: Option<&str>,
+) -> AppResult<(Option<GameCard>, Vec<GameCard>)> {
+    let mut cards = open_cards(state).await?;
+    let i = match asked {
+        Some(name) => cards.iter().position(|c| c.name == name),
+        None => (!cards.is_empty()).then_some(0),
+    };
+    let chosen = i.map(|i| cards.remove(i));
+    Ok((chosen, cards))
 }
 
+/// `/rules`: the site's default game's rules for players.
 async fn rules(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
+    rules_of(&state, visitor, None).await
+}
+
+/// `/rules/GAME`: an open game's rules for players.
+async fn game_rules(
+    State(state): State<AppState>,
+    visitor: Visitor,
+    axum::extract::Path(game): axum::extract::Path<String>,
+) -> AppResult<Html<String>> {
+    rules_of(&state, visitor, Some(&game)).await
+}
+
+async fn rules_of(
+    state: &AppState,
+    visitor: Visitor,
+    game: Option<&str>,
+) -> AppResult<Html<String>> {
+    let (chosen, others) = pick(state, game).await?;
+    let game = chosen.ok_or(AppError::NotFound)?;
     Ok(Html(
         RulesPage {
             layout: visitor.layout(),
-            others: other_games(&state).await?,
+            game,
+            others,
         }
         .render()?,
     ))
@@ -132,15 +205,43 @@ async fn viewer(visitor: Visitor) -> AppResult<Html<String>> {
     ))
 }
 
+#[derive(serde::Deserialize)]
+struct GameQuery {
+    game: Option<String>,
+}
+
+/// Getting started: with several games open, which game, then the chosen game's steps
+/// (`?game=NAME`); with one, its steps.
 async fn getting_started(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
     visitor: Visitor,
+    axum::extract::Query(q): axum::extract::Query<GameQuery>,
 ) -> AppResult<Html<String>> {
+    let cards = open_cards(&state).await?;
+    let asked = q.game.as_deref().filter(|g| !g.is_empty());
+    let chosen = match asked {
+        Some(name) => Some(cards.iter().position(|c| c.name == name).ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "No open game is called `{}`.",
+                name.chars().take(40).collect::<String>()
+            ))
+        })?),
+        None => (cards.len() == 1).then_some(0),
+    };
+    let chosen = match chosen {
+        Some(i) => Some(GameCard::of(
+            crate::games::content(cards[i].name)?,
+            &state.languages,
+        )),
+        None => None,
+    };
     let page = GettingStartedPage {
         site: state.site_address(&headers),
         layout: visitor.layout(),
-        kits: crate::starters::kits(&state.languages),
+        games: cards,
+        chosen_name: chosen.as_ref().map_or("", |c| c.name),
+        chosen,
         languages: state
             .languages
             .available()
@@ -148,35 +249,38 @@ async fn getting_started(
             .collect(),
         missing: state.languages.missing(),
         program: super::downloads::program_facts().await,
-        vindinium: (state.open_games.get(&state.db).await?.iter())
-            .any(|g| g == "vindinium")
-            .then(|| crate::starters::kits_of("vindinium", &state.languages)),
     };
     Ok(Html(page.render()?))
 }
 
-/// `/starters/LANG.zip`
-async fn starter_kit(
+/// `/starters/FILE`, the kits' first addresses: `LANG.zip` (the site's default game's
+/// kit) and `GAME-LANG.zip`, each sent on to `/starters/GAME/LANG.zip`.
+async fn old_starter_kit(
     State(state): State<AppState>,
     axum::extract::Path(file): axum::extract::Path<String>,
 ) -> AppResult<Response> {
     let kit = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
-    // `LANG` is Bottle Bats' kit, `GAME-LANG` another open game's.
+    let open = state.open_games.get(&state.db).await?;
     let (game, lang) = match kit.split_once('-') {
-        Some((game, lang)) if game != crate::games::DEFAULT => (game, lang),
-        _ => (
-            crate::games::DEFAULT,
-            kit.strip_prefix("bottlebats-").unwrap_or(kit),
-        ),
+        Some((game, lang)) if crate::games::registry().get(game).is_some() => (game, lang),
+        _ => (crate::games::default_of(&open), kit),
     };
-    if game != crate::games::DEFAULT
-        && !state
-            .open_games
-            .get(&state.db)
-            .await?
-            .iter()
-            .any(|g| g == game)
-    {
+    if !open.iter().any(|g| g == game) {
+        return Err(AppError::NotFound);
+    }
+    Ok(
+        axum::response::Redirect::permanent(&format!("/starters/{game}/{lang}.zip"))
+            .into_response(),
+    )
+}
+
+/// `/starters/GAME/LANG.zip`: an open game's starter kit.
+async fn starter_kit(
+    State(state): State<AppState>,
+    axum::extract::Path((game, file)): axum::extract::Path<(String, String)>,
+) -> AppResult<Response> {
+    let lang = file.strip_suffix(".zip").ok_or(AppError::NotFound)?;
+    if !state.open_games.get(&state.db).await?.contains(&game) {
         return Err(AppError::NotFound);
     }
     if !crate::starters::offered(&state.languages, lang) {
@@ -189,8 +293,8 @@ async fn starter_kit(
             None => AppError::NotFound,
         });
     }
-    let bytes = crate::starters::zip_of(game, lang).ok_or(AppError::NotFound)?;
-    let name = format!("{}.zip", crate::starters::kit_name(game, lang));
+    let bytes = crate::starters::zip_of(&game, lang).ok_or(AppError::NotFound)?;
+    let name = format!("{}.zip", crate::starters::kit_name(&game, lang));
     Ok(super::downloads::attachment(
         super::downloads::shared(bytes),
         "application/zip",
@@ -202,45 +306,56 @@ async fn api_me(ApiUser(u): ApiUser) -> Response {
     Json(json!({"id": u.id, "name": u.name, "admin": u.is_admin})).into_response()
 }
 
-/// The `/rules` page is written by hand for contestants, and `games/bottlebats/rules.md` is the
-/// complete reference. These tests hold the two together: the page has the document's
-/// numbered sections, in order, and both give the numbers the code uses.
-/// `GET /docs/rules.md`: the complete rules, the repository's `games/bottlebats/rules.md` as it was
-/// when the program was built.
-async fn rules_reference() -> Response {
-    (
+/// `GET /docs/GAME/rules.md`: an open game's complete rules, for implementers, as the
+/// program was built (`games/GAME/rules.md`).
+async fn rules_reference(
+    State(state): State<AppState>,
+    axum::extract::Path(game): axum::extract::Path<String>,
+) -> AppResult<Response> {
+    if !state.open_games.get(&state.db).await?.contains(&game) {
+        return Err(AppError::NotFound);
+    }
+    let files = crate::embedded::game(&game).ok_or(AppError::NotFound)?;
+    Ok((
         [(
             axum::http::header::CONTENT_TYPE,
             "text/markdown; charset=utf-8",
         )],
-        include_str!("../../../games/bottlebats/rules.md"),
+        files.rules,
     )
-        .into_response()
+        .into_response())
 }
 
-/// `GET /docs/vindinium-rules.md`: Vindinium's complete rules, as the program was built.
-async fn vindinium_rules() -> Response {
-    (
-        [(
-            axum::http::header::CONTENT_TYPE,
-            "text/markdown; charset=utf-8",
-        )],
-        include_str!("../../../games/vindinium/rules.md"),
-    )
-        .into_response()
+/// `/docs/rules.md` and `/docs/GAME-rules.md`, the rules' first addresses, sent on to
+/// `/docs/GAME/rules.md` (the first for the site's default game).
+async fn old_rules_reference(
+    State(state): State<AppState>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+) -> AppResult<Response> {
+    let open = state.open_games.get(&state.db).await?;
+    let game = match file.as_str() {
+        "rules.md" => crate::games::default_of(&open),
+        other => other.strip_suffix("-rules.md").ok_or(AppError::NotFound)?,
+    };
+    if !open.iter().any(|g| g == game) {
+        return Err(AppError::NotFound);
+    }
+    Ok(axum::response::Redirect::permanent(&format!("/docs/{game}/rules.md")).into_response())
 }
 
 /// `GET /api/languages`: the languages this server builds (their key for uploads, the
 /// entry files that mark an archive, the kit to start from) and those it does not, with
 /// what the organizers would install for them.
-async fn api_languages(State(state): State<AppState>) -> Json<serde_json::Value> {
+async fn api_languages(State(state): State<AppState>) -> AppResult<Json<serde_json::Value>> {
+    let open = state.open_games.get(&state.db).await?;
+    let default = crate::games::default_of(&open).to_string();
     let offered: Vec<_> = state
         .languages
         .available()
         .map(|e| {
-            let kit = crate::starters::languages()
+            let kit = crate::starters::languages_of(&default)
                 .contains(&e.key.as_str())
-                .then(|| format!("/starters/{}.zip", e.key));
+                .then(|| format!("/starters/{default}/{}.zip", e.key));
             json!({"key": e.key, "name": e.language.name, "entries": e.language.entries, "kit": kit})
         })
         .collect();
@@ -250,7 +365,7 @@ async fn api_languages(State(state): State<AppState>) -> Json<serde_json::Value>
         .into_iter()
         .map(|(name, needs)| json!({"name": name, "needs": needs}))
         .collect();
-    Json(json!({"languages": offered, "not_offered": missing}))
+    Ok(Json(json!({"languages": offered, "not_offered": missing})))
 }
 
 #[cfg(test)]
@@ -258,8 +373,8 @@ mod rules_page {
     use std::path::Path;
     use std::time::Duration;
 
-    use runner::sandbox::Limits;
-    use runner::{MatchConfig, OnTimeout};
+    use engine::sandbox::Limits;
+    use engine::{MatchConfig, OnTimeout};
 
     fn read(path: &str) -> String {
         let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
@@ -267,7 +382,7 @@ mod rules_page {
     }
 
     fn page() -> String {
-        read("templates/pages/rules.html")
+        read("games/bottlebats/site/rules.html")
     }
 
     fn doc() -> String {
@@ -373,16 +488,16 @@ mod rules_page {
     fn the_rules_page_and_the_rules_document_give_the_numbers_of_the_code() {
         let m = MatchConfig::default();
         let sandbox = Limits::game();
-        let local: crate::play::PlayConfig = serde_json::from_str(r#"{"players": {}}"#).unwrap();
+        let game = bottlebats::plugin::DESCRIPTION.defaults;
         assert_eq!(
-            local.max_steps, m.max_steps,
+            game.max_turns, m.max_turns,
             "`bottlebats play` and the ladder play as many turns"
         );
         assert_eq!(sandbox.cpu_millicores, 1000, "the texts say `one core`");
 
         // Said on the page and in the document.
         let both = [
-            format!("{} turns", m.max_steps),
+            format!("{} turns", m.max_turns),
             format!("The first reply has {}", seconds(m.startup_timeout)),
             format!("every other reply has {}", seconds(m.turn_timeout)),
             format!(
@@ -407,7 +522,7 @@ mod rules_page {
             "the texts explain `skip` first"
         );
         let doc_only = [
-            format!("| `max_steps` | {} |", m.max_steps),
+            format!("| `max_steps` | {} |", m.max_turns),
             format!("| `turn_timeout_ms` | {} |", m.turn_timeout.as_millis()),
             format!(
                 "| `startup_timeout_ms` | {} |",

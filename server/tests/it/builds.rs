@@ -15,7 +15,7 @@ pub fn builder(c: &Client, test: &str) -> Builder {
     let base = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("builds-{test}"));
     let _ = std::fs::remove_dir_all(&base);
     // The default lock folder: slots are shared by every process on the machine.
-    let sandbox = runner::sandbox::Sandbox::new(runner::sandbox::SandboxConfig::default());
+    let sandbox = engine::sandbox::Sandbox::new(engine::sandbox::SandboxConfig::default());
     Builder::new(
         c.state.db.clone(),
         Arc::new(sandbox),
@@ -84,7 +84,10 @@ async fn an_upload_is_built_tested_and_becomes_active() {
     let r = c.get("/bots/mybot/versions/1/smoke.json").await;
     assert!(r.headers.get("content-encoding").is_none());
     assert_eq!(
-        engine::replay_v2::read_any(&r.body).unwrap().players.len(),
+        bottlebats::replay_v2::read_any(&r.body)
+            .unwrap()
+            .players
+            .len(),
         2
     );
     assert!(r.body.contains(r#""version":2"#));
@@ -360,8 +363,8 @@ async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
     let b = builder(&c, "starters");
     let page = c.get("/getting-started").await;
     let mut tried = Vec::new();
-    for lang in server::starters::languages() {
-        let link = format!("/starters/{lang}.zip");
+    for lang in server::starters::languages_of("bottlebats") {
+        let link = format!("/starters/bottlebats/{lang}.zip");
         let key = if lang == "cpp" { "cpp" } else { lang };
         if !c.state.languages.get(key).is_some_and(|l| l.available) {
             assert!(
@@ -387,7 +390,7 @@ async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
         assert_eq!(r.status, axum::http::StatusCode::OK);
         assert_eq!(r.headers["content-type"], "application/zip");
         // The body went through a String; fetch the bytes themselves.
-        let zip = server::starters::zip(lang).unwrap();
+        let zip = server::starters::zip_of("bottlebats", lang).unwrap();
         let name = format!("starter-{lang}");
         let r = c
             .upload(
@@ -410,7 +413,7 @@ async fn every_starter_kit_downloads_uploads_builds_and_passes_its_test_game() {
     println!("starter kits built and tested: {tried:?}");
     assert!(tried.contains(&"python"));
     assert_eq!(
-        c.get("/starters/cobol.zip").await.status,
+        c.get("/starters/bottlebats/cobol.zip").await.status,
         axum::http::StatusCode::NOT_FOUND
     );
 }

@@ -58,8 +58,11 @@ async fn the_rules_page_links_the_complete_rules_and_commands_name_the_site() {
         .get("/rules")
         .await
         .body
-        .contains("href=\"/docs/rules.md\""));
-    let rules = c.get("/docs/rules.md").await;
+        .contains("href=\"/docs/bottlebats/rules.md\""));
+    let old = c.get("/docs/rules.md").await;
+    assert_eq!(old.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(old.headers["location"], "/docs/bottlebats/rules.md");
+    let rules = c.get("/docs/bottlebats/rules.md").await;
     assert_eq!(rules.status, StatusCode::OK);
     assert!(rules.body.starts_with("# "), "{}", &rules.body[..80]);
     assert!(rules.body.contains("## 7. The bot process"));
@@ -67,7 +70,7 @@ async fn the_rules_page_links_the_complete_rules_and_commands_name_the_site() {
     assert!(!start.contains("THIS-SITE"));
     assert!(
         start.contains(
-            "curl -o bottlebats-local.zip https://bots.example.org/downloads/local-kit.zip"
+            "curl -o bottlebats-local.zip https://bots.example.org/downloads/bottlebats-local-kit.zip"
         ),
         "{start}"
     );

@@ -33,7 +33,17 @@ async fn the_program_downloads_with_the_sha256_the_page_shows() {
 #[tokio::test]
 async fn the_local_kit_plays_a_game_out_of_the_box() {
     let mut c = Client::new().await;
-    let (status, zip) = c.get_bytes("/downloads/local-kit.zip").await;
+    let old = c.get("/downloads/local-kit.zip").await;
+    assert_eq!(
+        old.status,
+        StatusCode::PERMANENT_REDIRECT,
+        "the first address still leads to it"
+    );
+    assert_eq!(
+        old.headers["location"],
+        "/downloads/bottlebats-local-kit.zip"
+    );
+    let (status, zip) = c.get_bytes("/downloads/bottlebats-local-kit.zip").await;
     assert_eq!(status, StatusCode::OK);
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("local-kit");
     let _ = std::fs::remove_dir_all(&dir);
@@ -90,7 +100,7 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         "server/src/main.rs",
         "server/build.rs",
         "games/bottlebats/src/lib.rs",
-        "runner/src/lib.rs",
+        "engine/src/lib.rs",
         "games/interface/src/lib.rs",
         "games/vindinium/src/lib.rs",
         "migrations",
@@ -98,7 +108,7 @@ async fn the_source_archive_holds_the_workspace_that_builds_the_program() {
         ".cargo/config.toml",
         "templates/base.html",
         "static/viewer/viewer.mjs",
-        "games/bottlebats/maps/duel-2p.map",
+        "maps/bottlebats/duel-2p.map",
         "games/bottlebats/bots/house/strong/bot.py",
         "games/bottlebats/rules.md",
     ] {

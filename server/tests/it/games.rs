@@ -81,7 +81,7 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     assert_eq!(list[0]["default"], true);
     assert_eq!(list[1]["name"], "vindinium");
     assert_eq!(list[1]["seats"]["min"], 4);
-    assert_eq!(list[1]["turn_limit"], 1200);
+    assert_eq!(list[1]["max_turns"], 1200);
     // The three contestants' and the four house heroes.
     assert_eq!(list[1]["active_bots"], 7, "{games}");
 
@@ -111,7 +111,7 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     .unwrap();
 
     // Closed, its queued match waits; open again, it is played.
-    let w = crate::common::worker(&b, "games", 500);
+    let w = crate::common::worker(&b, "games", 1200);
     let bottlebats_only = ["bottlebats".to_string()];
     server::games::set_open(&c.state.db, &bottlebats_only)
         .await
@@ -180,17 +180,39 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
     let r = c.get("/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     // The site's pages name the second game and link its rules.
+    // The home page shows each open game as an equal.
     let home = c.get("/").await.body;
-    assert!(home.contains("Also played here: Vindinium"), "{home}");
-    assert!(home.contains(r#"href="/matches?game=vindinium""#));
-    let rules = c.get("/rules").await.body;
+    for game in ["bottlebats", "vindinium"] {
+        assert!(home.contains(&format!(r#"data-game="{game}""#)), "{home}");
+        for link in [
+            format!("/getting-started?game={game}"),
+            format!("/rules/{game}"),
+            format!("/leaderboard?game={game}"),
+            format!("/live?game={game}"),
+        ] {
+            assert!(
+                home.contains(&format!(r#"href="{link}""#)),
+                "{link}: {home}"
+            );
+        }
+    }
+    // Each game's rules for players, in the site's layout, linking the other's.
+    let rules = c.get("/rules/vindinium").await.body;
+    assert!(rules.contains("Most gold wins"), "{rules}");
     assert!(
-        rules.contains(r#"href="/docs/vindinium-rules.md""#),
+        rules.contains(r#"href="/docs/vindinium/rules.md""#),
         "{rules}"
     );
-    let doc = c.get("/docs/vindinium-rules.md").await;
+    assert!(rules.contains(r#"href="/rules/bottlebats""#), "{rules}");
+    let rules = c.get("/rules").await.body;
+    assert!(rules.contains(r#"href="/rules/vindinium""#), "{rules}");
+    let doc = c.get("/docs/vindinium/rules.md").await;
     assert_eq!(doc.status, StatusCode::OK);
     assert!(doc.body.contains("Vindinium"));
+    let old = c.get("/docs/vindinium-rules.md").await;
+    assert_eq!(old.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(old.headers["location"], "/docs/vindinium/rules.md");
+    assert_eq!(c.get("/rules/chess").await.status, StatusCode::NOT_FOUND);
     let mut ann = c.stranger();
     ann.login("ann", PW).await;
     let form = ann.get("/bots/new").await.body;
@@ -310,14 +332,23 @@ async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
     while b.build_next().await.unwrap() {}
     c.register("kit", PW).await;
     let token = c.new_token("kits").await;
-    let page = c.get("/getting-started").await.body;
+    let chooser = c.get("/getting-started").await.body;
+    assert!(
+        chooser.contains(r#"href="/getting-started?game=vindinium#steps""#),
+        "Getting started asks which game: {chooser}"
+    );
+    let page = c.get("/getting-started?game=vindinium").await.body;
     assert!(
         page.contains(r#"href="/downloads/vindinium-local-kit.zip""#),
         "{page}"
     );
+    assert!(
+        page.contains(r#"href="/bots/new?game=vindinium""#),
+        "{page}"
+    );
     let mut tried = Vec::new();
     for lang in server::starters::languages_of("vindinium") {
-        let link = format!("/starters/vindinium-{lang}.zip");
+        let link = format!("/starters/vindinium/{lang}.zip");
         if !c.state.languages.get(lang).is_some_and(|l| l.available) {
             assert!(
                 !page.contains(&link),
@@ -351,7 +382,7 @@ async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
     println!("Vindinium kits built and tested: {tried:?}");
     assert!(tried.contains(&"python"));
     assert_eq!(
-        c.get("/starters/vindinium-cobol.zip").await.status,
+        c.get("/starters/vindinium/cobol.zip").await.status,
         StatusCode::NOT_FOUND
     );
     let (got, kit) = c.get_bytes("/downloads/vindinium-local-kit.zip").await;
@@ -384,6 +415,9 @@ async fn vindinium_downloads_are_not_offered_while_it_is_closed() {
     for path in [
         "/downloads/vindinium-local-kit.zip",
         "/starters/vindinium-python.zip",
+        "/starters/vindinium/python.zip",
+        "/docs/vindinium/rules.md",
+        "/rules/vindinium",
     ] {
         assert_eq!(c.get(path).await.status, StatusCode::NOT_FOUND, "{path}");
     }

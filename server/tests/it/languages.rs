@@ -31,16 +31,22 @@ async fn a_language_the_server_cannot_build_is_offered_nowhere() {
     assert!(home.contains("Python"), "{home}");
 
     let page = c.get("/getting-started").await.body;
-    assert!(!page.contains("/starters/rust.zip"), "no kit offered");
-    assert!(page.contains("/starters/python.zip"));
+    assert!(
+        !page.contains("/starters/bottlebats/rust.zip"),
+        "no kit offered"
+    );
+    assert!(page.contains("/starters/bottlebats/python.zip"));
     assert!(
         page.contains("Rust (single file) (it needs <code>no-such-rustc-here</code>)"),
         "{page}"
     );
-    let kit = c.get("/starters/rust.zip").await;
+    let kit = c.get("/starters/bottlebats/rust.zip").await;
     assert_eq!(kit.status, 404);
     assert!(kit.body.contains("does not build Rust"), "{}", kit.body);
-    assert_eq!(c.get("/starters/python.zip").await.status, 200);
+    assert_eq!(c.get("/starters/bottlebats/python.zip").await.status, 200);
+    let old = c.get("/starters/python.zip").await;
+    assert_eq!(old.status, 308, "the kits' first addresses lead on");
+    assert_eq!(old.headers["location"], "/starters/bottlebats/python.zip");
 
     let api = c.get("/api/languages").await.json();
     let keys: Vec<&str> = api["languages"]
@@ -60,7 +66,7 @@ async fn a_language_the_server_cannot_build_is_offered_nowhere() {
         .iter()
         .find(|l| l["key"] == "python")
         .unwrap();
-    assert_eq!(python["kit"], "/starters/python.zip");
+    assert_eq!(python["kit"], "/starters/bottlebats/python.zip");
 
     c.register("alice", crate::builds::PW).await;
     let form = c.get("/bots/new").await.body;

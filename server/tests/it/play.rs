@@ -17,7 +17,7 @@ m b
 ";
 
 fn bot() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/tests/bots/fixture.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/bots/fixture.py");
     format!(
         "/usr/bin/python3 {}",
         path.canonicalize().unwrap().display()
@@ -115,7 +115,7 @@ fn our_keys_write_a_replay_and_each_players_stderr() {
         json.contains(r#""version":2"#),
         "the compact replay: {json}"
     );
-    let replay = engine::replay_v2::read_any(&json).unwrap();
+    let replay = bottlebats::replay_v2::read_any(&json).unwrap();
     assert_eq!(replay.turns.len(), 4);
     assert_eq!(replay.players, ["alice", "bob"]);
     let bob = std::fs::read(dir.join("errs/bob.stderr")).unwrap();
@@ -232,7 +232,7 @@ fn what_stops_a_game_is_named_and_exits_non_zero() {
         ),
         (
             r#"{ "players": { "a": "x", "b": "y", "c": "z" }, "mapfile": "duel.map" }"#,
-            "the map has 2 seats (p1, p2) but the config lists 3 players".to_string(),
+            "the map has 2 seats (p1, p2) but 3 players are listed".to_string(),
         ),
         (
             &*format!(
@@ -265,7 +265,8 @@ fn what_stops_a_game_is_named_and_exits_non_zero() {
 
 /// The runner tests' Vindinium bot in `mode`.
 fn hero(mode: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runner/tests/bots/vindinium.py");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/vindinium/tests/bots/vindinium.py");
     format!(
         "/usr/bin/python3 {} {mode}",
         path.canonicalize().unwrap().display()
@@ -275,7 +276,7 @@ fn hero(mode: &str) -> String {
 #[test]
 fn a_vindinium_config_plays_four_heroes_and_logs_every_state() {
     let dir = workdir("vindinium");
-    let m1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/vindinium/maps/m1.txt");
+    let m1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/vindinium/m1.txt");
     std::fs::copy(m1, dir.join("m1.txt")).unwrap();
     let config = format!(
         r#"{{ "game": "vindinium", "players": {{ "ann": "{}", "ben": "{}", "cat": "{}", "dan": "{}" }},

@@ -15,8 +15,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use engine::game::Game;
-use engine::replay::{Events, Replay};
+use bottlebats::game::Game;
+use bottlebats::replay::{Events, Replay};
 
 /// Every file under `dir`, by its path from `root` with `/` between folders.
 fn files_under(root: &Path, dir: &Path, found: &mut Vec<String>) {
@@ -92,7 +92,7 @@ fn node() -> Option<PathBuf> {
 
 /// A game of three random players on a generated map, as a replay.
 fn a_game() -> Replay {
-    let map = engine::generate::generate(&engine::generate::GenerateOptions {
+    let map = bottlebats::generate::generate(&bottlebats::generate::GenerateOptions {
         players: 3,
         seed: 5,
         forts: Some(30),
@@ -101,7 +101,7 @@ fn a_game() -> Replay {
     let names: Vec<String> = ["red", "blue", "green"].map(String::from).to_vec();
     let mut game = Game::new(Arc::new(map), &names, 150).unwrap();
     let mut replay = Replay::start(&game);
-    engine::scripted::play_random_game(&mut game, 5, |g, ev| replay.push(Events::of(ev), g));
+    bottlebats::scripted::play_random_game(&mut game, 5, |g, ev| replay.push(Events::of(ev), g));
     replay.finish(&game, &game.outcome());
     replay
 }
@@ -111,14 +111,12 @@ fn a_game() -> Replay {
 /// end by elimination and by the turn limit, a removed and timed-out bot, keyframes
 /// passed.
 fn write_compact_games(dir: &Path) {
-    use engine::scripted::{recorded, Style};
+    use bottlebats::scripted::{recorded, Style};
     std::fs::create_dir_all(dir).unwrap();
     let map = |name: &str| {
-        let file = server::embedded::MAPS
-            .iter()
-            .find(|f| f.stem() == name)
-            .unwrap();
-        engine::Map::parse(file.text()).unwrap()
+        let maps = server::games::content("bottlebats").unwrap().maps();
+        let (_, text) = maps.iter().find(|(stem, _)| *stem == name).unwrap();
+        bottlebats::Map::parse(text).unwrap()
     };
     let games = [
         (
@@ -137,8 +135,8 @@ fn write_compact_games(dir: &Path) {
         ("duel-idle", recorded(map("duel-2p"), Style::Idle, 300)),
     ];
     for (name, game) in games {
-        let compact = engine::replay_v2::encode(&game);
-        let back = engine::replay_v2::decode(&compact).unwrap();
+        let compact = bottlebats::replay_v2::encode(&game);
+        let back = bottlebats::replay_v2::decode(&compact).unwrap();
         std::fs::write(dir.join(format!("{name}.v2.json")), compact.to_json()).unwrap();
         std::fs::write(dir.join(format!("{name}.v1.json")), back.to_json()).unwrap();
     }
@@ -159,7 +157,7 @@ fn the_viewers_modules_pass_their_node_tests() {
         "the game has marches to compare"
     );
     std::fs::write(fixtures.join("game.json"), replay.to_json()).unwrap();
-    let compact = engine::replay_v2::encode(&replay);
+    let compact = bottlebats::replay_v2::encode(&replay);
     std::fs::write(
         fixtures.join("game-v2.json"),
         serde_json::to_string(&compact).unwrap(),

@@ -1,7 +1,7 @@
 //! Map errors (games/bottlebats/rules.md §2 "Map files"): every refused map names the line at
 //! fault and the problem, for forts, roads, marches, section counts and headers.
 
-use engine::map::{Map, MapError};
+use bottlebats::map::{Map, MapError};
 
 /// Two forts, `a` (p) and `b` (q), 5 steps apart: the start of most maps below.
 const FORTS: &str = "2 forts:\na 0 0 p 1\nb 3 4 q 1\n";

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use engine::map::Map;
+use bottlebats::map::Map;
 
 mod errors;
 

@@ -1,7 +1,7 @@
 //! games/bottlebats/rules.md §1, the board: a road is as long as the distance between its forts,
 //! rounded up.
 
-use engine::map::road_length;
+use bottlebats::map::road_length;
 
 use crate::game;
 

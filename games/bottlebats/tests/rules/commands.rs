@@ -2,7 +2,7 @@
 //! sizes above the garrison are clamped, warnings are reported once, and size-0 marches
 //! are allowed but capture nothing.
 
-use engine::map::Seat;
+use bottlebats::map::Seat;
 
 use crate::{fort, game, marches, owned, play, removed_turns};
 
@@ -149,7 +149,7 @@ fn a_zero_size_march_cannot_capture() {
 
 #[test]
 fn a_flood_of_distinct_bad_lines_reports_the_first_hundred_texts_cut_short() {
-    use engine::game::{MAX_REPORTED, MAX_WARNING_BYTES};
+    use bottlebats::game::{MAX_REPORTED, MAX_WARNING_BYTES};
     let map = "2 forts:\nA 0 0 p 10\nB 2 0 q 5\n1 roads:\nA B\n0 marches:\n";
     let mut g = game(map, &["p", "q"]);
     // 70 distinct bad lines a turn, one of them 10 KB long, for three turns.

@@ -1,8 +1,8 @@
 //! games/bottlebats/rules.md §6, defeat, winner and ranks: who is removed and when, when the game
 //! ends, and how the players rank.
 
-use engine::game::{Orders, RemovalReason};
-use engine::map::Seat;
+use bottlebats::game::{Orders, RemovalReason};
+use bottlebats::map::Seat;
 
 use crate::{cmds, fort, game, game_with_max_steps, idle, marches, owned, play, removed_turns};
 

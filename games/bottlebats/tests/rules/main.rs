@@ -11,9 +11,9 @@
 
 use std::sync::Arc;
 
-use engine::game::{Orders, TurnEvents};
-use engine::map::{Map, Owner, Seat};
-use engine::Game;
+use bottlebats::game::{Orders, TurnEvents};
+use bottlebats::map::{Map, Owner, Seat};
+use bottlebats::Game;
 
 mod board;
 mod commands;

@@ -1,8 +1,8 @@
 //! games/bottlebats/rules.md §4, roads: when a march is seen and when it lands, battles between
 //! marches that meet, and commands that merge into one march.
 
-use engine::map::Owner;
-use engine::Game;
+use bottlebats::map::Owner;
+use bottlebats::Game;
 
 use crate::{fort, game, idle, marches, owned, play, seat, two_forts};
 

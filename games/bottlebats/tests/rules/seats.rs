@@ -1,7 +1,7 @@
 //! games/bottlebats/rules.md §2, seats and map marches: the owners of a map are seats bound to
 //! players in order, unbound seats turn neutral, and map marches are sent at load.
 
-use engine::map::Map;
+use bottlebats::map::Map;
 
 use crate::{fort, game, idle, marches, owned, removed_turns, strings};
 

@@ -6,8 +6,8 @@
 //! lands on T at the end of turn 0. A case gives T as it stands at turn 1, after the
 //! recruitment of +1 when a player holds it.
 
-use engine::game::{Orders, TurnEvents};
-use engine::Game;
+use bottlebats::game::{Orders, TurnEvents};
+use bottlebats::Game;
 
 use crate::{fort, game, owned, play};
 

@@ -1,7 +1,7 @@
 //! games/bottlebats/rules.md §3, a turn: dispatch in seat order then line order, each command taking
 //! its soldiers at once, and recruitment in every player's fort.
 
-use engine::game::Orders;
+use bottlebats::game::Orders;
 
 use crate::{fort, full, game, idle, marches, owned, play, removed_turns};
 

@@ -61,18 +61,17 @@ impl MatchesPage {
     }
 }
 
-fn query_of(f: &MatchFilter, cursor: MatchId) -> String {
+fn query_of(f: &MatchFilter, game: &ListGame, cursor: MatchId) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
     for (k, v) in [
-        ("game", &f.game),
+        ("game", &game.param().map(str::to_string)),
         ("bot", &f.bot),
         ("user", &f.user),
         ("map", &f.map),
         ("kind", &f.kind),
     ] {
         // The default game is the one shown without `game`: its addresses stay as they were.
-        let default = k == "game" && v.as_deref() == Some(crate::games::DEFAULT);
-        if let Some(v) = v.as_deref().filter(|v| !v.is_empty() && !default) {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
             q.append_pair(k, v);
         }
     }
@@ -95,7 +94,7 @@ pub async fn page(
     let game = (ListGame::of(&state, f.game.as_deref()).await?).map_err(AppError::BadRequest)?;
     f.game = Some(game.name.clone());
     let rows = finished_matches(&state.db, &f).await?;
-    let next = next_cursor(&rows).map(|c| query_of(&f, c));
+    let next = next_cursor(&rows).map(|c| query_of(&f, &game, c));
     let maps = sqlx::query_scalar!(
         "select name from maps where game = $1 order by seats, name",
         game.name

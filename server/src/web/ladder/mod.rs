@@ -25,7 +25,7 @@ pub fn router() -> Router<AppState> {
         .route("/matches", get(matches::page))
         .route("/matches/{id}", get(one_match::page))
         .route("/matches/{id}/replay.json", get(one_match::replay_file))
-        .route("/matches/{id}/log.txt", get(one_match::classic_log))
+        .route("/matches/{id}/log.txt", get(one_match::game_log))
         .route("/matches/{id}/stderr/{seat}", get(one_match::stderr))
         .route("/users/{name}", get(users::page))
         .route("/api", get(users::api_page))

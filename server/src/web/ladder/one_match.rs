@@ -142,7 +142,7 @@ pub async fn page(
         when: when(m.finished_at.unwrap_or(m.created_at)),
         status: m.status,
         seats,
-        stat_names: crate::games::content(&m.game)?.stat_names,
+        stat_names: crate::games::content(&m.game)?.stat_names(),
         game: m.game,
         unranked: m
             .challenge
@@ -189,12 +189,14 @@ fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
         .map_err(|e| AppError::Internal(anyhow::anyhow!("a stored replay does not unpack: {e}")))
 }
 
-/// Prints the game's log of a stored replay, gzipped, with its file extension.
-fn print_classic_log(replay: &[u8]) -> AppResult<(Vec<u8>, &'static str)> {
+/// Prints the game's log of a stored replay of `game`, gzipped.
+fn print_log(game: &str, replay: &[u8]) -> AppResult<Vec<u8>> {
+    let kind = crate::games::kind(game)?;
     let json = unpacked(replay)?;
-    let (log, ext) = crate::games::log_of(&String::from_utf8_lossy(&json))
+    let mut log = Vec::new();
+    kind.write_log(&String::from_utf8_lossy(&json), &mut log)
         .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    Ok((gzip(&log), ext))
+    Ok(gzip(&log))
 }
 
 /// Classic logs printed at once: one per core.
@@ -209,31 +211,30 @@ fn printers() -> &'static tokio::sync::Semaphore {
 /// GAME objects), printed from the replay. A busy game's log
 /// is megabytes and tens of milliseconds of work: it is printed once, kept gzipped in
 /// a small cache, and printed by at most one task per core at a time.
-pub async fn classic_log(
+pub async fn game_log(
     State(state): State<AppState>,
     Path(id): Path<MatchId>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
-    let (gz, ext) = match state.classic_logs.get(id.0) {
-        Some(held) => {
-            let game: String =
-                sqlx::query_scalar!("select game from matches where id = $1", id as MatchId)
-                    .fetch_one(&state.db)
-                    .await?;
-            ((*held).clone(), crate::games::log_extension(&game))
-        }
+    let game: String = sqlx::query_scalar!("select game from matches where id = $1", id as MatchId)
+        .fetch_optional(&state.db)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let ext = crate::games::kind(&game)?.describe().log.extension;
+    let gz = match state.game_logs.get(id.0) {
+        Some(held) => (*held).clone(),
         None => {
             let _turn = printers()
                 .acquire()
                 .await
                 .map_err(|e| AppError::Internal(e.into()))?;
             let replay = replay_bytes(&state, id).await?;
-            let printed = tokio::task::spawn_blocking(move || print_classic_log(&replay))
+            let printed = tokio::task::spawn_blocking(move || print_log(&game, &replay))
                 .await
                 .map_err(|e| AppError::Internal(e.into()))??;
             state
-                .classic_logs
-                .put(id.0, std::sync::Arc::new(printed.0.clone()));
+                .game_logs
+                .put(id.0, std::sync::Arc::new(printed.clone()));
             printed
         }
     };

@@ -26,7 +26,7 @@ fn builder(c: &Client, test: &str, size_cap: u64, total_cap: u64) -> (Builder, P
     let dir = cache.dir().to_path_buf();
     let b = Builder::new(
         c.state.db.clone(),
-        Arc::new(runner::sandbox::Sandbox::new(Default::default())),
+        Arc::new(engine::sandbox::Sandbox::new(Default::default())),
         c.state.languages.clone(),
         cache,
         base.join("house"),
@@ -197,7 +197,7 @@ async fn the_build_cache_trims_itself_to_its_size() {
     cache.in_use = Duration::ZERO;
     let b = Builder::new(
         c.state.db.clone(),
-        Arc::new(runner::sandbox::Sandbox::new(Default::default())),
+        Arc::new(engine::sandbox::Sandbox::new(Default::default())),
         c.state.languages.clone(),
         cache,
         base.join("house"),

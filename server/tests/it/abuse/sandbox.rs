@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use runner::process::{BotProcess, BotSpec, Launcher};
-use runner::sandbox::{Limits, Sandbox, SandboxConfig};
+use engine::process::{BotProcess, BotSpec, Launcher};
+use engine::sandbox::{Limits, Sandbox, SandboxConfig};
 
 fn sandbox() -> Arc<Sandbox> {
     Arc::new(Sandbox::new(SandboxConfig::default()))
@@ -140,7 +140,7 @@ fn a_spinning_bot_gets_one_core() {
 
 /// A bot that goes over its quota is pinned to one core (where there is more than one
 /// and the cpuset controller), so that its bursts no longer land beside the other bots;
-/// a bot within its quota keeps every core. `cargo bench -p runner --bench sandbox`
+/// a bot within its quota keeps every core. `cargo bench -p engine --bench sandbox`
 /// measures what that does to a neighbour's wall time.
 #[test]
 fn a_bot_over_its_quota_is_pinned_to_one_core() {
@@ -185,13 +185,13 @@ fn a_bot_over_its_quota_is_pinned_to_one_core() {
 
 #[test]
 fn slot_locks_live_in_a_folder_of_the_servers_own() {
-    let dir = runner::sandbox::default_lock_dir();
+    let dir = engine::sandbox::default_lock_dir();
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     if me == 0 {
         assert_eq!(dir, PathBuf::from("/run/bottlebats/slots"));
     }
-    runner::sandbox::prepare_lock_dir(&dir).unwrap();
+    engine::sandbox::prepare_lock_dir(&dir).unwrap();
     let meta = std::fs::metadata(&dir).unwrap();
     assert_eq!(meta.uid(), me);
     assert_eq!(meta.mode() & 0o077, 0, "nobody else may enter it");
@@ -201,17 +201,17 @@ fn slot_locks_live_in_a_folder_of_the_servers_own() {
     let _ = std::fs::remove_dir_all(&open);
     std::fs::create_dir_all(&open).unwrap();
     std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let err = runner::sandbox::prepare_lock_dir(&open).unwrap_err();
+    let err = engine::sandbox::prepare_lock_dir(&open).unwrap_err();
     assert!(err.to_string().contains("others may write"), "{err}");
 
     // A link planted where a lock file belongs is removed, not followed.
     let locks = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-locks");
     let _ = std::fs::remove_dir_all(&locks);
-    runner::sandbox::prepare_lock_dir(&locks).unwrap();
+    engine::sandbox::prepare_lock_dir(&locks).unwrap();
     let victim = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-victim");
     let _ = std::fs::remove_file(&victim);
     std::os::unix::fs::symlink(&victim, locks.join("slot-0.lock")).unwrap();
-    let pool = runner::sandbox::SlotPool::new(62_000, 1, locks.clone());
+    let pool = engine::sandbox::SlotPool::new(62_000, 1, locks.clone());
     let slot = pool.acquire(Duration::from_secs(1)).unwrap();
     drop(slot);
     assert!(!victim.exists(), "the link was not followed");

@@ -178,7 +178,7 @@ fn mapfile(name: &str) -> String {
     format!(
         r#""mapfile": {:?}"#,
         repo()
-            .join("games/bottlebats/maps")
+            .join("maps/bottlebats")
             .join(name)
             .display()
             .to_string()
@@ -349,7 +349,7 @@ fn play_kit_config(kit: &Kit) -> String {
     assert_eq!(config["mapfile"], "map.txt");
     assert_eq!(
         std::fs::read_to_string(kit.dir.join("map.txt")).unwrap(),
-        std::fs::read_to_string(repo().join("games/bottlebats/maps/duel-2p.map")).unwrap()
+        std::fs::read_to_string(repo().join("maps/bottlebats/duel-2p.map")).unwrap()
     );
     let players = config["players"].as_object().unwrap();
     assert_eq!(players.len(), 2);

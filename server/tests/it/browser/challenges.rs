@@ -60,7 +60,7 @@ fn a_contestant_challenges_a_bot_and_ab_tests_a_candidate_from_the_pages() {
     };
     let started = Instant::now();
     let site = Site::start("challenges");
-    for (map, _) in server::games::shipped_maps() {
+    for (map, _) in server::games::content("bottlebats").unwrap().maps() {
         if map != "ring-2p" && map != "triad-3p" {
             site.admin(&["disable-map", map]);
         }

@@ -443,7 +443,7 @@ impl<'a> Visit<'a> {
 }
 
 /// Each fort as the replay has it at turn `t`: (name, owner name, garrison).
-pub fn expected_forts(replay: &engine::Replay, t: usize) -> Vec<(String, String, u64)> {
+pub fn expected_forts(replay: &bottlebats::Replay, t: usize) -> Vec<(String, String, u64)> {
     let turn = &replay.turns[t];
     replay
         .map

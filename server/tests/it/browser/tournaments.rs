@@ -56,7 +56,7 @@ fn an_organizer_runs_a_tournament_to_its_standings_and_the_big_screen_follows_a_
     };
     let started = Instant::now();
     let site = Site::start("tournaments");
-    for (map, _) in server::games::shipped_maps() {
+    for (map, _) in server::games::content("bottlebats").unwrap().maps() {
         if map != "ring-2p" && map != "duel-2p" {
             site.admin(&["disable-map", map]);
         }

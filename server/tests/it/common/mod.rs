@@ -480,7 +480,7 @@ pub fn builder(db: &PgPool, test: &str) -> server::builds::Builder {
     server::builds::Builder::new(
         db.clone(),
         // The machine's own slot pool (default lock folder), like a server's.
-        std::sync::Arc::new(runner::sandbox::Sandbox::new(Default::default())),
+        std::sync::Arc::new(engine::sandbox::Sandbox::new(Default::default())),
         std::sync::Arc::new(server::languages::Languages::load(None).unwrap()),
         server::build_cache::BuildCache::new(base.join("builds"), 256 << 20, 10 << 30).unwrap(),
         base.join("house"),
@@ -508,8 +508,8 @@ pub fn worker(b: &server::builds::Builder, name: &str, max_steps: u32) -> server
         name: name.into(),
         db: b.db.clone(),
         builder: b.clone(),
-        match_config: runner::MatchConfig {
-            max_steps,
+        match_config: engine::MatchConfig {
+            max_turns: max_steps,
             ..Default::default()
         },
         stop: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),

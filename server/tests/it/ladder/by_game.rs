@@ -239,7 +239,7 @@ async fn a_bot_is_ranked_among_its_own_games_bots_everywhere() {
     let page = stranger.get("/bots/bb-mid").await;
     assert!(
         page.body
-            .contains(r#"<strong class="rank">#2 of 3</strong>"#),
+            .contains(r#"<strong class="rank">#2 of 3 Bottle Bats bots</strong>"#),
         "{}",
         page.body
     );
@@ -247,8 +247,8 @@ async fn a_bot_is_ranked_among_its_own_games_bots_everywhere() {
     for path in ["/profile", "/"] {
         let body = ann.get(path).await.body;
         for rank in [
-            "#1 of 3",
-            "#3 of 3",
+            "#1 of 3 Bottle Bats bots",
+            "#3 of 3 Bottle Bats bots",
             "#1 of 4 Vindinium bots",
             "#3 of 4 Vindinium bots",
         ] {

@@ -377,7 +377,7 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     let page = alice.get("/bots/chatty").await.body;
     assert!(
         page.contains(&format!(
-            "<strong class=\"rank\">#{place} of {}</strong>",
+            "<strong class=\"rank\">#{place} of {} Bottle Bats bots</strong>",
             ranks.len()
         )),
         "its place as the leaderboard has it"
@@ -441,7 +441,7 @@ async fn a_bot_page_says_where_it_stands_and_when_it_plays() {
     assert!(board.contains("data-me=\"alice\"") && board.contains("data-owner=\"alice\""));
     let home = alice.get("/").await.body;
     assert!(home.contains("id=\"my-bots\"") && home.contains("href=\"/bots/chatty\""));
-    assert!(home.contains(&format!("#{place} of {}", ranks.len())));
+    assert!(home.contains(&format!("#{place} of {} Bottle Bats bots", ranks.len())));
     assert!(home.contains("Your latest matches"));
     let stranger = alice.stranger().get("/").await.body;
     assert!(

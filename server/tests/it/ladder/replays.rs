@@ -22,14 +22,14 @@ pub async fn the_replay_and_its_classic_log_are_served(anon: &mut Client, id: i6
     assert!(plain.headers.get("content-encoding").is_none());
     assert!(plain.body.contains(r#""version":2"#), "the compact replay");
     // Played by real bots through the runner, every turn but the first is derived.
-    let compact: engine::replay_v2::CompactReplay = serde_json::from_str(&plain.body).unwrap();
+    let compact: bottlebats::replay_v2::CompactReplay = serde_json::from_str(&plain.body).unwrap();
     let keyframes = compact.turns.iter().filter(|r| r.k.is_some()).count();
     assert_eq!(
         keyframes,
         compact.turns.len().div_ceil(250),
         "keyframes only when due"
     );
-    let replay = engine::replay_v2::read_any(&plain.body).unwrap();
+    let replay = bottlebats::replay_v2::read_any(&plain.body).unwrap();
     let mut classic = Vec::new();
     replay.write_classic_log(&mut classic).unwrap();
     let log = anon.get(&format!("/matches/{id}/log.txt")).await;
@@ -53,7 +53,7 @@ async fn a_match_stored_with_a_version_1_replay_still_opens() {
     .await
     .unwrap();
     let v2 = String::from_utf8(server::compress::gunzip(&stored).unwrap()).unwrap();
-    let v1 = engine::replay_v2::read_any(&v2).unwrap();
+    let v1 = bottlebats::replay_v2::read_any(&v2).unwrap();
     let mut classic = Vec::new();
     v1.write_classic_log(&mut classic).unwrap();
     let old = server::compress::gzip(v1.to_json().as_bytes());
@@ -69,11 +69,14 @@ async fn a_match_stored_with_a_version_1_replay_still_opens() {
         served.body.contains(r#""version":1"#),
         "served as it is stored"
     );
-    assert_eq!(engine::Replay::from_json(&served.body).unwrap().turns, {
-        let mut turns = v1.turns.clone();
-        turns.iter_mut().for_each(|t| t.events.sends.clear());
-        turns
-    });
+    assert_eq!(
+        bottlebats::Replay::from_json(&served.body).unwrap().turns,
+        {
+            let mut turns = v1.turns.clone();
+            turns.iter_mut().for_each(|t| t.events.sends.clear());
+            turns
+        }
+    );
     let log = anon.get(&format!("/matches/{id}/log.txt")).await;
     assert_eq!(log.status, StatusCode::OK);
     assert_eq!(log.body.as_bytes(), classic, "the same classic log");

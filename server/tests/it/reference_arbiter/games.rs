@@ -126,7 +126,7 @@ pub struct Game {
 
 /// The seats of a map (distinct non-neutral fort owners in order), from our parser.
 fn seats(name: &str, map: &str) -> Vec<String> {
-    engine::map::Map::parse(map)
+    bottlebats::map::Map::parse(map)
         .unwrap_or_else(|e| panic!("map {name} does not parse: {e}"))
         .seats
 }
@@ -187,7 +187,7 @@ fn map_files_to_play() -> Vec<(&'static str, PathBuf)> {
     } else {
         println!("skipping the 2016 maps: {} is absent", old.display());
     }
-    let ours = manifest.join("../games/bottlebats/maps");
+    let ours = manifest.join("../maps/bottlebats");
     let our_maps = map_files(&ours, Some("map"));
     if our_maps.is_empty() {
         println!("no *.map files in {}", ours.display());

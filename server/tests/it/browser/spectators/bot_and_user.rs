@@ -55,7 +55,7 @@ pub fn the_bot_page_shows_its_record_as_the_api(v: &mut Visit) {
     let place = rows.iter().position(|r| r["bot"] == BOT).unwrap() + 1;
     assert_eq!(
         b.text("#record .standing .rank"),
-        format!("#{place} of {}", rows.len())
+        format!("#{place} of {} Bottle Bats bots", rows.len())
     );
     assert!(b.text("#record .standing").contains("last played"));
     v.page("/leaderboard");

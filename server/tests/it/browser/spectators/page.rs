@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use engine::Replay;
+use bottlebats::Replay;
 use serde_json::json;
 
 use super::super::harness::{expected_forts, wait_for_path, Site};
@@ -106,7 +106,7 @@ pub fn fetch_replay(b: &Session, id: i64) -> Replay {
     let text = b.execute(&format!(
         "return fetch('/api/matches/{id}/replay').then(r => r.text());"
     ));
-    engine::replay_v2::read_any(text.as_str().unwrap()).unwrap()
+    bottlebats::replay_v2::read_any(text.as_str().unwrap()).unwrap()
 }
 
 /// The HTTP status the page gets for `path`.

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use engine::Replay;
+use bottlebats::Replay;
 use serde_json::Value;
 
 use super::super::harness::{wait_for_path, Site, Visit};

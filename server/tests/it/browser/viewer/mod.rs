@@ -21,9 +21,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use engine::game::Game;
-use engine::replay::{Events, Replay};
-use engine::scripted::play_random_game;
+use bottlebats::game::Game;
+use bottlebats::replay::{Events, Replay};
+use bottlebats::scripted::play_random_game;
 use harness::{browser_tools, viewport, Browser, Site, Visit, DESKTOP, PHONE};
 use page::{
     check_forts, frames, marches_on_roads, marches_shown, no_errors, open_file, response_head,
@@ -38,7 +38,7 @@ const READY_LIMIT: Duration = Duration::from_secs(3);
 
 /// A 500-turn game of 8 random players on a generated 97-fort map, as a replay.
 fn long_game() -> Replay {
-    let map = engine::generate::generate(&engine::generate::GenerateOptions {
+    let map = bottlebats::generate::generate(&bottlebats::generate::GenerateOptions {
         players: 8,
         seed: 3,
         forts: Some(97),
@@ -81,7 +81,7 @@ fn files_of(replay: &Replay) -> Files {
     let compact = dir.join("game-v2.json");
     std::fs::write(
         &compact,
-        serde_json::to_string(&engine::replay_v2::encode(replay)).unwrap(),
+        serde_json::to_string(&bottlebats::replay_v2::encode(replay)).unwrap(),
     )
     .unwrap();
     Files {
@@ -455,10 +455,13 @@ fn the_keyboard_steps_at_phone_width(v: &mut Visit) {
 /// the legend's six rows are in the window, each row on one line, and the map keeps
 /// its room: as wide as its column or as high as the window lets it be.
 fn a_six_player_game_fits_at_1366_by_768(v: &mut Visit) {
-    let (_, text) = (server::games::shipped_maps().into_iter())
-        .find(|(name, _)| *name == "hex-6p")
-        .unwrap();
-    let map = Arc::new(engine::map::Map::parse(text).unwrap());
+    let (_, text) = (server::games::content("bottlebats")
+        .unwrap()
+        .maps()
+        .into_iter())
+    .find(|(name, _)| *name == "hex-6p")
+    .unwrap();
+    let map = Arc::new(bottlebats::map::Map::parse(&text).unwrap());
     let names: Vec<String> = [
         "amberwing",
         "blue_heron_v7",

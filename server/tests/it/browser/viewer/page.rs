@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use engine::replay::Replay;
+use bottlebats::replay::Replay;
 use serde_json::json;
 
 use super::super::harness::expected_forts;

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::harness::{viewport, Visit, DESKTOP};
-use engine::Replay;
+use bottlebats::Replay;
 
 /// The boxes on the screen of the march labels shown and of the forts' garrisons.
 fn label_boxes(v: &Visit) -> (Vec<[f64; 4]>, Vec<[f64; 4]>) {
