@@ -106,6 +106,7 @@ export class VindiniumRenderer {
 
 export const vindinium = {
   name: "vindinium",
+  style: "/static/vindinium/style.css",
   accepts: isVindinium,
   read: (r) => (r instanceof VindiniumReplay ? r : readVindinium(r)),
   live: () => new VindiniumLive(),

@@ -1,9 +1,9 @@
 //! The games the viewer's port of the rules (static/vindinium/rules.mjs) is checked
 //! against: whole matches of seeded bots on the six original maps and a generated one,
 //! played through the game interface (warnings, timeouts, crashes, all four crashed),
-//! each written as `server/tests/js/fixtures/vindinium-NAME.json`: the stored replay and
+//! each written as a file of `games/vindinium/tests/js/fixtures/`: the stored replay and
 //! the states the crate rebuilds from it every [`EVERY`] moves (and the last one). The
-//! node test `server/tests/js/vindinium-rules.test.mjs` replays them in JavaScript.
+//! node test `games/vindinium/tests/js/vindinium.test.mjs` replays them in JavaScript.
 //!
 //! The files are committed so that node needs no Rust build: this test fails when one
 //! is not what the crate computes now, and `VINDINIUM_FIXTURES=write cargo test -p
@@ -23,7 +23,7 @@ use vindinium::{Dir, Game, Pos, Status, Tile, ORIGINAL_MAPS};
 const EVERY: usize = 10;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../server/tests/js/fixtures")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/js/fixtures")
 }
 
 /// How a bot of the fixtures plays: toward a tavern when weak, else toward the

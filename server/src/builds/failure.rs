@@ -14,9 +14,16 @@ use game_interface::problems::{Kind, Problem};
 pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -> Option<String> {
     let turn = problem_turn(problems);
     let at = turn.map_or(String::new(), |t| format!(" at turn {t}"));
-    let lead = match (&me.error, me.timeouts) {
-        (Some(e), _) => format!("Its test game against a house bot ended for it{at}: {e}."),
-        (None, n) if n > 0 => {
+    // The game's own reason when the game removed or forfeited the bot (an illegal
+    // move where the rules forfeit one), else the engine's.
+    let removed = (problems.iter()).find(|p| p.kind == Kind::Removed);
+    let lead = match (&me.error, removed, me.timeouts) {
+        (Some(e), _, _) => format!("Its test game against a house bot ended for it{at}: {e}."),
+        (None, Some(p), _) => format!(
+            "Its test game against a house bot ended for it{at}: {}.",
+            p.text.trim_end_matches('.')
+        ),
+        (None, None, n) if n > 0 => {
             format!("It sent no reply in time{at} of its test game against a house bot.")
         }
         _ => return None,
@@ -32,6 +39,11 @@ pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -
         out.push_str(&format!(" Its error output says: `{line}`."));
     }
     out.push(' ');
+    if me.error.is_none() && removed.is_some() {
+        let rules = time_rule.split(' ').next().unwrap_or(time_rule);
+        out.push_str(&format!("The rules ({rules}) say which answers are legal: play the bot at home with `bottlebats play` (the kit's config) to see the move it makes there."));
+        return Some(out);
+    }
     // A bot that timed out or was removed later than its first turn replied before.
     let replied = turn.is_some_and(|t| t > 0);
     out.push_str(&likely_fix(me, replied, said.is_some(), time_rule));
@@ -142,6 +154,32 @@ mod tests {
         assert_eq!(
             relative_paths(b"x /srv/bb y", Path::new(".")),
             b"x /srv/bb y"
+        );
+    }
+
+    /// A bot the game forfeits for an illegal move neither crashed nor timed out: the
+    /// engine saw nothing wrong, the game's reason is what fails it.
+    #[test]
+    fn a_bot_its_game_removes_fails_with_the_games_reason_first() {
+        let me = PlayerReport::default();
+        assert_eq!(smoke_failure(&me, &[], "§7"), None, "a clean game passes");
+        let forfeit = Problem {
+            kind: Kind::Removed,
+            text: "column 9 is not on the board: the game is forfeit".into(),
+            first_turn: 3,
+            count: 1,
+            turns: Vec::new(),
+        };
+        let said = smoke_failure(&me, &[forfeit], "/docs/connectfour/rules.md §4").unwrap();
+        assert!(
+            said.starts_with(
+                "Its test game against a house bot ended for it at turn 3: column 9 is not on the board: the game is forfeit."
+            ),
+            "{said}"
+        );
+        assert!(
+            said.contains("(/docs/connectfour/rules.md) say which answers are legal"),
+            "{said}"
         );
     }
 }

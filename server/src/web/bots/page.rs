@@ -234,7 +234,7 @@ struct BotPage {
     /// Where a script uploads a new version.
     api_url: String,
     /// Rating, results, chart, recent matches; the error board for the owner.
-    stats: crate::web::bot_stats::Stats,
+    stats: super::stats::Stats,
     /// A logged-in visitor may challenge it, or challenge others with it (its owner).
     can_challenge: bool,
     /// Its latest challenges and A/B tests, for its owner.
@@ -309,7 +309,7 @@ pub(super) async fn render_bot(
         site.trim_end_matches('/'),
         bot.name
     );
-    let stats = crate::web::bot_stats::stats(state, &bot, is_owner).await?;
+    let stats = super::stats::stats(state, &bot, is_owner).await?;
     let (logs, challenges) = if is_owner {
         (
             inline_logs(state, bot.id).await?,
@@ -388,7 +388,7 @@ pub async fn new_version(
 #[template(path = "bots/record.html")]
 struct RecordFragment {
     name: String,
-    stats: crate::web::bot_stats::Stats,
+    stats: super::stats::Stats,
 }
 
 /// `/bots/NAME/record`: the record section alone, which the page fetches again to stay
@@ -398,7 +398,7 @@ pub async fn record(
     Path(name): Path<String>,
 ) -> AppResult<Response> {
     let bot = find_bot(&state, &name).await?;
-    let stats = crate::web::bot_stats::stats(&state, &bot, false).await?;
+    let stats = super::stats::stats(&state, &bot, false).await?;
     let html = RecordFragment {
         name: bot.name,
         stats,

@@ -113,6 +113,11 @@ struct MatchPage {
     /// Its game, and the names of the game's statistics, a column each.
     game: String,
     stat_names: &'static [&'static str],
+    /// What its game calls its log (`Classic log (2016)`).
+    log_title: &'static str,
+    /// Its game's title, and what the game calls turns (`moves`).
+    game_title: &'static str,
+    turn_words: &'static str,
     /// The page of the challenge or tournament it was played for, when unranked, and
     /// what played it for.
     unranked: Option<(String, &'static str)>,
@@ -143,6 +148,9 @@ pub async fn page(
         status: m.status,
         seats,
         stat_names: crate::games::content(&m.game)?.stat_names(),
+        log_title: crate::games::kind(&m.game)?.describe().log.title,
+        game_title: crate::games::kind(&m.game)?.title(),
+        turn_words: crate::games::kind(&m.game)?.describe().turn.many,
         game: m.game,
         unranked: m
             .challenge

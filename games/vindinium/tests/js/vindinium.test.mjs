@@ -8,12 +8,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
-import { parseMap, start, step, copy, mineCount, MINE } from "../../../static/vindinium/rules.mjs";
+import { parseMap, start, step, copy, mineCount, MINE } from "../../../../static/vindinium/rules.mjs";
 import {
   readVindinium, VindiniumLive, KEYFRAME_EVERY, MAX_MOVES, MAX_SIZE,
-} from "../../../static/vindinium/replay.mjs";
-import { describe } from "../../../static/vindinium/describe.mjs";
-import { vindinium } from "../../../static/vindinium/game.mjs";
+} from "../../../../static/vindinium/replay.mjs";
+import { describe } from "../../../../static/vindinium/describe.mjs";
+import { vindinium } from "../../../../static/vindinium/game.mjs";
+import { gameOf } from "../../../../static/viewer/games.mjs";
 
 /** The problems of the replies to state `t` of `r`, as the viewer's renderer says them. */
 const problemsAt = (r, t) => vindinium.renderer(r).problems(t);
@@ -208,3 +209,30 @@ test("each move in words: who went where, kills, telefrags, crashes, and the end
   assert.ok(crashes.some((s) => /crashed: its hero stays until the end/.test(s)));
   assert.match(crashes[crashes.length - 1], /The end \(all four crashed\)/);
 });
+
+for (const name of FIXTURES) {
+  test(name + ": Vindinium's scoreboard is each hero's gold, mines, life and deaths as the crate says", () => {
+    const f = JSON.parse(readFileSync(new URL(name, DIR), "utf8"));
+    const game = gameOf(f.replay);
+    assert.equal(game, vindinium);
+    const r = game.renderer(game.read(f.replay), false);
+    const last = r.lastTurn();
+    for (const st of f.states) {
+      const board = r.scoreboard(st.t);
+      st.heroes.forEach((h, p) => {
+        // The crate's [row, column, life, gold, mines, deaths, crashed].
+        assert.deepEqual(board[p].numbers, [["Gold", h[3]], ["Mines", h[4]], ["Life", h[2], "legend"], ["Deaths", h[5]]],
+          name + ": hero " + (p + 1) + " at move " + st.t);
+        assert.equal(board[p].name, f.replay.heroes[p]);
+        assert.equal(board[p].out, h[6], name + ": crashed at move " + st.t);
+        assert.equal(board[p].share, undefined, "no share bar");
+      });
+      if (st.t < last) assert.ok(board.every((s) => !s.winner), "no winner before the end");
+    }
+    const gold = r.scoreboard(last).map((s) => s.numbers[0][1]);
+    assert.deepEqual(gold, f.replay.result.gold, name + ": the result's gold at the end");
+    const { winner } = r.replay.outcome();
+    assert.deepEqual(r.scoreboard(last).map((s) => s.winner), [0, 1, 2, 3].map((p) => p === winner));
+  });
+}
+

@@ -2,14 +2,14 @@
 //! recent matches, and for its owner an error board per version with links to the
 //! turn where each problem shows in the replay.
 
-use super::bots::BotRow;
-use super::error::AppResult;
-use super::format::code_spans;
-use super::ladder::ListedMatch;
-use super::AppState;
+use super::BotRow;
 use crate::ids::BotId;
 use crate::ranker::rating::conservative;
 use crate::standings::{latest_matches, MatchFilter, Record};
+use crate::web::error::AppResult;
+use crate::web::format::code_spans;
+use crate::web::ladder::ListedMatch;
+use crate::web::AppState;
 
 /// Most points a rating chart draws (one more when the last game is not on the step).
 pub const CHART_POINTS: i64 = 500;
@@ -184,7 +184,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str
     };
     let next = st.line.map(|(place, line)| next_match(st, place, line));
     StandingText {
-        rank: (st.rank).map(|(p, of)| super::games::rank_text(p as usize, of as usize, game)),
+        rank: (st.rank).map(|(p, of)| crate::web::games::rank_text(p as usize, of as usize, game)),
         change,
         interval: format!(
             "{:.2} and {:.2}",
@@ -193,7 +193,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str
         ),
         last_played: st
             .last_game_at
-            .map_or_else(|| "never".into(), super::format::ago),
+            .map_or_else(|| "never".into(), crate::web::format::ago),
         next,
     }
 }
@@ -305,7 +305,7 @@ pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Sta
     } else {
         Vec::new()
     };
-    let board = super::ladder::leaderboard(state, &bot.game).await?;
+    let board = crate::web::ladder::leaderboard(state, &bot.game).await?;
     let standing = crate::standings::bot_standing(
         &state.db,
         &state.day_ago_ranks,
