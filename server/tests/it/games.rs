@@ -427,3 +427,42 @@ async fn vindinium_downloads_are_not_offered_while_it_is_closed() {
         .body
         .contains("vindinium-local-kit"));
 }
+
+/// Every game of the registry passes the conformance suite (random and fuzzed answers
+/// on generated maps to the end: live rows against the stored replay, statistics,
+/// ranks, logs, problems), and has the content a site needs: house bots for its smoke
+/// test, a local kit, its rules and its players' pages.
+#[test]
+fn every_game_of_the_registry_conforms_and_ships_its_content() {
+    for content in server::games::all() {
+        let name = content.name();
+        let report = game_interface::conformance::check(content.kind, 6, 11)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.matches, 6, "{name}");
+        let house: Vec<String> = content
+            .house_bots()
+            .iter()
+            .map(|b| b.name.to_string())
+            .collect();
+        for opponent in content.smoke_opponents() {
+            assert!(
+                house.contains(&opponent),
+                "{name}: smoke opponent {opponent} in {house:?}"
+            );
+        }
+        content
+            .smoke_map()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!content.maps().is_empty(), "{name} has maps or a board");
+        for (map, text) in content.maps() {
+            content
+                .kind
+                .map_info(&text)
+                .unwrap_or_else(|e| panic!("{name} {map}: {e}"));
+        }
+    }
+    assert_eq!(
+        server::games::all().count(),
+        server::games::registry().names().len()
+    );
+}
