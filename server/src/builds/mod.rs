@@ -393,7 +393,7 @@ impl Builder {
             "not in this machine's build cache: building it again"
         );
         let me = self.clone();
-        let built = tokio::task::spawn_blocking(move || me.build(&job)).await??;
+        let built = crate::dedicated::run("build", move || me.build(&job)).await??;
         match built.outcome {
             Ok(done) => Ok(done),
             Err(why) => anyhow::bail!(
