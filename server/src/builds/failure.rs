@@ -17,7 +17,29 @@ pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -
     // The game's own reason when the game removed or forfeited the bot (an illegal
     // move where the rules forfeit one), else the engine's.
     let removed = (problems.iter()).find(|p| p.kind == Kind::Removed);
-    let lead = match (&me.error, removed, me.timeouts) {
+    let stderr: Vec<u8> = me
+        .stderr
+        .iter()
+        .flat_map(|(_, b)| b.iter().copied())
+        .collect();
+    let stderr = String::from_utf8_lossy(&stderr);
+    // The cause first, when the crash's reason leads with it (an exception and its
+    // line, `engine::cause`): `SyntaxError: ..., at bot.py line 1. Its test game ...`.
+    let cause = engine::cause::of_stderr(&stderr);
+    let (cause, error) = match (&cause, &me.error) {
+        (Some(c), Some(e)) => match e
+            .strip_prefix(c.as_str())
+            .and_then(|r| r.strip_prefix(" ("))
+        {
+            Some(rest) => (
+                Some(c.clone()),
+                Some(rest.strip_suffix(')').unwrap_or(rest).to_string()),
+            ),
+            None => (None, me.error.clone()),
+        },
+        _ => (None, me.error.clone()),
+    };
+    let lead = match (&error, removed, me.timeouts) {
         (Some(e), _, _) => format!("Its test game against a house bot ended for it{at}: {e}."),
         (None, Some(p), _) => format!(
             "Its test game against a house bot ended for it{at}: {}.",
@@ -28,14 +50,12 @@ pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -
         }
         _ => return None,
     };
-    let stderr: Vec<u8> = me
-        .stderr
-        .iter()
-        .flat_map(|(_, b)| b.iter().copied())
-        .collect();
-    let said = telling_line(&String::from_utf8_lossy(&stderr));
-    let mut out = lead;
-    if let Some(line) = &said {
+    let said = telling_line(&stderr);
+    let mut out = match &cause {
+        Some(c) => format!("{c}. {lead}"),
+        None => lead,
+    };
+    if let (None, Some(line)) = (&cause, &said) {
         out.push_str(&format!(" Its error output says: `{line}`."));
     }
     out.push(' ');
@@ -63,7 +83,7 @@ fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool, time_rule: &st
     let error = me.error.as_deref().unwrap_or_default();
     if error.contains("reply header") {
         "A reply starts with a header line, `N commands:` (or `? commands:` ended by `end`), then its commands; anything the bot prints for itself belongs on stderr.".into()
-    } else if error.contains("exited") || error.contains("killed by signal") {
+    } else if error.contains("exited") || error.contains("was killed") {
         if has_stderr {
             "Fix that error, and try the bot at home with `bottlebats play` (the kit's config) before uploading again.".into()
         } else {
