@@ -426,7 +426,10 @@ fn a_crash_is_told_by_its_exception_and_line_first() {
         error.starts_with("IndexError: list index out of range, at fixture.py line "),
         "{error}"
     );
-    assert!(error.ends_with("(its output ended: the bot exited with status 1)"), "{error}");
+    assert!(
+        error.ends_with("(its output ended: the bot exited with status 1)"),
+        "{error}"
+    );
     assert_eq!(removed_at(&r, 1), Some(3));
     let r = play("segfault", "idle", "segfault_at_2", &config(20));
     assert_eq!(

@@ -29,7 +29,6 @@ mod queue;
 pub use failure::relative_paths;
 pub use queue::{activate, run};
 
-pub const SMOKE_TURNS: u32 = 50;
 /// In the smoke test, a bot that uses no CPU for this long while its reply is awaited
 /// is stuck (most often waiting on its own unflushed output) and fails then, rather
 /// than after every timeout of a ladder game (85 s).
@@ -316,8 +315,9 @@ impl Builder {
             }
             specs.push(opponent);
         }
+        // A whole game, as the ladder plays it, bounded by the game's own limits: a
+        // version that crashes at its 50th move fails here, not on the ladder.
         let config = MatchConfig {
-            max_turns: SMOKE_TURNS,
             idle_cap: Some(SMOKE_IDLE_CAP),
             // The test fails on any timeout: end it at the first.
             on_timeout: engine::OnTimeout::Eliminate,

@@ -466,3 +466,49 @@ fn every_game_of_the_registry_conforms_and_ships_its_content() {
         server::games::registry().names().len()
     );
 }
+
+/// A version that crashes at its 50th move passed a 50-turn test game and went on to
+/// crash in every ranked game; the test game is now a whole game, so it fails there,
+/// in each game, with its exception first.
+#[tokio::test]
+async fn a_bot_that_crashes_at_its_50th_move_fails_its_test_game_in_every_game() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "crash-at-50");
+    while b.build_next().await.unwrap() {}
+    c.register("late", PW).await;
+    let token = c.new_token("late").await;
+    // Bottle Bats: reads its three sections a turn, answers nothing, and at its 50th
+    // turn indexes past a list.
+    let bottlebats = b"import sys\nturn = 0\nwhile True:\n    for _ in range(3):\n        n = int(sys.stdin.readline().split()[0])\n        for _ in range(n): sys.stdin.readline()\n    if turn == 50:\n        print([][turn])\n    print('0 commands:', flush=True)\n    turn += 1\n";
+    // Vindinium: stays, and at its hero's 50th move reads a key the state lacks.
+    let vindinium = b"import json, sys\nmoves = 0\nfor line in sys.stdin:\n    state = json.loads(line)\n    if moves == 50:\n        print(state['nothing'])\n    print('Stay', flush=True)\n    moves += 1\n";
+    for (game, source, cause) in [
+        (
+            "bottlebats",
+            &bottlebats[..],
+            "IndexError: list index out of range, at bot.py line 8",
+        ),
+        (
+            "vindinium",
+            &vindinium[..],
+            "KeyError: 'nothing', at bot.py line 6",
+        ),
+    ] {
+        let name = format!("late-{game}");
+        let r = c
+            .api_upload(
+                "/api/bots",
+                &token,
+                &[("name", &name), ("game", game)],
+                Some(("bot.py", source)),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{game}: {}", r.body);
+        b.build_next().await.unwrap();
+        let (st, failure) = status(&c, &name, 1).await;
+        assert_eq!(st, "failed", "{game}: {failure:?}");
+        let failure = failure.unwrap();
+        assert!(failure.starts_with(cause), "{game}: {failure}");
+    }
+}

@@ -228,6 +228,8 @@ struct BotPage {
     test_turn: Option<i32>,
     /// The test game's length.
     test_turns: u32,
+    /// What the bot's game calls a turn (`move`).
+    test_word: &'static str,
     /// The page refreshes itself every few seconds: a version is on its way and was
     /// uploaded recently.
     refresh: bool,
@@ -336,7 +338,8 @@ pub(super) async fn render_bot(
         max_mib: max_mib(state),
         on_its_way,
         test_turn,
-        test_turns: crate::builds::SMOKE_TURNS,
+        test_turns: crate::games::kind(&bot.game).map_or(0, |k| k.defaults().max_turns),
+        test_word: crate::games::kind(&bot.game).map_or("turn", |k| k.describe().turn.one),
         refresh,
         api_url,
         error: error.as_ref().filter(|_| !at_versions).map(|e| e.1.clone()),
