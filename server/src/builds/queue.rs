@@ -82,6 +82,11 @@ impl Builder {
         let me = self.clone();
         let db = self.db.clone();
         let id = job.id;
+        // A version that fails is tried in the other open games: a bot uploaded for
+        // the wrong game is told so.
+        let others: Vec<String> = (crate::games::open(&self.db).await?.into_iter())
+            .filter(|g| *g != job.game)
+            .collect();
         let handle = tokio::runtime::Handle::current();
         // On a thread of its own, which no web request can take (`crate::dedicated`).
         let verdict = crate::dedicated::run("build", move || {
@@ -94,7 +99,7 @@ impl Builder {
                     let _ = handle.block_on(Self::set_test_turn(&db, id, turn));
                 }
             };
-            me.build_and_test(&job, testing, on_turn)
+            me.build_and_test(&job, &others, testing, on_turn)
         })
         .await;
         match verdict {

@@ -512,3 +512,45 @@ async fn a_bot_that_crashes_at_its_50th_move_fails_its_test_game_in_every_game()
         assert!(failure.starts_with(cause), "{game}: {failure}");
     }
 }
+
+/// A bot uploaded for the wrong game fails its test game, and is told which game it
+/// looks like: it plays a few turns of the other open game without a fault.
+#[tokio::test]
+async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "wrong-game");
+    while b.build_next().await.unwrap() {}
+    c.register("mixed", PW).await;
+    let token = c.new_token("mixed").await;
+    let hero = b"import sys\nfor line in sys.stdin:\n    print('Stay', flush=True)\n";
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "heroic"), ("game", "bottlebats")],
+            Some(("bot.py", &hero[..])),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "heroic", 1).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(
+        failure.starts_with("This looks like a Vindinium bot, and this bot is for Bottle Bats"),
+        "{failure}"
+    );
+    // A Bottle Bats bot that fails for its own reasons is not sent elsewhere.
+    let broken = b"import sys\nsys.exit(3)\n";
+    c.api_upload(
+        "/api/bots",
+        &token,
+        &[("name", "broken"), ("game", "bottlebats")],
+        Some(("bot.py", &broken[..])),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let (_, failure) = status(&c, "broken", 1).await;
+    assert!(!failure.unwrap().contains("looks like"), "a bot of no game");
+}
