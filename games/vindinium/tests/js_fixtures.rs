@@ -240,12 +240,19 @@ fn the_viewers_fixtures_are_the_crates_games() {
         total.telefrags += s.telefrags;
         total.crashes += s.crashes;
         let text = serde_json::to_string(&value).unwrap() + "\n";
-        let path = dir.join(format!("vindinium-{name}.json"));
-        if write {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &text).unwrap();
-        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            stale.push(path.display().to_string());
+        let mut files = vec![(dir.join(format!("vindinium-{name}.json")), text)];
+        // One game's log too, as `bottlebats play` writes it: the viewer opens logs.
+        if name == "crashes" {
+            let log = vindinium::plugin::log(&replay).unwrap();
+            files.push((dir.join(format!("vindinium-{name}.jsonl")), log));
+        }
+        for (path, text) in files {
+            if write {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path.display().to_string());
+            }
         }
     }
     assert!(

@@ -236,3 +236,17 @@ for (const name of FIXTURES) {
   });
 }
 
+
+test("a Vindinium log, as bottlebats play writes it, opens as the game it tells", async () => {
+  const { parse } = await import("../../../../static/viewer/replay.mjs");
+  const text = readFileSync(new URL("vindinium-crashes.jsonl", DIR), "utf8");
+  const fromLog = parse(text);
+  const stored = fixture("vindinium-crashes.json").replay;
+  assert.equal(gameOf(fromLog), vindinium);
+  assert.equal(fromLog.lastTurn(), stored.moves.length);
+  const fromReplay = readVindinium(stored);
+  for (const t of [0, 1, Math.floor(stored.moves.length / 2), stored.moves.length]) {
+    assert.deepEqual(fromLog.state(t).heroes, fromReplay.state(t).heroes, "state " + t);
+  }
+  assert.throws(() => parse(text.split("\n")[0] + "\n{\"nope\": 1}\n"), /no Vindinium state/);
+});
