@@ -25,6 +25,7 @@ pub mod clusters;
 pub mod compress;
 pub mod config;
 pub mod contest;
+pub mod crash_guard;
 pub mod db;
 pub mod dedicated;
 pub mod downloads;

@@ -18,6 +18,9 @@ pub enum VersionStatus {
     Retired,
     /// A candidate that passed: it waits for its owner to make it active.
     Ready,
+    /// Held off the ladder after crashing or timing out in its ranked games
+    /// (`crate::crash_guard`): its previous version plays again.
+    Held,
 }
 
 impl VersionStatus {
@@ -35,6 +38,7 @@ impl VersionStatus {
             Self::Failed => "failed",
             Self::Retired => "retired",
             Self::Ready => "ready",
+            Self::Held => "held",
         }
     }
 }

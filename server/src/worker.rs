@@ -486,6 +486,14 @@ impl Worker {
         };
         let after = rating::rate(&before, &r.ranks);
         record_seats(&mut tx, m, r, &seats, &before, &after).await?;
+        if m.ranked {
+            // A version that keeps crashing on the ladder is held off it.
+            for (seat, p) in m.players.iter().zip(&r.players) {
+                if p.error.is_some() || p.timeouts > 0 {
+                    crate::crash_guard::check(&mut tx, seat.bot, seat.version).await?;
+                }
+            }
+        }
         tx.commit().await?;
         tracing::info!(match_id = %m.id, turns, "recorded");
         Ok(true)

@@ -554,3 +554,131 @@ async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
     let (_, failure) = status(&c, "broken", 1).await;
     assert!(!failure.unwrap().contains("looks like"), "a bot of no game");
 }
+
+/// The (bot, active version) of the bot called `name`.
+async fn playing(db: &sqlx::PgPool, name: &str) -> (server::ids::BotId, server::ids::VersionId) {
+    let (bot, version): (i64, i64) =
+        sqlx::query_as("select id, active_version_id from bots where name = $1")
+            .bind(name)
+            .fetch_one(db)
+            .await
+            .unwrap();
+    (server::ids::BotId(bot), server::ids::VersionId(version))
+}
+
+/// A version that passes its test game and crashes in ranked games (here: only where
+/// no house bot of the test game sits) is held off the ladder after a run of crashes,
+/// its previous version plays again, and its page says why, with the exception.
+#[tokio::test]
+async fn a_version_that_crashes_on_the_ladder_is_held_off_it_and_the_previous_plays_again() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "guard");
+    while b.build_next().await.unwrap() {}
+    c.register("sly", PW).await;
+    let token = c.new_token("sly").await;
+    // Bottle Bats: quiet on its test game's map (ring-2p, where it holds `kavaim`), an
+    // IndexError at its 5th turn on any other.
+    let good_bb = b"import sys\nwhile True:\n    for _ in range(3):\n        n = int(sys.stdin.readline().split()[0])\n        for _ in range(n): sys.stdin.readline()\n    print('0 commands:', flush=True)\n";
+    let sly_bb = b"import sys\nturn = 0\nwhile True:\n    seen = ''\n    for _ in range(3):\n        n = int(sys.stdin.readline().split()[0])\n        for _ in range(n): seen += sys.stdin.readline()\n    if turn == 5 and 'kavaim' not in seen:\n        print([][turn])\n    print('0 commands:', flush=True)\n    turn += 1\n";
+    // Vindinium: likewise, a KeyError at its 5th move where no house hero sits.
+    let good_v = b"import sys\nfor line in sys.stdin:\n    print('Stay', flush=True)\n";
+    let sly_v = b"import json, sys\nmoves = 0\nfor line in sys.stdin:\n    names = [h['name'] for h in json.loads(line)['game']['heroes']]\n    if moves == 5 and not any(n.startswith('house-') for n in names):\n        print({}['nothing'])\n    print('Stay', flush=True)\n    moves += 1\n";
+    // (game, the good version, the sly one, a ladder map, the cause its page shows)
+    type Case<'a> = (&'a str, &'a [u8], &'a [u8], &'a str, &'a str);
+    let games: [Case; 2] = [
+        (
+            "bottlebats",
+            good_bb,
+            sly_bb,
+            "duel-2p",
+            "IndexError: list index out of range, at bot.py line 9); ",
+        ),
+        (
+            "vindinium",
+            good_v,
+            sly_v,
+            "m1",
+            "KeyError: &#39;nothing&#39;, at bot.py line 6); ",
+        ),
+    ];
+    for (game, good, sly, map, cause) in games {
+        let name = format!("sly-{game}");
+        let r = c
+            .api_upload(
+                "/api/bots",
+                &token,
+                &[("name", &name), ("game", game)],
+                Some(("bot.py", good)),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        b.build_next().await.unwrap();
+        let r = c
+            .api_upload(
+                &format!("/api/bots/{name}/versions"),
+                &token,
+                &[],
+                Some(("bot.py", sly)),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        b.build_next().await.unwrap();
+        assert_eq!(
+            status(&c, &name, 2).await,
+            ("active".into(), None),
+            "{game}: it passes its test game"
+        );
+        let me = playing(&c.state.db, &name).await;
+        let map: i64 = sqlx::query_scalar("select id from maps where name = $1")
+            .bind(map)
+            .fetch_one(&c.state.db)
+            .await
+            .unwrap();
+        let house: Vec<_> = match game {
+            "bottlebats" => vec![playing(&c.state.db, "idle").await],
+            _ => vec![
+                playing(&c.state.db, "vindinium-random").await,
+                playing(&c.state.db, "vindinium-miner").await,
+                playing(&c.state.db, "vindinium-fighter").await,
+            ],
+        };
+        let w = crate::common::worker(&b, "guard", 40);
+        for i in 0..server::crash_guard::IN_A_ROW {
+            let seats: Vec<_> = std::iter::once(me).chain(house.iter().copied()).collect();
+            let mut conn = c.state.db.acquire().await.unwrap();
+            server::ranker::insert_match(
+                &mut conn,
+                server::ids::MapId(map),
+                &seats,
+                server::ranker::Purpose::Ranked,
+            )
+            .await
+            .unwrap();
+            drop(conn);
+            assert!(w.run_one().await.unwrap(), "{game}: game {i}");
+            let held = active(&c, &name).await == Some(1);
+            let rows: Vec<(Option<String>, Option<i32>)> = sqlx::query_as(
+                "select error, timeouts from match_players where bot_id = $1 order by match_id",
+            )
+            .bind(me.0 .0)
+            .fetch_all(&c.state.db)
+            .await
+            .unwrap();
+            assert_eq!(
+                held,
+                i + 1 == server::crash_guard::IN_A_ROW,
+                "{game}: held after game {i}? {rows:?}"
+            );
+        }
+        // The previous version plays again; the page says why, the cause first.
+        let page = c.get(&format!("/bots/{name}")).await.body;
+        assert!(page.contains("version 1 plays"), "{page}");
+        assert!(page.contains("Version 2 was held off the ladder: it crashed or timed out in its last 5 ranked games in a row"), "{page}");
+        assert!(page.contains(cause), "{game}: {page}");
+        assert!(
+            page.contains("<span class=\"status held\">held</span>"),
+            "{page}"
+        );
+    }
+}

@@ -148,6 +148,7 @@ struct VersionDb {
     language: String,
     created_at: OffsetDateTime,
     failure: Option<String>,
+    held: Option<String>,
     has_logs: bool,
     has_replay: bool,
     test_turn: Option<i32>,
@@ -193,7 +194,7 @@ async fn bot_with_versions(state: &AppState, name: &str) -> AppResult<(BotRow, V
     let bot = find_bot_in(&mut *tx, name).await?;
     let versions = sqlx::query_as!(
         VersionDb,
-        r#"select number, status as "status: VersionStatus", language, created_at, failure,
+        r#"select number, status as "status: VersionStatus", language, created_at, failure, held,
                coalesce(build_log <> '' or smoke_stderr <> '', false) as "has_logs!",
                smoke_replay is not null as "has_replay!", test_turn
            from bot_versions where bot_id = $1 order by number desc"#,
@@ -212,6 +213,8 @@ struct BotPage {
     name: String,
     owner: String,
     created: String,
+    /// Why a version was held off the ladder, while no newer one plays.
+    held: Option<String>,
     active: Option<i32>,
     /// Out of the ladder: the organizer's reason (empty for others than its owner).
     disabled: Option<String>,
@@ -296,6 +299,15 @@ pub(super) async fn render_bot(
     let (bot, rows) = bot_with_versions(state, name).await?;
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
     let waiting = rows.iter().find(|v| v.status.on_its_way());
+    // A version held off the ladder, unless a newer one plays now.
+    let held = (rows.iter())
+        .find(|v| v.status == VersionStatus::Held)
+        .filter(|h| {
+            !rows
+                .iter()
+                .any(|v| v.number > h.number && v.status == VersionStatus::Active)
+        })
+        .and_then(|h| h.held.clone());
     let on_its_way = waiting.map(|v| (v.number, v.status));
     let test_turn = waiting
         .filter(|v| v.status == VersionStatus::Testing)
@@ -328,6 +340,7 @@ pub(super) async fn render_bot(
         name: bot.name,
         owner: bot.owner,
         created: when(bot.created_at),
+        held,
         active: bot.active,
         // Everyone sees that it is out of the ladder; its owner sees why.
         disabled: bot
