@@ -682,3 +682,65 @@ async fn a_version_that_crashes_on_the_ladder_is_held_off_it_and_the_previous_pl
         );
     }
 }
+
+/// The challenge form offers the maps of the bot's game and says what its game seats;
+/// a refused challenge comes back as typed.
+#[tokio::test]
+async fn the_challenge_form_follows_the_bots_game() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "challenge-form");
+    while b.build_next().await.unwrap() {}
+    c.register("duo", PW).await;
+    let token = c.new_token("duo").await;
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "duo-hero"), ("game", "vindinium")],
+            Some(("bot.py", MINER.as_bytes())),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    b.build_next().await.unwrap();
+    let form = c.get("/challenges/new?bot=duo-hero").await.body;
+    assert!(
+        form.contains("exactly 4: your bot and 3 opponents"),
+        "{form}"
+    );
+    assert!(form.contains(r#"<label class="check" data-game="vindinium"><input type="checkbox" name="map" value="m1">"#), "{form}");
+    assert!(
+        !form.contains(r#"value="duel-2p""#),
+        "only its game's maps: {form}"
+    );
+    assert!(
+        form.contains(r#"<option value="vindinium-strong" data-game="vindinium">"#),
+        "{form}"
+    );
+    // Refused (a game of four needs three opponents): every field comes back.
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "duo-hero"),
+                ("mode", "named"),
+                ("names", "vindinium-strong"),
+                ("games", "7"),
+                ("map", "m2"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert!(r.body.contains("at least 4 players"), "{}", r.body);
+    assert!(
+        r.body.contains(r#"name="names" value="vindinium-strong""#),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains(r#"name="games" min="1""#) && r.body.contains(r#"value="7""#),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains(r#"value="m2" checked"#), "{}", r.body);
+}

@@ -148,6 +148,22 @@ impl Typed {
     }
 }
 
+/// The players' field's hint for a game that seats `seats` (`exactly 4`, `2 to 8`):
+/// the static/challenge.mjs script says the same when another bot is picked.
+fn seats_hint(seats: &str) -> String {
+    if seats.starts_with("exactly") {
+        format!(
+            "{seats}: your bot and {} opponents",
+            seats
+                .trim_start_matches("exactly ")
+                .parse::<u32>()
+                .map_or(0, |n| n.saturating_sub(1))
+        )
+    } else {
+        "empty: your bot and every opponent".into()
+    }
+}
+
 /// Opponents' fields the form shows: as many as can sit at one game with the bot.
 const OPPONENT_FIELDS: usize = challenges::MAX_PLAYERS as usize - 1;
 /// Most names the form's completion lists: the best rated first.
@@ -157,13 +173,19 @@ const RIVALS_LISTED: i64 = 300;
 #[template(path = "challenges/new.html")]
 struct NewPage {
     layout: Layout,
-    /// The visitor's bots that play, by name.
-    bots: Vec<String>,
+    /// The visitor's bots that play: (name, its game, what a game of it seats in words:
+    /// `2 to 8`, `exactly 4`).
+    bots: Vec<(String, String, String)>,
+    /// The game of the bot the form shows first (the one typed, else the first).
+    game: String,
+    /// What the players' field takes for that game.
+    seats_hint: String,
     /// Bots that play in the games of the visitor's bots, for the opponents' fields to
-    /// complete: (name, its game's title when the visitor's bots play several games).
-    rivals: Vec<(String, Option<&'static str>)>,
-    /// The maps in play: (name, seats), fewest seats first.
-    maps: Vec<(String, i32)>,
+    /// complete: (name, its game, its game's title when the visitor's bots play
+    /// several games).
+    rivals: Vec<(String, String, Option<&'static str>)>,
+    /// The maps in play of those games: (name, seats, game), fewest seats first.
+    maps: Vec<(String, i32, String)>,
     typed: Typed,
     error: Option<String>,
     max_games: u32,
@@ -175,13 +197,29 @@ async fn render_new(
     typed: Typed,
     error: Option<(StatusCode, String)>,
 ) -> AppResult<Response> {
-    let bots = sqlx::query_scalar!(
-        "select name from bots where owner_id = $1 and active_version_id is not null \
+    let bots: Vec<(String, String, String)> = sqlx::query!(
+        "select name, game from bots where owner_id = $1 and active_version_id is not null \
          and not disabled order by lower(name)",
         who.user.id as UserId
     )
     .fetch_all(&state.db)
-    .await?;
+    .await?
+    .into_iter()
+    .map(|b| {
+        let seats = crate::games::kind(&b.game).map_or_else(
+            |_| String::new(),
+            |k| match k.defaults().seats {
+                (a, b) if a == b => format!("exactly {a}"),
+                (a, b) => format!("{a} to {b}"),
+            },
+        );
+        (b.name, b.game, seats)
+    })
+    .collect();
+    let game = (bots.iter())
+        .find(|b| b.0.eq_ignore_ascii_case(&typed.bot))
+        .or(bots.first())
+        .map_or_else(String::new, |b| b.1.clone());
     let rivals = sqlx::query!(
         "select b.name, b.game from bots b where b.active_version_id is not null \
          and not b.disabled and b.game in (select game from bots where owner_id = $1 \
@@ -197,22 +235,32 @@ async fn render_new(
         .into_iter()
         .map(|r| {
             let title = crate::games::kind(&r.game).ok().map(|k| k.title());
-            (r.name, title.filter(|_| several))
+            (r.name, r.game, title.filter(|_| several))
         })
         .collect();
-    let maps = sqlx::query!("select name, seats from maps where enabled order by seats, name")
-        .fetch_all(&state.db)
-        .await?
-        .into_iter()
-        .map(|m| (m.name, m.seats))
-        .collect();
+    let maps = sqlx::query!(
+        "select name, seats, game from maps where enabled and game in \
+         (select game from bots where owner_id = $1) order by seats, name",
+        who.user.id as UserId
+    )
+    .fetch_all(&state.db)
+    .await?
+    .into_iter()
+    .map(|m| (m.name, m.seats, m.game))
+    .collect();
     let (status, error) = match error {
         Some((s, e)) => (s, Some(e)),
         None => (StatusCode::OK, None),
     };
     let page = NewPage {
         layout: who.layout(),
+        seats_hint: seats_hint(
+            bots.iter()
+                .find(|b| b.1 == game)
+                .map_or("", |b| b.2.as_str()),
+        ),
         bots,
+        game,
         rivals,
         maps,
         typed,

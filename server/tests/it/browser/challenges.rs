@@ -113,6 +113,15 @@ fn challenge_idle_from_its_page(v: &mut Visit, token: &str) {
         listed.iter().any(|n| n == "idle") && listed.len() >= 3,
         "{listed:?}"
     );
+    // Typing an opponent's name chooses "These bots", whatever was chosen before.
+    v.b.click("input[name=mode][value=top]");
+    v.b.send_keys(".name-fields input:nth-child(2)", "random");
+    assert_eq!(
+        v.b.property(&v.b.find("input[name=mode][value=named]"), "checked"),
+        true,
+        "typing a name chooses these bots"
+    );
+    v.b.fill(".name-fields input:nth-child(2)", "");
     v.b.fill("input[name=games]", "2");
     v.b.click("input[name=map][value=ring-2p]");
     v.cam.both("challenge-form");

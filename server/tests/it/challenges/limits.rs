@@ -179,7 +179,9 @@ async fn the_form_completes_opponents_from_the_bots_that_play_one_a_field() {
         .unwrap_or_else(|| panic!("no completion list: {}", form.body));
     for bot in ["idle", "random", "greedy", "strong"] {
         assert!(
-            list.contains(&format!("<option value=\"{bot}\">")),
+            list.contains(&format!(
+                "<option value=\"{bot}\" data-game=\"bottlebats\">"
+            )),
             "{list}"
         );
     }
