@@ -13,6 +13,7 @@
 pub mod bottlebats;
 pub mod matches;
 pub mod process;
+pub mod remote;
 pub mod sandbox;
 
 pub use bottlebats::{run_match, run_match_watched, MatchResult};
