@@ -34,6 +34,7 @@ pub mod live;
 pub mod metrics;
 pub mod play;
 pub mod ranker;
+pub mod remote;
 pub mod serve;
 pub mod standings;
 pub mod starters;

@@ -128,18 +128,23 @@ pub struct PlayingBot {
     pub owner: Option<crate::ids::UserId>,
 }
 
-/// Every bot of `game` that plays, best rated first (the leaderboard's order).
+/// Every bot of `game` that plays, best rated first (the leaderboard's order). Remote
+/// bots only `for_tournament`, when the site lets them enter tournaments
+/// (`crate::remote`): a challenge's opponents are hosted.
 pub async fn playing_bots(
     conn: &mut sqlx::PgConnection,
     game: &str,
+    for_tournament: bool,
 ) -> sqlx::Result<Vec<PlayingBot>> {
     let rows = sqlx::query!(
         r#"select b.id as "id: BotId", b.active_version_id as "version!: VersionId", b.name, b.mu,
                b.sigma, case when u.name <> $1 then b.owner_id end as "owner: crate::ids::UserId"
            from bots b join users u on u.id = b.owner_id
-           where b.active_version_id is not null and not b.disabled and b.game = $2"#,
+           where b.active_version_id is not null and not b.disabled and b.game = $2
+               and (not b.remote or ($3 and (select remote_tournaments from ranker)))"#,
         crate::house::ACCOUNT,
-        game
+        game,
+        for_tournament
     )
     .fetch_all(&mut *conn)
     .await?;

@@ -265,7 +265,9 @@ impl<'a> Gathering<'a> {
     fn record_time(&mut self, p: usize, bot: &mut Bot, used: Duration) {
         bot.report.time_used += used;
         bot.report.cpu_measured = self.cpu_start[p].is_some();
-        self.notes.ms[p] = Some(used.as_millis().min(u32::MAX as u128) as u32);
+        let ms = used.as_millis().min(u32::MAX as u128) as u32;
+        bot.report.reply_ms.push(ms);
+        self.notes.ms[p] = Some(ms);
     }
 }
 
