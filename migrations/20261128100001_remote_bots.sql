@@ -51,6 +51,11 @@ create view bot_queue as
     where m.status in ('queued', 'running') and m.ranked
     group by p.bot_id;
 
+-- Each seat's reply times in a match, on the server's clock for a remote bot (its
+-- network included) and as the runner measured them for a hosted one:
+-- {"moves", "median_ms", "p90_ms", "max_ms"}, for the match page.
+alter table match_players add column reply_ms jsonb;
+
 -- Whichever code seats a remote bot (the ladder's, a tournament's), its match is
 -- marked remote by the database.
 create function match_remote() returns trigger language plpgsql as $$

@@ -72,6 +72,8 @@ pub struct Standing {
     /// Games of its active version plus matches queued or running for it: matchmaking
     /// seeds the least loaded first, then the one that waited longest.
     pub load: i64,
+    /// A remote bot: it plays from its owner's machine (`crate::remote`).
+    pub remote: bool,
 }
 
 impl Standing {
@@ -86,7 +88,8 @@ impl Standing {
 pub async fn standings(db: &PgPool, game: &str) -> sqlx::Result<Vec<Standing>> {
     let rows = sqlx::query!(
         r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
-               b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!"
+               b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!",
+               b.remote
            from bots b join users u on u.id = b.owner_id
            join bot_versions v on v.id = b.active_version_id
            left join bot_queue q on q.bot_id = b.id
@@ -104,6 +107,7 @@ pub async fn standings(db: &PgPool, game: &str) -> sqlx::Result<Vec<Standing>> {
             record: crate::record_of!(r),
             last_game_at: r.last_game_at,
             load: r.load,
+            remote: r.remote,
         })
         .collect();
     all.sort_by(|a, b| best_first((a.record.rating(), &a.name), (b.record.rating(), &b.name)));

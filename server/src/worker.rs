@@ -571,6 +571,8 @@ struct SeatResult {
     problem_turn: Option<i32>,
     problems: String,
     stats: String,
+    /// Its reply times' summary (`remote::wire::Latency`) as JSON, `null` for none.
+    reply_ms: String,
 }
 
 /// What is written of a match that takes time to make: its stored replay and each
@@ -615,6 +617,8 @@ fn seat_results(seats: &[i32], r: &Played) -> Vec<SeatResult> {
                 problem_turn: first_turn(found),
                 problems: problems_json(found),
                 stats: stats_json(&r.stats[i]),
+                reply_ms: serde_json::to_string(&crate::remote::wire::Latency::of(&p.reply_ms))
+                    .unwrap_or_else(|_| "null".into()),
             }
         })
         .collect()
@@ -670,10 +674,10 @@ async fn record_seats(
         r#"with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[],
                    $6::text[], $7::bigint[], $8::bigint[], $9::text[],
                    $10::bigint[], $11::bytea[], $12::float8[], $13::float8[], $14::float8[],
-                   $15::float8[], $16::int[], $17::text[])
+                   $15::float8[], $16::int[], $17::text[], $19::text[])
                s(seat, bot_id, rank, outcome, stats, warnings, timeouts, error,
                  cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn,
-                 problems)),
+                 problems, reply_ms)),
            players as (update match_players p set rank = s.rank, outcome = s.outcome,
                    stats = s.stats::jsonb, warnings = s.warnings,
                    timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
@@ -682,7 +686,7 @@ async fn record_seats(
                    mu_after = case when $18 then s.mu_after end,
                    sigma_after = case when $18 then s.sigma_after end,
                    problem_turn = s.problem_turn, problems = s.problems::jsonb,
-                   finished_at = now()
+                   reply_ms = s.reply_ms::jsonb, finished_at = now()
                from s where p.match_id = $1 and p.seat = s.seat),
            ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after,
                    games = games + 1, version_games = version_games + 1,
@@ -709,7 +713,8 @@ async fn record_seats(
         &column(after, |a| a.1),
         &column(seats, |s| s.problem_turn) as &[Option<i32>],
         &column(seats, |s| s.problems.clone()),
-        m.ranked
+        m.ranked,
+        &column(seats, |s| s.reply_ms.clone())
     )
     .execute(&mut **tx)
     .await?;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{connect, get_json, key, matches_of, site, user, Db, Site};
+use super::{connect, get_json, key, matches_of, site, user, Site};
 
 /// A stored replay, as the site serves it.
 fn replay(site: &Site, id: i64) -> Value {
@@ -45,12 +45,12 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
         );
         // Rated on its game's ladder, with the same ratings as everyone.
         let board = get_json(&site, &format!("/api/leaderboard?game={game}"));
-        let me = (board["bots"].as_array().unwrap().iter())
-            .find(|b| b["name"] == bot)
+        let me = (board["leaderboard"].as_array().unwrap().iter())
+            .find(|b| b["bot"] == bot)
             .unwrap_or_else(|| panic!("{bot} on the {game} leaderboard: {board}"));
         assert_eq!(me["games"], 2, "{me}");
         assert_eq!(me["remote"], true, "{me}");
-        let them = board["bots"].as_array().unwrap();
+        let them = board["leaderboard"].as_array().unwrap();
         assert!(them.iter().any(|b| b["remote"] == false), "{board}");
         // Its page and API say so; its matches show its seat as remote.
         let api = get_json(&site, &format!("/api/bots/{bot}"));
@@ -58,7 +58,7 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
         let id = played[0].0;
         let m = get_json(&site, &format!("/api/matches/{id}"));
         let seat = (m["players"].as_array().unwrap().iter())
-            .find(|p| p["name"] == bot)
+            .find(|p| p["bot"] == bot)
             .unwrap_or_else(|| panic!("{m}"));
         assert_eq!(seat["remote"], true, "{m}");
         let (_, page) = site.request("GET", &format!("/matches/{id}"), &[], b"");
