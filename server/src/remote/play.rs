@@ -318,7 +318,8 @@ struct Offered {
 pub async fn run(hub: Arc<Hub>, plan: Planned) {
     let id = plan.claimed.id;
     let mut offered = Vec::new();
-    let outcome = play(&hub, &plan, &mut offered).await;
+    let mut paused = Vec::new();
+    let outcome = play(&hub, &plan, &mut offered, &mut paused).await;
     let endings: Vec<Ending> = match outcome {
         Ok(Some((played, recorded))) => offered
             .iter()
@@ -338,6 +339,10 @@ pub async fn run(hub: Arc<Hub>, plan: Planned) {
     };
     for (o, e) in offered.into_iter().zip(endings) {
         let _ = o.ending.send(e);
+    }
+    // After their end: a session is told of its void match before it is closed.
+    for (bot, why) in paused {
+        hub.end(bot, &format!("the bot is {why}"));
     }
 }
 
@@ -405,11 +410,13 @@ fn finished(plan: &Planned, o: &Offered, played: &Played, recorded: bool) -> End
 }
 
 /// Offers, waits for every acceptance, plays and records. `Ok(None)`: not played (a
-/// seat did not accept; the match is void and the no-shows counted).
+/// seat did not accept; the match is void and the no-shows counted, the bots they
+/// paused in `paused`).
 async fn play(
     hub: &Arc<Hub>,
     plan: &Planned,
     offered: &mut Vec<Offered>,
+    paused: &mut Vec<(BotId, String)>,
 ) -> anyhow::Result<Option<(Played, bool)>> {
     let player = (hub.player().cloned()).ok_or_else(|| anyhow::anyhow!("no player here"))?;
     let m = &plan.claimed;
@@ -490,8 +497,8 @@ async fn play(
         };
         ranker::void(&hub.db, m.id, &reason).await?;
         for bot in no_shows {
-            if let Some(paused) = super::no_show(&hub.db, bot).await? {
-                hub.end(bot, &format!("the bot is {paused}"));
+            if let Some(why) = super::no_show(&hub.db, bot).await? {
+                paused.push((bot, why));
             }
         }
         return Ok(None);

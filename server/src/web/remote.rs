@@ -161,12 +161,6 @@ async fn connect(
             )
         }
     };
-    let Ok(ws) = ws else {
-        return api_refusal(
-            StatusCode::UPGRADE_REQUIRED,
-            "This address takes a WebSocket: connect with `bottlebats connect` (docs/remote.md).",
-        );
-    };
     let bot =
         match keys::bot_of(&state.db, key).await {
             Ok(Some(bot)) => bot,
@@ -176,6 +170,12 @@ async fn connect(
             ),
             Err(e) => return super::api::ApiError::from(e).into_response(),
         };
+    let Ok(ws) = ws else {
+        return api_refusal(
+            StatusCode::UPGRADE_REQUIRED,
+            "This address takes a WebSocket: connect with `bottlebats connect` (docs/remote.md).",
+        );
+    };
     let session = match state.remote.open(bot, key, want).await {
         Ok(Ok(session)) => session,
         Ok(Err(refused)) => {
@@ -245,6 +245,17 @@ async fn transport(socket: WebSocket, mut session: Session, site: String) {
     let mut ended = session.ended.clone();
     let why: String = loop {
         tokio::select! {
+            // A match's end goes out before the session's.
+            biased;
+            end = end_of(&mut ending) => {
+                if let Ok(ending) = end {
+                    let url = format!("{site}/matches/{}", ending.match_id);
+                    let _ = out.send(text(&ServerMessage::End { ending, url })).await;
+                }
+                current = None;
+                ending = None;
+                session.idle();
+            }
             changed = ended.changed() => {
                 let bye = match changed {
                     Ok(()) => ended.borrow().clone(),
@@ -286,15 +297,6 @@ async fn transport(socket: WebSocket, mut session: Session, site: String) {
                     },
                 };
                 let _ = out.send(message).await;
-            }
-            end = end_of(&mut ending) => {
-                if let Ok(ending) = end {
-                    let url = format!("{site}/matches/{}", ending.match_id);
-                    let _ = out.send(text(&ServerMessage::End { ending, url })).await;
-                }
-                current = None;
-                ending = None;
-                session.idle();
             }
             frame = stream.next() => {
                 let Some(Ok(frame)) = frame else { break LOST.to_string() };

@@ -208,3 +208,13 @@ test("each move in words: who went where, kills, telefrags, crashes, and the end
   assert.ok(crashes.some((s) => /crashed: its hero stays until the end/.test(s)));
   assert.match(crashes[crashes.length - 1], /The end \(all four crashed\)/);
 });
+
+test("each move's reply time is shown with the state it answered, for the hero that moved", () => {
+  const r = fixture("vindinium-m1.json").replay;
+  const timed = { ...r, ms: Array.from(r.moves, (_, i) => (i % 5 === 4 ? null : 10 + i)) };
+  const renderer = vindinium.renderer(readVindinium(timed));
+  assert.deepEqual(renderer.replyTimes(0), [10, null, null, null], "the first move is hero 1's");
+  assert.deepEqual(renderer.replyTimes(6), [null, null, 16, null]);
+  assert.equal(renderer.replyTimes(4), null, "a move without a time (a timeout)");
+  assert.equal(vindinium.renderer(readVindinium(r)).replyTimes(0), null, "a replay without times");
+});

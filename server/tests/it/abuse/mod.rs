@@ -6,6 +6,7 @@
 mod builds;
 mod database;
 mod http;
+mod remote;
 mod sandbox;
 mod web;
 mod workers;

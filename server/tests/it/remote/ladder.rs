@@ -19,7 +19,7 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
     user(&site, "alice");
     for (game, bot) in [("bottlebats", "alice-bats"), ("vindinium", "alice-hero")] {
         let key = key(&site, "alice", bot, game);
-        let mut home = connect(&site, &key, &["--games", "2"], &[]);
+        let mut home = connect(&site.url, &key, &["--games", "2"], &[]);
         home.wait_line(
             &format!("connected as `{bot}` ({game}, ladder)"),
             Duration::from_secs(30),
@@ -68,4 +68,142 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
         // The replay keeps each reply's time, the network included.
         assert!(replay(&site, id).to_string().contains("\"ms\""));
     }
+}
+
+/// `value` without its reply times (`ms`, which differ from one run to the next), with
+/// `from` written `to` wherever it is a whole string (a player's name).
+fn moves_only(value: &Value, from: &str, to: &str) -> Value {
+    match value {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .filter(|(k, _)| *k != "ms" && *k != "reply_ms")
+                .map(|(k, v)| (k.clone(), moves_only(v, from, to)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(|v| moves_only(v, from, to)).collect()),
+        Value::String(s) if s == from => Value::String(to.to_string()),
+        other => other.clone(),
+    }
+}
+
+/// Uploads `bot.py` (the same file `bottlebats connect` runs) as `name`, for `game`,
+/// with `user`'s API token, and waits until it plays.
+fn upload_twin(site: &Site, db: &super::Db, user: &str, name: &str, game: &str) {
+    let out = site.admin(&["create-token", user, "--name", name]);
+    let token = out.lines().last().unwrap().trim().to_string();
+    let source = std::fs::read(super::fixture()).unwrap();
+    let (content_type, body) =
+        crate::common::multipart(&[("name", name), ("game", game)], Some(("bot.py", &source)));
+    let auth = format!("Bearer {token}");
+    let headers = [
+        ("Content-Type", content_type.as_str()),
+        ("Authorization", auth.as_str()),
+    ];
+    let (status, answer) = site.request("POST", "/api/bots", &headers, &body);
+    assert_eq!(status, 201, "{answer}");
+    db.wait_for(
+        &format!("select active_version_id is not null from bots where name = '{name}'"),
+        Duration::from_secs(120),
+        "the uploaded twin built and tested",
+    );
+}
+
+#[test]
+fn the_same_program_uploaded_plays_the_same_moves() {
+    let (site, db) = site("remote-twin", &[]);
+    user(&site, "bob");
+    for (game, remote, twin) in [
+        ("bottlebats", "bob-home", "bob-upload"),
+        ("vindinium", "bob-hero", "bob-hero-upload"),
+    ] {
+        let key = key(&site, "bob", remote, game);
+        let mut home = connect(&site.url, &key, &["--games", "1"], &[]);
+        let (status, out) = home.wait_exit(Duration::from_secs(600));
+        assert!(status.success(), "{out}");
+        let played = matches_of(&db, remote)[0].0;
+        upload_twin(&site, &db, "bob", twin, game);
+        // The same match again: the same map and seats, the uploaded bot in the remote
+        // one's seat (the house bots are seeded by their own names).
+        let again = db.id(&format!(
+            "with m as (insert into matches (map_id) select map_id from matches where id = {played}
+                        returning id),
+                  p as (insert into match_players (match_id, seat, bot_id, version_id)
+                        select m.id, p.seat, coalesce(t.id, p.bot_id),
+                            coalesce(t.active_version_id, p.version_id)
+                        from m, match_players p join bots b on b.id = p.bot_id
+                        left join bots t on b.name = '{remote}' and t.name = '{twin}'
+                        where p.match_id = {played})
+             select id from m"
+        ));
+        db.wait_for(
+            &format!("select status = 'finished' from matches where id = {again}"),
+            Duration::from_secs(600),
+            "the uploaded bot's match played",
+        );
+        let remote_replay = replay(&site, played);
+        let hosted_replay = replay(&site, again);
+        assert_eq!(
+            moves_only(&remote_replay, remote, twin),
+            moves_only(&hosted_replay, twin, twin),
+            "{game}: the remote and the uploaded bot played differently"
+        );
+        // Both played a game (it was not over at once).
+        assert!(remote_replay.to_string().len() > 2000, "{remote_replay}");
+    }
+}
+
+#[test]
+fn practice_games_are_unrated_and_against_house_bots_only() {
+    let (site, db) = site("remote-practice", &["--remote", "practice"]);
+    user(&site, "carol");
+    user(&site, "dave");
+    let key = key(&site, "carol", "carol-practice", "bottlebats");
+    // Another contestant's hosted bot is on the ladder: practice never meets it.
+    upload_twin(&site, &db, "dave", "dave-hosted", "bottlebats");
+    // On a site that allows practice only, asking for the ladder is refused and says
+    // why.
+    let mut ladder = connect(&site.url, &key, &[], &[]);
+    let (status, out) = ladder.wait_exit(Duration::from_secs(30));
+    assert!(!status.success(), "{out}");
+    assert!(
+        out.contains("practice games only: connect with --practice"),
+        "{out}"
+    );
+    let mut home = connect(&site.url, &key, &["--practice", "--games", "3"], &[]);
+    home.wait_line("(bottlebats, practice)", Duration::from_secs(30));
+    let (status, out) = home.wait_exit(Duration::from_secs(600));
+    assert!(status.success(), "{out}");
+    assert_eq!(out.matches(", practice, ").count(), 3, "{out}");
+    let played = matches_of(&db, "carol-practice");
+    assert_eq!(played.len(), 3, "{played:?}");
+    assert!(
+        played
+            .iter()
+            .all(|&(_, ranked, practice, _)| !ranked && practice),
+        "{played:?}"
+    );
+    let opponents = db.json(
+        "select jsonb_agg(distinct u.name) from match_players p
+         join bots b on b.id = p.bot_id join users u on u.id = b.owner_id
+         join match_players me on me.match_id = p.match_id
+         join bots mine on mine.id = me.bot_id and mine.name = 'carol-practice'
+         where p.bot_id <> mine.id",
+    );
+    assert_eq!(opponents, serde_json::json!(["house"]));
+    // Without --games it goes on until Ctrl-C, which stops it cleanly.
+    let mut endless = connect(&site.url, &key, &["--practice"], &[]);
+    endless.wait_line(" turns", Duration::from_secs(300));
+    endless.interrupt();
+    let (status, out) = endless.wait_exit(Duration::from_secs(30));
+    assert!(status.success(), "{out}");
+    assert!(out.contains("interrupted after"), "{out}");
+    // Unrated: no game on its record, its rating untouched.
+    let api = get_json(&site, "/api/bots/carol-practice");
+    assert_eq!(api["games"], 0, "{api}");
+    let m = get_json(&site, &format!("/api/matches/{}", played[0].0));
+    assert_eq!(
+        (m["ranked"].clone(), m["practice"].clone()),
+        (false.into(), true.into()),
+        "{m}"
+    );
 }

@@ -23,6 +23,8 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 pub use crate::browser::harness::{Site, BIN};
+pub use server::remote::NO_SHOWS_TO_PAUSE as NO_SHOWS;
+pub use server::web::remote::{ADDRESS_BURST, KEY_BURST};
 
 /// The fixture bot of these tests.
 pub fn fixture() -> PathBuf {
@@ -71,10 +73,13 @@ impl Db {
         .unwrap_or(Value::Null)
     }
 
-    pub fn i64(&self, sql: &str) -> i64 {
-        self.json(sql)
-            .as_i64()
-            .unwrap_or_else(|| panic!("{sql}: not a number"))
+    /// Runs `sql`, which returns one id (an insert's).
+    pub fn id(&self, sql: &str) -> i64 {
+        self.run(
+            sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql.to_string()))
+                .fetch_one(&self.pool),
+        )
+        .unwrap()
     }
 
     /// Waits until `sql` selects true.
@@ -130,11 +135,12 @@ pub struct Connected {
     pub seen: Vec<String>,
 }
 
-/// Runs `bottlebats connect SITE --key KEY ARGS -- python3 bot.py` with `env`.
-pub fn connect(site: &Site, key: &str, args: &[&str], env: &[(&str, &str)]) -> Connected {
+/// Runs `bottlebats connect SITE --key KEY ARGS -- python3 bot.py` with `env`; `site`
+/// is the site's address.
+pub fn connect(site: &str, key: &str, args: &[&str], env: &[(&str, &str)]) -> Connected {
     let mut cmd = Command::new(BIN);
     cmd.arg("connect")
-        .arg(&site.url)
+        .arg(site)
         .args(["--key", key])
         .args(args)
         .arg("--")
