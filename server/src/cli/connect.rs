@@ -170,7 +170,8 @@ async fn session(
         return Over::Refused("the key holds characters no header can".into());
     };
     request.headers_mut().insert(wire::KEY_HEADER, key);
-    let socket = match tokio_tungstenite::connect_async(request).await {
+    // Replies are small and each is awaited: sent at once, not held for more.
+    let socket = match tokio_tungstenite::connect_async_with_config(request, None, true).await {
         Ok((socket, _)) => socket,
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             let why = refusal(&response);
@@ -195,7 +196,10 @@ async fn session(
     let (out, mut out_rx) = mpsc::channel::<Outgoing>(256);
     let writer = tokio::spawn(async move {
         while let Some(o) = out_rx.recv().await {
-            tokio::time::sleep_until(o.due).await;
+            // A timer costs up to a millisecond of the clock's tick: only when asked.
+            if o.due > Instant::now() {
+                tokio::time::sleep_until(o.due).await;
+            }
             if sink.send(o.message).await.is_err() {
                 break;
             }
