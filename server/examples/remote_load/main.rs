@@ -109,7 +109,10 @@ fn spread(mut d: Vec<Duration>) -> (u128, u128, u128) {
 }
 
 /// Plays one game of `turns` turns on `launcher`; each turn's time.
-fn timed_game(launcher: &dyn runner::process::Launcher, turns: u32) -> anyhow::Result<Vec<Duration>> {
+fn timed_game(
+    launcher: &dyn runner::process::Launcher,
+    turns: u32,
+) -> anyhow::Result<Vec<Duration>> {
     let kind = server::games::kind(server::games::DEFAULT)?;
     let names = ["bench-remote".to_string(), "hosted".to_string()];
     let m = kind
@@ -145,7 +148,8 @@ async fn overhead(turns: u32, bin: Option<PathBuf>) -> anyhow::Result<()> {
             .context("the tool's folder")?
             .join("bottlebats"),
     };
-    let scratch = std::env::temp_dir().join(format!("bottlebats-remote-bench-{}", std::process::id()));
+    let scratch =
+        std::env::temp_dir().join(format!("bottlebats-remote-bench-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)?;
     let result = overhead_in(turns, &bin, &scratch).await;
     let _ = std::fs::remove_dir_all(&scratch);
@@ -217,20 +221,25 @@ async fn overhead_in(turns: u32, bin: &Path, scratch: &Path) -> anyhow::Result<(
         accept_ms: 10_000,
     };
     let id = offer.id;
-    if !hub.assign(bot, Assignment {
-        offer,
-        accept,
-        link,
-        ending,
-    }) {
+    if !hub.assign(
+        bot,
+        Assignment {
+            offer,
+            accept,
+            link,
+            ending,
+        },
+    ) {
         bail!("the session went away");
     }
     tokio::time::timeout(Duration::from_secs(10), accepted)
         .await
         .context("no answer to the offer")??;
     let remote_turns = tokio::task::spawn_blocking(move || {
-        let seats: HashMap<String, Box<dyn BotProcess>> =
-            HashMap::from([("bench-remote".to_string(), Box::new(process) as Box<dyn BotProcess>)]);
+        let seats: HashMap<String, Box<dyn BotProcess>> = HashMap::from([(
+            "bench-remote".to_string(),
+            Box::new(process) as Box<dyn BotProcess>,
+        )]);
         timed_game(&Seats::new(&LocalLauncher, seats), turns)
     })
     .await??;
@@ -250,10 +259,15 @@ async fn overhead_in(turns: u32, bin: &Path, scratch: &Path) -> anyhow::Result<(
         latency: None,
     });
     let _ = tokio::task::spawn_blocking(move || client.wait()).await;
-    let hosted_turns = tokio::task::spawn_blocking(move || timed_game(&LocalLauncher, turns)).await??;
+    let hosted_turns =
+        tokio::task::spawn_blocking(move || timed_game(&LocalLauncher, turns)).await??;
     let (r50, r90, rmax) = spread(remote_turns.clone());
     let (h50, h90, hmax) = spread(hosted_turns.clone());
-    println!("turns timed: remote {} / hosted {}", remote_turns.len(), hosted_turns.len());
+    println!(
+        "turns timed: remote {} / hosted {}",
+        remote_turns.len(),
+        hosted_turns.len()
+    );
     println!("a turn, hosted seat:  median {h50} µs, p90 {h90} µs, max {hmax} µs");
     println!("a turn, remote seat:  median {r50} µs, p90 {r90} µs, max {rmax} µs");
     println!(

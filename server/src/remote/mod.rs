@@ -360,3 +360,61 @@ pub async fn sweep(db: &PgPool) -> sqlx::Result<u64> {
         .await?;
     Ok(voided)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_game_gets_its_share_of_its_turn_time_unless_the_organizer_says() {
+        let s = Settings::default();
+        assert_eq!(s.allowance("bottlebats"), Duration::from_millis(300));
+        assert_eq!(s.allowance("vindinium"), Duration::from_millis(150));
+        assert_eq!(allowance_rule(), "bottlebats=300,vindinium=150");
+        let set = Settings {
+            allowances: parse_allowances(&["vindinium=250".into(), " bottlebats = 40 ".into()])
+                .unwrap(),
+            ..Settings::default()
+        };
+        assert_eq!(set.allowance("vindinium"), Duration::from_millis(250));
+        assert_eq!(set.allowance("bottlebats"), Duration::from_millis(40));
+    }
+
+    #[test]
+    fn an_allowance_that_cannot_be_read_is_refused_saying_why() {
+        for (bad, says) in [
+            ("chess=100", "no game is called `chess`"),
+            ("bottlebats", "is not GAME=MILLISECONDS"),
+            ("bottlebats=soon", "is not a number of milliseconds"),
+            ("bottlebats=10001", "at most 10000 ms"),
+        ] {
+            let e = parse_allowances(&[bad.to_string()]).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn reply_times_are_summed_up_by_their_median_p90_and_longest() {
+        use wire::Latency;
+        assert_eq!(Latency::of(&[]), None);
+        let ms: Vec<u32> = (1..=10).collect();
+        assert_eq!(
+            Latency::of(&ms),
+            Some(Latency {
+                moves: 10,
+                median_ms: 6,
+                p90_ms: 9,
+                max_ms: 10
+            })
+        );
+    }
+
+    #[test]
+    fn an_exit_reads_back_as_the_wait_status_it_was() {
+        use std::os::unix::process::ExitStatusExt;
+        let code = wire::ClientMessage::wait_status(Some(3), None);
+        assert_eq!(std::process::ExitStatus::from_raw(code).code(), Some(3));
+        let killed = wire::ClientMessage::wait_status(None, Some(9));
+        assert_eq!(std::process::ExitStatus::from_raw(killed).signal(), Some(9));
+    }
+}

@@ -68,6 +68,8 @@ struct GettingStartedPage {
     site: String,
     /// Vindinium's kits (language key, name) when it is open here.
     vindinium: Option<Vec<(&'static str, String)>>,
+    /// What remote bots may do here (`crate::remote`): off, practice or ladder.
+    remote: &'static str,
 }
 
 async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
@@ -151,6 +153,7 @@ async fn getting_started(
         vindinium: (state.open_games.get(&state.db).await?.iter())
             .any(|g| g == "vindinium")
             .then(|| crate::starters::kits_of("vindinium", &state.languages)),
+        remote: crate::remote::site_mode(&state.db).await?.as_str(),
     };
     Ok(Html(page.render()?))
 }

@@ -37,7 +37,19 @@ use crate::remote::wire::{
 use crate::remote::{keys, PING};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route(wire::PATH, get(connect))
+    Router::new()
+        .route(wire::PATH, get(connect))
+        .route("/docs/remote.md", get(protocol))
+}
+
+/// `GET /docs/remote.md`: how remote bots play, the protocol, the time rule and the
+/// limits, as the program was built.
+async fn protocol() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+        include_str!("../../../docs/remote.md"),
+    )
+        .into_response()
 }
 
 /// Connection attempts one key may make at once, then one more every [`KEY_REFILL`]:
