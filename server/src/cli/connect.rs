@@ -229,7 +229,7 @@ async fn session(
         match message {
             Message::Binary(bytes) => {
                 if let (Some(m), Some((&STDIN, rest))) = (&mut current, bytes.split_first()) {
-                    m.input(rest, &sender).await;
+                    m.input(rest);
                 }
             }
             Message::Text(text) => {
@@ -331,7 +331,9 @@ impl Sender {
 struct Match {
     offer: Offer,
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The bot's input, written by a task of its own: a bot that does not read blocks
+    /// only that task, never the session (its pings, its end).
+    stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
     /// The readers of its output and errors, until each is done.
     readers: Vec<Option<tokio::task::JoinHandle<()>>>,
     exited: bool,
@@ -395,7 +397,10 @@ impl Match {
             Some(tokio::spawn(carry(stderr, STDERR, sender.clone(), true))),
         ];
         Ok(Match {
-            stdin: child.stdin.take(),
+            stdin: child
+                .stdin
+                .take()
+                .map(|s| feed(s, offer.id, sender.clone())),
             offer,
             child,
             readers,
@@ -404,23 +409,15 @@ impl Match {
     }
 
     /// Bytes for the bot's input; none: its input ends.
-    async fn input(&mut self, bytes: &[u8], sender: &Sender) {
+    fn input(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             self.stdin = None;
             return;
         }
-        let Some(stdin) = &mut self.stdin else {
-            return;
-        };
-        let written = async {
-            stdin.write_all(bytes).await?;
-            stdin.flush().await
-        };
-        if written.await.is_err() {
-            self.stdin = None;
-            sender
-                .text(&ClientMessage::InputClosed { id: self.offer.id })
-                .await;
+        if let Some(stdin) = &self.stdin {
+            if stdin.send(bytes.to_vec()).is_err() {
+                self.stdin = None;
+            }
         }
     }
 
@@ -448,6 +445,29 @@ impl Match {
             r.abort();
         }
     }
+}
+
+/// Writes what comes for the bot's input to it, in order, until the session closes
+/// it; tells the site when the bot closed it (writing failed).
+fn feed(
+    mut stdin: ChildStdin,
+    id: uuid::Uuid,
+    sender: Sender,
+) -> mpsc::UnboundedSender<Vec<u8>> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
+    tokio::spawn(async move {
+        while let Some(bytes) = rx.recv().await {
+            let written = async {
+                stdin.write_all(&bytes).await?;
+                stdin.flush().await
+            };
+            if written.await.is_err() {
+                sender.text(&ClientMessage::InputClosed { id }).await;
+                return;
+            }
+        }
+    });
+    tx
 }
 
 /// When the current bot exits (after what it wrote was sent): its code or signal.

@@ -214,6 +214,7 @@ impl Hub {
         if self.player.set(player).is_err() {
             return;
         }
+        tokio::spawn(self.clone().forget_the_dead());
         tokio::spawn(self.clone().matchmaker());
         tokio::spawn(self.clone().renewer());
         tokio::spawn(self.clone().listen());
@@ -464,6 +465,30 @@ impl Hub {
                     reason,
                     reconnect: false,
                 }));
+            }
+        }
+    }
+
+    /// Forgets the sessions of this machine's servers that are gone (this one, started
+    /// again, say): their bots may connect at once rather than in a minute.
+    async fn forget_the_dead(self: Arc<Self>) {
+        let host = crate::worker::hostname();
+        let rows = sqlx::query_scalar!(
+            "select distinct holder from remote_sessions where holder <> $1",
+            self.holder
+        )
+        .fetch_all(&self.db)
+        .await
+        .unwrap_or_default();
+        for holder in rows {
+            let pid = (holder.strip_prefix(&format!("{host}-")))
+                .and_then(|rest| rest.strip_suffix("-remote"))
+                .and_then(|pid| pid.parse::<i32>().ok());
+            // SAFETY: signal 0 only asks whether the process exists.
+            if pid.is_some_and(|pid| unsafe { libc::kill(pid, 0) } != 0) {
+                let _ = sqlx::query!("delete from remote_sessions where holder = $1", holder)
+                    .execute(&self.db)
+                    .await;
             }
         }
     }

@@ -207,3 +207,43 @@ fn practice_games_are_unrated_and_against_house_bots_only() {
         "{m}"
     );
 }
+
+#[test]
+fn a_remote_bot_plays_its_tournament_games_when_its_session_waits() {
+    let (site, db) = site("remote-tournament", &["--remote-tournaments", "true"]);
+    user(&site, "lena");
+    let key = key(&site, "lena", "lena-home", "bottlebats");
+    site.admin(&[
+        "tournament",
+        "create",
+        "--name",
+        "Cup",
+        "--format",
+        "round-robin",
+        "--participants",
+        "lena-home,random,greedy",
+        "--maps",
+        "ring-2p",
+    ]);
+    let waiting = "select count(*) from matches m join match_players p on p.match_id = m.id
+                   join bots b on b.id = p.bot_id
+                   where b.name = 'lena-home' and m.tournament_id is not null";
+    // Its games wait for its session: no worker takes them.
+    std::thread::sleep(Duration::from_secs(5));
+    assert_eq!(
+        db.json(&format!("{waiting} and m.status = 'queued'")),
+        4,
+        "two opponents, both seat orders"
+    );
+    let mut home = connect(&site.url, &key, &["--games", "4"], &[]);
+    let (status, out) = home.wait_exit(Duration::from_secs(600));
+    assert!(status.success(), "{out}");
+    // Its own waiting games come before the ladder's.
+    assert_eq!(db.json(&format!("{waiting} and m.status = 'finished'")), 4, "{out}");
+    assert!(
+        matches_of(&db, "lena-home")
+            .iter()
+            .all(|&(_, ranked, _, remote)| !ranked && remote),
+        "{out}"
+    );
+}
