@@ -449,11 +449,7 @@ impl Match {
 
 /// Writes what comes for the bot's input to it, in order, until the session closes
 /// it; tells the site when the bot closed it (writing failed).
-fn feed(
-    mut stdin: ChildStdin,
-    id: uuid::Uuid,
-    sender: Sender,
-) -> mpsc::UnboundedSender<Vec<u8>> {
+fn feed(mut stdin: ChildStdin, id: uuid::Uuid, sender: Sender) -> mpsc::UnboundedSender<Vec<u8>> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<u8>>();
     tokio::spawn(async move {
         while let Some(bytes) = rx.recv().await {

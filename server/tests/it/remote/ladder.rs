@@ -239,7 +239,11 @@ fn a_remote_bot_plays_its_tournament_games_when_its_session_waits() {
     let (status, out) = home.wait_exit(Duration::from_secs(600));
     assert!(status.success(), "{out}");
     // Its own waiting games come before the ladder's.
-    assert_eq!(db.json(&format!("{waiting} and m.status = 'finished'")), 4, "{out}");
+    assert_eq!(
+        db.json(&format!("{waiting} and m.status = 'finished'")),
+        4,
+        "{out}"
+    );
     assert!(
         matches_of(&db, "lena-home")
             .iter()
