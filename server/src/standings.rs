@@ -365,6 +365,8 @@ pub struct MatchRow {
     pub challenge_id: Option<i64>,
     /// The tournament it was played in: an unranked match.
     pub tournament_id: Option<i64>,
+    /// A remote bot's practice game: unranked (`crate::remote`).
+    pub practice: bool,
 }
 
 impl MatchRow {
@@ -427,7 +429,7 @@ pub async fn latest_matches(
     let sql = format!(
         "select m.id, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
-             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id, m.practice \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots \
              from (select p.rank, b.name from match_players p join bots b on b.id = p.bot_id \

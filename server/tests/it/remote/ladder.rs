@@ -200,6 +200,8 @@ fn practice_games_are_unrated_and_against_house_bots_only() {
     // Unrated: no game on its record, its rating untouched.
     let api = get_json(&site, "/api/bots/carol-practice");
     assert_eq!(api["games"], 0, "{api}");
+    let (_, list) = site.request("GET", "/matches?bot=carol-practice", &[], b"");
+    assert_eq!(list.matches("class=\"tag unranked\"").count(), 3, "{list}");
     let m = get_json(&site, &format!("/api/matches/{}", played[0].0));
     assert_eq!(
         (m["ranked"].clone(), m["practice"].clone()),
