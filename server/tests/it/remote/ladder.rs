@@ -108,6 +108,28 @@ fn upload_twin(site: &Site, db: &super::Db, user: &str, name: &str, game: &str) 
     );
 }
 
+/// Whether a replay shows a bot late, crashed or at a limit: on a busy machine a bot may
+/// be late in one run and not in the other, and the two games then part.
+fn troubled(replay: &Value) -> bool {
+    let text = replay.to_string();
+    ["timeout", "crash", "limit", "unresponsive"]
+        .iter()
+        .any(|w| text.contains(w))
+}
+
+/// The first move (Vindinium) or turn (Bottle Bats) where two replays part, for the
+/// failure's message.
+fn first_difference(a: &Value, b: &Value) -> String {
+    for key in ["moves", "turns"] {
+        if let (Some(x), Some(y)) = (a.get(key), b.get(key)) {
+            let (x, y) = (x.to_string(), y.to_string());
+            let at = x.bytes().zip(y.bytes()).take_while(|(p, q)| p == q).count();
+            return format!("`{key}` parts at byte {at} of {}", x.len().max(y.len()));
+        }
+    }
+    "elsewhere".into()
+}
+
 #[test]
 fn the_same_program_uploaded_plays_the_same_moves() {
     let (site, db) = site("remote-twin", &[]);
@@ -117,38 +139,59 @@ fn the_same_program_uploaded_plays_the_same_moves() {
         ("vindinium", "bob-hero", "bob-hero-upload"),
     ] {
         let key = key(&site, "bob", remote, game);
-        let mut home = connect(&site.url, &key, &["--games", "1"], &[]);
-        let (status, out) = home.wait_exit(Duration::from_secs(600));
-        assert!(status.success(), "{out}");
-        let played = matches_of(&db, remote)[0].0;
         upload_twin(&site, &db, "bob", twin, game);
-        // The same match again: the same map and seats, the uploaded bot in the remote
-        // one's seat (the house bots are seeded by their own names).
-        let again = db.id(&format!(
-            "with m as (insert into matches (map_id) select map_id from matches where id = {played}
-                        returning id),
-                  p as (insert into match_players (match_id, seat, bot_id, version_id)
-                        select m.id, p.seat, coalesce(t.id, p.bot_id),
-                            coalesce(t.active_version_id, p.version_id)
-                        from m, match_players p join bots b on b.id = p.bot_id
-                        left join bots t on b.name = '{remote}' and t.name = '{twin}'
-                        where p.match_id = {played})
-             select id from m"
-        ));
-        db.wait_for(
-            &format!("select status = 'finished' from matches where id = {again}"),
-            Duration::from_secs(600),
-            "the uploaded bot's match played",
-        );
-        let remote_replay = replay(&site, played);
-        let hosted_replay = replay(&site, again);
-        assert_eq!(
-            moves_only(&remote_replay, remote, twin),
-            moves_only(&hosted_replay, twin, twin),
-            "{game}: the remote and the uploaded bot played differently"
-        );
-        // Both played a game (it was not over at once).
-        assert!(remote_replay.to_string().len() > 2000, "{remote_replay}");
+        let mut compared = false;
+        for _attempt in 0..3 {
+            let mut home = connect(&site.url, &key, &["--games", "1"], &[]);
+            let (status, out) = home.wait_exit(Duration::from_secs(600));
+            assert!(status.success(), "{out}");
+            let played = matches_of(&db, remote)[0].0;
+            // The same match again: the same map and seats, the uploaded bot in the
+            // remote one's seat (the house bots are seeded by their own names).
+            let again = db.id(&format!(
+                "with m as (insert into matches (map_id) select map_id from matches where id = {played}
+                            returning id),
+                      p as (insert into match_players (match_id, seat, bot_id, version_id)
+                            select m.id, p.seat, coalesce(t.id, p.bot_id),
+                                coalesce(t.active_version_id, p.version_id)
+                            from m, match_players p join bots b on b.id = p.bot_id
+                            left join bots t on b.name = '{remote}' and t.name = '{twin}'
+                            where p.match_id = {played})
+                 select id from m"
+            ));
+            db.wait_for(
+                &format!("select status = 'finished' from matches where id = {again}"),
+                Duration::from_secs(600),
+                "the uploaded bot's match played",
+            );
+            let remote_replay = replay(&site, played);
+            let hosted_replay = replay(&site, again);
+            if troubled(&remote_replay) || troubled(&hosted_replay) {
+                eprintln!("{game}: a bot was late in match {played} or {again}: again");
+                continue;
+            }
+            let (r, h) = (
+                moves_only(&remote_replay, remote, twin),
+                moves_only(&hosted_replay, twin, twin),
+            );
+            assert!(
+                r == h,
+                "{game}: the remote bot (match {played}) and the uploaded one (match {again}) \
+                 played differently: {}\n{remote_replay}\n{hosted_replay}",
+                first_difference(&r, &h)
+            );
+            // A whole game was played (not over at once).
+            let length = (remote_replay
+                .get("moves")
+                .and_then(Value::as_str)
+                .map(str::len))
+            .or_else(|| remote_replay["turns"].as_array().map(Vec::len))
+            .unwrap_or(0);
+            assert!(length > 20, "{remote_replay}");
+            compared = true;
+            break;
+        }
+        assert!(compared, "{game}: every attempt had a late bot");
     }
 }
 
@@ -201,7 +244,12 @@ fn practice_games_are_unrated_and_against_house_bots_only() {
     let api = get_json(&site, "/api/bots/carol-practice");
     assert_eq!(api["games"], 0, "{api}");
     let (_, list) = site.request("GET", "/matches?bot=carol-practice", &[], b"");
-    assert_eq!(list.matches("class=\"tag unranked\"").count(), 3, "{list}");
+    let all = matches_of(&db, "carol-practice").len();
+    assert_eq!(
+        list.matches("class=\"tag unranked\"").count(),
+        all,
+        "{list}"
+    );
     let m = get_json(&site, &format!("/api/matches/{}", played[0].0));
     assert_eq!(
         (m["ranked"].clone(), m["practice"].clone()),
@@ -214,6 +262,13 @@ fn practice_games_are_unrated_and_against_house_bots_only() {
 fn a_remote_bot_plays_its_tournament_games_when_its_session_waits() {
     let (site, db) = site("remote-tournament", &["--remote-tournaments", "true"]);
     user(&site, "lena");
+    site.admin(&[
+        "create-user",
+        "olga",
+        "--admin",
+        "--password",
+        "organizer password",
+    ]);
     let key = key(&site, "lena", "lena-home", "bottlebats");
     site.admin(&[
         "tournament",
