@@ -13,6 +13,7 @@
 pub mod cause;
 pub mod matches;
 pub mod process;
+pub mod remote;
 pub mod sandbox;
 
 pub use matches::{run_game, GameResult, MatchConfig, OnTimeout, PlayerReport, RunError};

@@ -44,6 +44,9 @@ request_timeout = 60
 idle_timeout = 60
 max_connections = 1024
 games = ["bottlebats"]
+remote = "ladder"
+remote_tournaments = false
+remote_sessions = 1024
 "#;
 
 /// What `--help` and the operator's guide show as each setting's default: the values of
@@ -74,6 +77,14 @@ pub fn shown_defaults() -> Vec<(String, String)> {
         (
             "postgres_bin".to_string(),
             "PATH, then /usr/lib/postgresql/*/bin".to_string(),
+        ),
+        (
+            "remote_matches".to_string(),
+            "as many as workers".to_string(),
+        ),
+        (
+            "remote_allowance_ms".to_string(),
+            crate::remote::allowance_rule().to_string(),
         ),
     ]);
     shown
@@ -175,6 +186,26 @@ pub struct Settings {
     /// Connections served at once; more wait to be accepted
     #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
+    /// What remote bots (docs/remote.md) may do here: `off`, `practice` (unrated games against house bots) or `ladder` (rated, and practice)
+    #[arg(long, global = true, env = "BOTTLEBATS_REMOTE")]
+    pub remote: Option<crate::remote::Mode>,
+    /// Whether remote bots may enter tournaments. Written at each start
+    #[arg(long, global = true, env = "BOTTLEBATS_REMOTE_TOURNAMENTS")]
+    pub remote_tournaments: Option<bool>,
+    /// Remote bots' sessions this server holds at once, beside max_connections
+    #[arg(long, global = true, env = "BOTTLEBATS_REMOTE_SESSIONS")]
+    pub remote_sessions: Option<usize>,
+    /// Matches with a remote bot this server plays at once (their hosted seats run here)
+    #[arg(long, global = true, env = "BOTTLEBATS_REMOTE_MATCHES")]
+    pub remote_matches: Option<usize>,
+    /// Time added to a remote bot's replies for the network, per game, e.g. `vindinium=250,bottlebats=400`
+    #[arg(
+        long,
+        global = true,
+        env = "BOTTLEBATS_REMOTE_ALLOWANCE_MS",
+        value_delimiter = ','
+    )]
+    pub remote_allowance_ms: Option<Vec<String>>,
 }
 
 impl Settings {
@@ -212,6 +243,11 @@ impl Settings {
             request_timeout: self.request_timeout.or(other.request_timeout),
             idle_timeout: self.idle_timeout.or(other.idle_timeout),
             max_connections: self.max_connections.or(other.max_connections),
+            remote: self.remote.or(other.remote),
+            remote_tournaments: self.remote_tournaments.or(other.remote_tournaments),
+            remote_sessions: self.remote_sessions.or(other.remote_sessions),
+            remote_matches: self.remote_matches.or(other.remote_matches),
+            remote_allowance_ms: self.remote_allowance_ms.or(other.remote_allowance_ms),
         }
     }
 }
@@ -253,6 +289,9 @@ pub struct Config {
     pub request_timeout: Duration,
     pub idle_timeout: Duration,
     pub max_connections: usize,
+    /// What remote bots may do, whether they enter tournaments, how many sessions and
+    /// matches this server holds, and each game's allowance (`crate::remote`).
+    pub remote: crate::remote::Settings,
 }
 
 /// The settings of a config file, if one is given.
@@ -299,6 +338,8 @@ impl Config {
             ("request_timeout", s.request_timeout),
             ("idle_timeout", s.idle_timeout),
             ("max_connections", s.max_connections.map(|n| n as u64)),
+            ("remote_sessions", s.remote_sessions.map(|n| n as u64)),
+            ("remote_matches", s.remote_matches.map(|n| n as u64)),
         ] {
             if value == Some(0) {
                 bail!("{name} must be at least 1");
@@ -320,6 +361,12 @@ impl Config {
                 bail!("base_url must start with http:// or https://, got `{url}`");
             }
         }
+        let allowances =
+            crate::remote::parse_allowances(s.remote_allowance_ms.as_deref().unwrap_or_default())
+                .map_err(|e| anyhow::anyhow!("remote_allowance_ms: {e}"))?;
+        let workers = s.workers.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+        });
         Ok(Config {
             listen: s.listen.expect(HAS_DEFAULT),
             data_dir: s.data_dir.expect(HAS_DEFAULT),
@@ -330,9 +377,7 @@ impl Config {
             postgres_bin: s.postgres_bin,
             max_upload_bytes: s.max_upload_mib.expect(HAS_DEFAULT) * 1024 * 1024,
             languages: s.languages,
-            workers: s.workers.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
-            }),
+            workers,
             multi_player_share: s
                 .multi_player_share
                 .unwrap_or(matchmaking::Settings::default().multi_player_share),
@@ -358,6 +403,13 @@ impl Config {
             request_timeout: Duration::from_secs(s.request_timeout.expect(HAS_DEFAULT)),
             idle_timeout: Duration::from_secs(s.idle_timeout.expect(HAS_DEFAULT)),
             max_connections: s.max_connections.expect(HAS_DEFAULT),
+            remote: crate::remote::Settings {
+                mode: s.remote.expect(HAS_DEFAULT),
+                tournaments: s.remote_tournaments.expect(HAS_DEFAULT),
+                sessions: s.remote_sessions.expect(HAS_DEFAULT),
+                matches: s.remote_matches.unwrap_or(workers),
+                allowances,
+            },
         })
     }
 

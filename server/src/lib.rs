@@ -38,6 +38,7 @@ pub mod live;
 pub mod metrics;
 pub mod play;
 pub mod ranker;
+pub mod remote;
 pub mod serve;
 pub mod standings;
 pub mod starters;

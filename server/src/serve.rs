@@ -100,6 +100,8 @@ pub fn builder(
 pub struct BotWork {
     /// The builds' cache, when this machine builds.
     cache: Option<Arc<crate::build_cache::BuildCache>>,
+    /// What plays remote bots' matches here, when this machine plays.
+    pub remote_player: Option<crate::remote::hub::Player>,
     stop_builds: tokio::sync::watch::Sender<bool>,
     stop_matches: Arc<AtomicBool>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
@@ -121,6 +123,7 @@ impl BotWork {
         let stop_matches = Arc::new(AtomicBool::new(false));
         let mut tasks = Vec::new();
         let mut cache = None;
+        let mut remote_player = None;
         if check_sandbox(config, &sandbox) {
             let b = builder(config, db, sandbox, languages)?;
             cache = Some(b.cache.clone());
@@ -129,6 +132,16 @@ impl BotWork {
                 multi_player_share: config.multi_player_share,
                 ..Settings::default()
             };
+            remote_player = Some(crate::remote::hub::Player {
+                builder: b.clone(),
+                match_config: MatchConfig {
+                    // Each game plays to its own turn limit.
+                    max_turns: u32::MAX,
+                    game_wall_budget: config.bot_game_time,
+                    ..MatchConfig::default()
+                },
+                settings,
+            });
             let buffer = 2 * config.workers as i64;
             let host = worker::hostname();
             for i in 0..config.workers {
@@ -153,6 +166,7 @@ impl BotWork {
         }
         Ok(BotWork {
             cache,
+            remote_player,
             stop_builds,
             stop_matches,
             tasks,
@@ -254,6 +268,7 @@ async fn open_ladder(config: &Config) -> anyhow::Result<Database> {
     if let Some(freeze) = config.freeze_at_deadline {
         crate::contest::set_freeze(&db.pool, freeze).await?;
     }
+    crate::remote::set_site(&db.pool, &config.remote).await?;
     Ok(db)
 }
 
@@ -267,11 +282,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let url = format!("http://{}", listener.local_addr()?);
     let state = AppState::new(db.pool.clone(), config.clone(), languages);
     let work = BotWork::start(&config, &db.pool, state.languages.clone()).await?;
+    if let Some(player) = work.remote_player.clone() {
+        state.remote.start(player);
+    }
+    let hub = state.remote.clone();
     tracing::info!("serving Bottle Bats on {url}");
     let stop = stop_signal();
-    // On the signal the site drains its requests while the bots' work stops.
+    // On the signal the site drains its requests while the bots' work stops; remote
+    // sessions end, their matches under way void.
     let (served, ()) = tokio::join!(web::serve(state, listener, stopped(stop.clone())), async {
         stopped(stop).await;
+        hub.shut_down();
         work.stop(STOP_WORK).await;
     });
     close_database(db).await;

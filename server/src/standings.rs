@@ -72,6 +72,8 @@ pub struct Standing {
     /// Games of its active version plus matches queued or running for it: matchmaking
     /// seeds the least loaded first, then the one that waited longest.
     pub load: i64,
+    /// A remote bot: it plays from its owner's machine (`crate::remote`).
+    pub remote: bool,
 }
 
 impl Standing {
@@ -86,7 +88,8 @@ impl Standing {
 pub async fn standings(db: &PgPool, game: &str) -> sqlx::Result<Vec<Standing>> {
     let rows = sqlx::query!(
         r#"select b.name, u.name as owner, v.language, b.mu, b.sigma, b.games, b.wins,
-               b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!"
+               b.losses, b.draws, b.last_game_at, b.version_games + coalesce(q.n, 0) as "load!",
+               b.remote
            from bots b join users u on u.id = b.owner_id
            join bot_versions v on v.id = b.active_version_id
            left join bot_queue q on q.bot_id = b.id
@@ -104,6 +107,7 @@ pub async fn standings(db: &PgPool, game: &str) -> sqlx::Result<Vec<Standing>> {
             record: crate::record_of!(r),
             last_game_at: r.last_game_at,
             load: r.load,
+            remote: r.remote,
         })
         .collect();
     all.sort_by(|a, b| best_first((a.record.rating(), &a.name), (b.record.rating(), &b.name)));
@@ -128,18 +132,23 @@ pub struct PlayingBot {
     pub owner: Option<crate::ids::UserId>,
 }
 
-/// Every bot of `game` that plays, best rated first (the leaderboard's order).
+/// Every bot of `game` that plays, best rated first (the leaderboard's order). Remote
+/// bots only `for_tournament`, when the site lets them enter tournaments
+/// (`crate::remote`): a challenge's opponents are hosted.
 pub async fn playing_bots(
     conn: &mut sqlx::PgConnection,
     game: &str,
+    for_tournament: bool,
 ) -> sqlx::Result<Vec<PlayingBot>> {
     let rows = sqlx::query!(
         r#"select b.id as "id: BotId", b.active_version_id as "version!: VersionId", b.name, b.mu,
                b.sigma, case when u.name <> $1 then b.owner_id end as "owner: crate::ids::UserId"
            from bots b join users u on u.id = b.owner_id
-           where b.active_version_id is not null and not b.disabled and b.game = $2"#,
+           where b.active_version_id is not null and not b.disabled and b.game = $2
+               and (not b.remote or ($3 and (select remote_tournaments from ranker)))"#,
         crate::house::ACCOUNT,
-        game
+        game,
+        for_tournament
     )
     .fetch_all(&mut *conn)
     .await?;
@@ -356,6 +365,8 @@ pub struct MatchRow {
     pub challenge_id: Option<i64>,
     /// The tournament it was played in: an unranked match.
     pub tournament_id: Option<i64>,
+    /// A remote bot's practice game: unranked (`crate::remote`).
+    pub practice: bool,
 }
 
 impl MatchRow {
@@ -418,7 +429,7 @@ pub async fn latest_matches(
     let sql = format!(
         "select m.id, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
-             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id, m.practice \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots \
              from (select p.rank, b.name from match_players p join bots b on b.id = p.bot_id \

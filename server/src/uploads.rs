@@ -306,14 +306,22 @@ async fn the_bot(
     most_bots: u32,
 ) -> sqlx::Result<Result<BotId, Refusal>> {
     if let Some(existing) = existing {
-        let found = sqlx::query_scalar!(
-            r#"select id as "id: BotId" from bots where lower(name) = lower($1) and owner_id = $2"#,
+        let found = sqlx::query!(
+            r#"select id as "id: BotId", remote from bots
+               where lower(name) = lower($1) and owner_id = $2"#,
             existing,
             owner.id as UserId
         )
         .fetch_optional(&mut *tx)
         .await?;
-        return Ok(found.ok_or(Refusal::NotYours));
+        return Ok(match found {
+            None => Err(Refusal::NotYours),
+            Some(b) if b.remote => Err(Refusal::Invalid(format!(
+                "`{existing}` is a remote bot: it runs on its owner's machine, so it takes no \
+                 uploads (docs/remote.md)."
+            ))),
+            Some(b) => Ok(b.id),
+        });
     }
     let bots = sqlx::query_scalar!(
         r#"select count(*) as "n!" from bots where owner_id = $1"#,

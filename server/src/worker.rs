@@ -6,12 +6,15 @@
 //! fetched, a worker dying) gives the match back to the queue and never counts
 //! against a bot; a bot's own crash, timeout or bad output is part of the game.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use engine::process::BotProcess;
 use engine::process::BotSpec;
+use engine::remote::Seats;
 use engine::sandbox::Limits;
 use engine::{run_game, MatchConfig, PlayerReport, RunError};
 use game_interface::problems::{first_of_each_kind, Problem};
@@ -201,6 +204,8 @@ impl Worker {
                      -- A closed game's matches wait until it opens again.
                      and exists (select 1 from ranker where q.game = any(ranker.games))
                      and (challenge_id is null or $3)
+                     -- A remote bot's match is played by the server holding its session.
+                     and not q.remote
                      and (not ranked or not $5)
                      -- One match at a time for a bot: a slow one holds one worker.
                      and not exists (
@@ -305,29 +310,7 @@ impl Worker {
         let started = std::time::Instant::now();
         match self.play(&m).await {
             Ok(Some(result)) => {
-                // Compressing the replay and reading the problems take a while for a
-                // long game: off the async runtime, with the lease kept meanwhile.
-                let result = Arc::new(result);
-                let (seats, shared) = (
-                    m.players.iter().map(|p| p.seat).collect::<Vec<_>>(),
-                    result.clone(),
-                );
-                let work =
-                    crate::dedicated::spawn("match-record", move || prepare(&seats, &shared))?;
-                let prepared = self.keeping_lease(m.id, work).await?;
-                if self.record_prepared(&m, &result, prepared).await? {
-                    let seconds = started.elapsed().as_secs_f64();
-                    crate::metrics::global().match_seconds.observe(seconds);
-                    if let Some(t) = m.tournament {
-                        // The next Swiss round, or the end, as soon as the round is done.
-                        crate::tournaments::advance(&self.db, t).await?;
-                    }
-                } else {
-                    tracing::warn!(
-                        match_id = %m.id,
-                        "the lease was lost before recording; the result is dropped"
-                    );
-                }
+                self.record_played(&m, Arc::new(result), started).await?;
             }
             Ok(None) => self.release(m.id, "the worker is stopping").await?,
             Err(e) => self.release(m.id, &format!("{e:#}")).await?,
@@ -336,13 +319,69 @@ impl Worker {
         Ok(true)
     }
 
+    /// Records a match played (`started` when its play began): its replay compressed
+    /// and its problems read off the async runtime with the lease kept meanwhile, then
+    /// the result and ratings ([`Worker::record_prepared`]), and the tournament it
+    /// belongs to moved on. False when the lease was lost before (nothing recorded).
+    pub async fn record_played(
+        &self,
+        m: &Claimed,
+        result: Arc<Played>,
+        started: std::time::Instant,
+    ) -> anyhow::Result<bool> {
+        let (seats, shared) = (
+            m.players.iter().map(|p| p.seat).collect::<Vec<_>>(),
+            result.clone(),
+        );
+        // Compressing the replay and reading the problems take a while for a long
+        // game: on a thread of its own, with the lease kept meanwhile.
+        let work = crate::dedicated::spawn("match-record", move || prepare(&seats, &shared))?;
+        let prepared = self.keeping_lease(m.id, work).await?;
+        if !self.record_prepared(m, &result, prepared).await? {
+            tracing::warn!(
+                match_id = %m.id,
+                "the lease was lost before recording; the result is dropped"
+            );
+            return Ok(false);
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        crate::metrics::global().match_seconds.observe(seconds);
+        if let Some(t) = m.tournament {
+            // The next Swiss round, or the end, as soon as the round is done.
+            crate::tournaments::advance(&self.db, t).await?;
+        }
+        Ok(true)
+    }
+
     /// Fetches the builds and plays the match through its game's interface (its map,
     /// framing and defaults), renewing the lease meanwhile. `None` when stopped; an
     /// error is the platform's.
     pub async fn play(&self, m: &Claimed) -> anyhow::Result<Option<Played>> {
+        self.play_seated(m, HashMap::new()).await
+    }
+
+    /// [`Worker::play`] with some seats remote (`crate::remote`): `remote` holds
+    /// their processes, by seat number; every other seat's build is fetched and run in
+    /// the sandbox.
+    pub async fn play_seated(
+        &self,
+        m: &Claimed,
+        mut remote: HashMap<i32, Box<dyn BotProcess>>,
+    ) -> anyhow::Result<Option<Played>> {
         let kind = crate::games::kind(&m.game)?;
         let mut specs = Vec::new();
+        let mut remote_seats = HashMap::new();
         for p in &m.players {
+            if let Some(process) = remote.remove(&p.seat) {
+                // Played elsewhere: nothing to fetch, and no folder of ours.
+                remote_seats.insert(p.name.clone(), process);
+                specs.push(BotSpec {
+                    name: p.name.clone(),
+                    command: String::new(),
+                    dir: std::path::PathBuf::new(),
+                });
+                continue;
+            }
             let (root, recipe) = self
                 .builder
                 .artifact(p.version)
@@ -362,7 +401,7 @@ impl Worker {
         let game = (kind.setup(&m.map_text, &names, config.max_turns))
             .map_err(|e| anyhow::anyhow!("the match could not be set up: {e}"))?;
         let framing = kind.framing();
-        let launcher = self.builder.sandbox.launcher(Limits::game());
+        let sandbox = self.builder.sandbox.launcher(Limits::game());
         let stop = self.stop.clone();
         let lost = Arc::new(AtomicBool::new(false));
         let lost_flag = lost.clone();
@@ -373,6 +412,7 @@ impl Worker {
         // What is recorded is read off the match there too: a long game's replay and
         // problems take a while.
         let mut game = crate::dedicated::spawn("match", move || {
+            let launcher = Seats::new(&sandbox, remote_seats);
             let played = run_game(game, framing, &specs, &launcher, &config, &mut |m| {
                 watcher.saw(m);
                 !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
@@ -402,6 +442,9 @@ impl Worker {
             Ok(mut r) => {
                 // Its owner sees paths relative to the bot's folder, not the server's.
                 for (p, root) in r.players.iter_mut().zip(&roots) {
+                    if root.as_os_str().is_empty() {
+                        continue;
+                    }
                     for (_, text) in &mut p.stderr {
                         *text = crate::builds::relative_paths(text, root);
                     }
@@ -544,6 +587,8 @@ struct SeatResult {
     problem_turn: Option<i32>,
     problems: String,
     stats: String,
+    /// Its reply times' summary (`remote::wire::Latency`) as JSON, `null` for none.
+    reply_ms: String,
 }
 
 /// What is written of a match that takes time to make: its stored replay and each
@@ -588,6 +633,8 @@ fn seat_results(seats: &[i32], r: &Played) -> Vec<SeatResult> {
                 problem_turn: first_turn(found),
                 problems: problems_json(found),
                 stats: stats_json(&r.stats[i]),
+                reply_ms: serde_json::to_string(&crate::remote::wire::Latency::of(&p.reply_ms))
+                    .unwrap_or_else(|_| "null".into()),
             }
         })
         .collect()
@@ -643,10 +690,10 @@ async fn record_seats(
         r#"with s as (select * from unnest($2::int[], $3::bigint[], $4::bigint[], $5::text[],
                    $6::text[], $7::bigint[], $8::bigint[], $9::text[],
                    $10::bigint[], $11::bytea[], $12::float8[], $13::float8[], $14::float8[],
-                   $15::float8[], $16::int[], $17::text[])
+                   $15::float8[], $16::int[], $17::text[], $19::text[])
                s(seat, bot_id, rank, outcome, stats, warnings, timeouts, error,
                  cpu_ms, stderr, mu_before, sigma_before, mu_after, sigma_after, problem_turn,
-                 problems)),
+                 problems, reply_ms)),
            players as (update match_players p set rank = s.rank, outcome = s.outcome,
                    stats = s.stats::jsonb, warnings = s.warnings,
                    timeouts = s.timeouts, error = s.error, cpu_ms = s.cpu_ms,
@@ -655,7 +702,7 @@ async fn record_seats(
                    mu_after = case when $18 then s.mu_after end,
                    sigma_after = case when $18 then s.sigma_after end,
                    problem_turn = s.problem_turn, problems = s.problems::jsonb,
-                   finished_at = now()
+                   reply_ms = s.reply_ms::jsonb, finished_at = now()
                from s where p.match_id = $1 and p.seat = s.seat),
            ratings as (update bots b set mu = s.mu_after, sigma = s.sigma_after,
                    games = games + 1, version_games = version_games + 1,
@@ -682,7 +729,8 @@ async fn record_seats(
         &column(after, |a| a.1),
         &column(seats, |s| s.problem_turn) as &[Option<i32>],
         &column(seats, |s| s.problems.clone()),
-        m.ranked
+        m.ranked,
+        &column(seats, |s| s.reply_ms.clone())
     )
     .execute(&mut **tx)
     .await?;

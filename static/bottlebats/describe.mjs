@@ -44,6 +44,15 @@ function events(r, stats, t) {
   return parts;
 }
 
+/** The reply times of the replies shown with turn `t` (the replay's row `t`, as its
+ *  problems), in milliseconds by player, null where a player did not reply; null when
+ *  the replay has none. */
+export function replyTimesAt(r, t) {
+  const row = r.turns[t];
+  const ms = row && row.events && row.events.ms;
+  return Array.isArray(ms) && ms.length ? ms : null;
+}
+
 /** The problems of the replies to the state of turn `t` (the replay's row `t`): each
  *  `{ player, kind, text }`, kind one of "warning", "timeout", "limit", "removed".
  *  The same turns as the owner's stderr and the error board's links. */

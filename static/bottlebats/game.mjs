@@ -9,7 +9,7 @@ import { svg } from "../viewer/dom.mjs";
 import { FORMAT, checkReplay, isClassicLog, readClassicLog } from "./replay.mjs";
 import { LiveReplay } from "./live.mjs";
 import { precompute, growStats, scoreboard } from "./stats.mjs";
-import { summary, describe, problemsAt } from "./describe.mjs";
+import { summary, describe, problemsAt, replyTimesAt } from "./describe.mjs";
 import { viewGeometry } from "./geometry.mjs";
 import { MapView } from "./map.mjs";
 import { palette, ink, usePalette, PALETTES } from "./colours.mjs";
@@ -65,6 +65,7 @@ export class BottleBatsRenderer {
 
   describe(t) { return describe(this.replay, this.stats, t); }
   problems(t) { return problemsAt(this.replay, t); }
+  replyTimes(t) { return replyTimesAt(this.replay, t); }
   scoreboard(t) { return scoreboard(this.replay, this.stats, t); }
 
   charts() {

@@ -54,6 +54,7 @@ export class Controls {
     this.events.setAttribute("aria-live", "off");
     this.problems = el("ul", "bbv-problems", stage);
     this.problems.setAttribute("aria-label", words.problems);
+    this.times = el("p", "bbv-times", stage);
     /** The colour of player `p`'s name: the renderer's (`ink`). */
     this.colour = viewer.renderer.ink.bind(viewer.renderer);
   }
@@ -97,8 +98,9 @@ export class Controls {
   }
 
   /** Turn `t` is shown; `text` says what happened in it, `problems` (`problemsAt`)
-   *  what went wrong in the players' replies to it; `players` their names. */
-  show(t, text, problems, players) {
+   *  what went wrong in the players' replies to it, `times` their reply times in
+   *  milliseconds by player (null where none); `players` their names. */
+  show(t, text, problems, players, times) {
     this.range.value = String(t);
     this.turnLabel.textContent = String(t);
     this.turnLink.setAttribute("href", "#t=" + t);
@@ -114,6 +116,18 @@ export class Controls {
     }
     const more = (problems || []).length - PROBLEMS_SHOWN;
     if (more > 0) el("li", "bbv-problem bbv-more", this.problems, "and " + more + " more");
+    this.times.textContent = "";
+    const timed = (times || []).map((ms, p) => [p, ms]).filter(([, ms]) => ms !== null && ms !== undefined);
+    if (timed.length) {
+      el("span", "bbv-times-label", this.times, "Reply time: ");
+      timed.forEach(([p, ms], i) => {
+        if (i) this.times.append(", ");
+        el("span", "bbv-who", this.times, players[p]).style.color = this.colour(p);
+        this.times.append(" " + ms + " ms");
+      });
+      this.times.title = "As the server measured each reply: CPU time for a hosted bot, " +
+        "the wall clock with the network for a remote one";
+    }
   }
 
   /** The play button as it should be while playing or not. */

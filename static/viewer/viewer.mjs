@@ -570,7 +570,8 @@ export class Viewer {
    *  end. */
   _caption(t) {
     const r = this.renderer, text = r.describe(t);
-    this._controls.show(t, this._live ? liveDescription(text) : text, r.problems(t), this.replay.players);
+    const times = r.replyTimes ? r.replyTimes(t) : null;
+    this._controls.show(t, this._live ? liveDescription(text) : text, r.problems(t), this.replay.players, times);
     const end = t === this.lastTurn();
     for (const e of [this.container, document.documentElement]) e.classList.toggle("bbv-at-end", end);
   }

@@ -77,6 +77,7 @@ export class VindiniumRenderer {
 
   describe(t) { return describe(this.replay, t, this._before, this._state); }
   problems(t) { return this.replay.problemsAt(t); }
+  replyTimes(t) { return this.replay.replyTimesAt(t); }
   scoreboard(t) { return scoreboard(this.replay, t); }
 
   charts() {

@@ -153,6 +153,16 @@ export class VindiniumReplay {
     return outcome(this._last);
   }
 
+  /** The reply time of the move into state `t + 1` (as `problemsAt`), in milliseconds
+   *  by hero (null for the others), or null when it has none. */
+  replyTimesAt(t) {
+    const ms = this.ms[t];
+    if (ms === null || ms === undefined || !this.movers[t + 1]) return null;
+    const out = [null, null, null, null];
+    out[this.movers[t + 1] - 1] = ms;
+    return out;
+  }
+
   /** The problems of the reply to state `t` (the move into state `t + 1`: the turn the
    *  owner's stderr files it under), as describe.mjs's `problemsAt` gives them: each
    *  `{player, kind, text}`, kind "warning", "timeout", "limit" or "removed". */

@@ -127,6 +127,8 @@ pub struct PlayerReport {
     pub time_used: Duration,
     /// Whether `time_used` is CPU time (else wall clock).
     pub cpu_measured: bool,
+    /// Each reply's time in milliseconds, in order (a timeout counts its limit).
+    pub reply_ms: Vec<u32>,
     /// The exit status of the bot's main process, if it ended on its own.
     pub exit_status: Option<ExitStatus>,
     /// Stderr kept per turn (turn, bytes), within the caps.

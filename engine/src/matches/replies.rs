@@ -80,9 +80,13 @@ impl<'a> Gathering<'a> {
     fn send_views(&mut self, m: &dyn Match, bots: &mut [Bot], pending: &[usize]) {
         for &p in pending {
             let view: Arc<str> = String::from_utf8_lossy(&m.view(p)).into();
-            if bots[p].asked == 0 {
-                self.limits[p] = self.config.startup_timeout;
-            }
+            let limit = if bots[p].asked == 0 {
+                self.config.startup_timeout
+            } else {
+                self.config.turn_timeout
+            };
+            // A remote seat's network is timed with its reply (`crate::remote`).
+            self.limits[p] = limit + bots[p].process.allowance();
             bots[p].asked += 1;
             if let Some(tx) = &bots[p].stdin {
                 let _ = tx.send(view);
@@ -217,9 +221,10 @@ impl<'a> Gathering<'a> {
                 BotEvent::StdinClosed => {
                     // A bot that exited closed both pipes; whichever was seen first,
                     // its exit is what its owner is told.
-                    let what = match exit_status(bot.process.as_mut()) {
-                        Some(_) => "its output ended",
-                        None => "it closed its input",
+                    let gone = bot.process.gone().is_some();
+                    let what = match gone || exit_status(bot.process.as_mut()).is_some() {
+                        true => "its output ended",
+                        false => "it closed its input",
                     };
                     let why = ended(bot.process.as_mut(), what);
                     self.answers[p] = Some(Answer::Crashed(with_cause(bot, why)));
@@ -260,7 +265,9 @@ impl<'a> Gathering<'a> {
     fn record_time(&mut self, p: usize, bot: &mut Bot, used: Duration) {
         bot.report.time_used += used;
         bot.report.cpu_measured = self.cpu_start[p].is_some();
-        self.notes.ms[p] = Some(used.as_millis().min(u32::MAX as u128) as u32);
+        let ms = used.as_millis().min(u32::MAX as u128) as u32;
+        bot.report.reply_ms.push(ms);
+        self.notes.ms[p] = Some(ms);
     }
 }
 
@@ -299,6 +306,9 @@ fn exit_status(process: &mut dyn BotProcess) -> Option<std::process::ExitStatus>
 }
 
 fn exit_reason(process: &mut dyn BotProcess, what: &str) -> String {
+    if let Some(why) = process.gone() {
+        return format!("{what}: {why}");
+    }
     let Some(status) = exit_status(process) else {
         return format!("{what} while the bot kept running");
     };

@@ -54,6 +54,16 @@ pub trait BotProcess: Send {
     fn prepare_end(&mut self) {}
     /// Ends every process the bot started and reaps its main process.
     fn kill(&mut self);
+    /// Time added to each of its replies' limits: a remote seat's network
+    /// (`crate::remote`). Nothing for a bot that runs here.
+    fn allowance(&self) -> Duration {
+        Duration::ZERO
+    }
+    /// Why the bot's pipes closed, when the process knows better than an exit status
+    /// (a remote seat whose connection was lost).
+    fn gone(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// Quotes a word for `sh`.

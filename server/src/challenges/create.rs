@@ -73,7 +73,7 @@ use crate::standings::PlayingBot as Rival;
 /// Every bot that plays but `me`, best rated first.
 /// The bots of `me`'s game that play, but `me`.
 async fn rivals(conn: &mut PgConnection, me: &super::OwnBot) -> sqlx::Result<Vec<Rival>> {
-    let mut all = crate::standings::playing_bots(conn, &me.game).await?;
+    let mut all = crate::standings::playing_bots(conn, &me.game, false).await?;
     all.retain(|r| r.id != me.id);
     Ok(all)
 }

@@ -73,6 +73,29 @@ pub async fn create_token(config: Config, name: String, label: String) -> anyhow
     Ok(())
 }
 
+/// Prints a new key for `user`'s remote bot `bot` of `game` (made if it does not
+/// exist), for an organizer's scripts: the key alone on the last line.
+pub async fn remote_key(
+    config: Config,
+    user: String,
+    bot: String,
+    game: String,
+) -> anyhow::Result<()> {
+    let db = Database::open(&config).await?;
+    let result = async {
+        let id = crate::remote::find_or_create(&db.pool, &user, &bot, &game).await?;
+        crate::remote::keys::renew(&db.pool, id)
+            .await
+            .map_err(anyhow::Error::from)
+    }
+    .await;
+    db.close().await;
+    let key = result?;
+    println!("key of the remote bot `{bot}` (shown once; the old one no longer works):");
+    println!("{key}");
+    Ok(())
+}
+
 /// Organizer commands on the ladder.
 #[derive(Debug)]
 pub enum LadderCmd {

@@ -1,6 +1,7 @@
 //! The command line: parses arguments and starts the right mode.
 
 pub mod admin;
+pub mod connect;
 pub mod tournament;
 
 use std::path::PathBuf;
@@ -61,6 +62,26 @@ enum Cmd {
         #[arg(long)]
         sandbox: bool,
     },
+    /// Play a remote bot's matches from this machine: `bottlebats connect https://SITE --key KEY -- ./mybot args…` (docs/remote.md).
+    Connect {
+        /// The site, e.g. https://bots.example.org
+        site: String,
+        /// The bot's key, from its page (or `bottlebats admin remote-key`)
+        #[arg(long, env = "BOTTLEBATS_KEY", hide_env_values = true)]
+        key: String,
+        /// Unrated games against the house bots only, one after another
+        #[arg(long)]
+        practice: bool,
+        /// Stop after this many matches
+        #[arg(long, value_name = "N")]
+        games: Option<u32>,
+        /// Delay everything sent to the site by this many milliseconds (to try a slow network)
+        #[arg(long, value_name = "MS", hide = true, default_value_t = 0)]
+        inject_delay_ms: u64,
+        /// The bot's command and its arguments; its player's name is appended, as for an uploaded bot
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// Show what protects bots from each other and the machine here.
     Doctor {
         /// Exit non-zero when any protection is missing.
@@ -92,6 +113,14 @@ enum AdminCmd {
         /// What the token is for.
         #[arg(long, default_value = "command line")]
         name: String,
+    },
+    /// Print a new key for a user's remote bot (made for GAME if it does not exist); the old key stops working.
+    RemoteKey {
+        user: String,
+        bot: String,
+        /// The remote bot's game (the first of the registry when omitted)
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Show the ranker: paused or not, the queue, running matches, workers, maps.
     Status,
@@ -194,6 +223,9 @@ const SITE_SETTINGS: &[&str] = &[
     "request_timeout",
     "idle_timeout",
     "max_connections",
+    "remote_sessions",
+    "remote_matches",
+    "remote_allowance_ms",
 ];
 
 /// The settings `admin` uses: where the database is. The others are accepted (a shared
@@ -278,6 +310,15 @@ pub fn main() -> ExitCode {
                     AdminCmd::CreateToken { user, name } => {
                         admin::create_token(c, user, name).await
                     }
+                    AdminCmd::RemoteKey { user, bot, game } => {
+                        admin::remote_key(
+                            c,
+                            user,
+                            bot,
+                            game.unwrap_or(crate::games::registry().default_name().into()),
+                        )
+                        .await
+                    }
                     AdminCmd::Status => admin::ladder(c, L::Status).await,
                     AdminCmd::Pause => admin::ladder(c, L::Pause(true)).await,
                     AdminCmd::Resume => admin::ladder(c, L::Pause(false)).await,
@@ -317,6 +358,21 @@ pub fn main() -> ExitCode {
             stderr_dir,
             sandbox,
         } => crate::play::run(&config, stderr_dir.as_deref(), sandbox),
+        Cmd::Connect {
+            site,
+            key,
+            practice,
+            games,
+            inject_delay_ms,
+            command,
+        } => connect::run(connect::Options {
+            site,
+            key,
+            practice,
+            games,
+            command,
+            delay: std::time::Duration::from_millis(inject_delay_ms),
+        }),
         Cmd::Doctor { strict } => Ok(doctor(strict)),
         Cmd::Map { command } => map_command(command),
     };

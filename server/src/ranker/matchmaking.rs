@@ -143,6 +143,32 @@ pub fn players(
         .starved_after
         .and_then(|f| starved(cands, f))
         .unwrap_or(least_played);
+    around(seed, order, cands, maps, settings, rng)
+}
+
+/// Steps 2 and 3 for a seed chosen already (a remote bot whose session waits for a
+/// match, `crate::remote`): the players, the seed first, or `None`.
+pub fn players_for(
+    seed: usize,
+    cands: &[Candidate],
+    maps: &[MapChoice],
+    settings: &Settings,
+    rng: &mut impl Rng,
+) -> Option<Vec<usize>> {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.shuffle(rng);
+    around(seed, order, cands, maps, settings, rng)
+}
+
+/// Steps 2 and 3 around `seed`; `order` is every candidate, shuffled.
+fn around(
+    seed: usize,
+    order: Vec<usize>,
+    cands: &[Candidate],
+    maps: &[MapChoice],
+    settings: &Settings,
+    rng: &mut impl Rng,
+) -> Option<Vec<usize>> {
     let owners = {
         let mut o: Vec<i64> = cands.iter().map(|c| c.owner).collect();
         o.sort_unstable();

@@ -88,8 +88,9 @@ pub async fn set_challenges(db: &PgPool, on: bool) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// The ladder's state as matchmaking sees it.
-async fn candidates(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<Candidate>> {
+/// The ladder's state as matchmaking sees it: the hosted bots of `game` that can play
+/// (a remote bot plays only while its session is connected, `crate::remote`).
+pub async fn candidates(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<Candidate>> {
     // House bots are reference players: they may meet each other. The queued counts
     // in one pass over the queue (the view `bot_queue`), not one per bot.
     let rows = sqlx::query!(
@@ -99,7 +100,8 @@ async fn candidates(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<Can
            from bots b join users u on u.id = b.owner_id
            left join bot_queue q
                on q.bot_id = b.id
-           where b.active_version_id is not null and not b.disabled and b.game = $1"#,
+           where b.active_version_id is not null and not b.disabled and b.game = $1
+               and not b.remote"#,
         game
     )
     .fetch_all(&mut *conn)
@@ -121,7 +123,7 @@ async fn candidates(conn: &mut PgConnection, game: &str) -> sqlx::Result<Vec<Can
 
 /// The maps the bots `ids` played in their last [`RECENT_MATCHES`] matches, and how
 /// often: only theirs, so the cost grows with neither the ladder nor its history.
-async fn recent_maps(
+pub async fn recent_maps(
     conn: &mut PgConnection,
     ids: &[i64],
 ) -> sqlx::Result<HashMap<(BotId, MapId), u32>> {

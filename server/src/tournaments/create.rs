@@ -94,7 +94,7 @@ async fn participants(
     asked: &Participants,
     game: &str,
 ) -> Step<Vec<Entrant>> {
-    let all: Vec<(String, Entrant)> = crate::standings::playing_bots(conn, game)
+    let all: Vec<(String, Entrant)> = crate::standings::playing_bots(conn, game, true)
         .await?
         .into_iter()
         .map(|b| {

@@ -153,7 +153,8 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    // Told to every connection at the stop: each finishes its request and closes.
+    let (stopping, stop) = tokio::sync::watch::channel(false);
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -183,20 +184,32 @@ pub async fn serve(
             .layer(Extension(ConnectInfo::<SocketAddr>(peer)))
             .service(app.clone());
         let io = TokioIo::new(Idle::new(stream, limits.idle_timeout));
-        let connection =
-            graceful.watch(builder.serve_connection(io, TowerToHyperService::new(service)));
+        // Upgrades (a remote bot's WebSocket, `web/remote.rs`) leave this connection's
+        // slot when they take the socket over: their sessions have a cap of their own.
+        let connection = builder
+            .serve_connection(io, TowerToHyperService::new(service))
+            .with_upgrades();
+        let mut stop = stop.clone();
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
+            tokio::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = async { let _ = stop.wait_for(|s| *s).await; } => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = ended {
                 tracing::debug!(%peer, "connection ended: {e}");
             }
             drop(permit);
         });
     }
     drop(listener);
-    if tokio::time::timeout(DRAIN, graceful.shutdown())
-        .await
-        .is_err()
-    {
+    let _ = stopping.send(true);
+    // Every connection gives its slot back once it is done.
+    let all = permits.acquire_many(limits.max_connections.min(u32::MAX as usize) as u32);
+    if tokio::time::timeout(DRAIN, all).await.is_err() {
         tracing::warn!(
             "requests still in flight after {} s were cut short",
             DRAIN.as_secs()

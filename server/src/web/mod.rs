@@ -21,6 +21,7 @@ pub mod live_feed;
 pub mod ops;
 pub mod pages;
 pub mod profile;
+pub mod remote;
 pub mod session;
 pub mod tournaments;
 
@@ -72,6 +73,10 @@ pub struct Shared {
     pub metrics_refreshed: crate::metrics::Refreshed,
     /// The leaderboard's places of a day ago, for the bot pages.
     pub day_ago_ranks: crate::standings::DayAgoRanks,
+    /// The remote bots' sessions this server holds (`crate::remote`).
+    pub remote: Arc<crate::remote::hub::Hub>,
+    /// Limits on remote sessions' connection attempts.
+    pub remote_attempts: remote::Attempts,
 }
 
 impl std::ops::Deref for AppState {
@@ -83,6 +88,11 @@ impl std::ops::Deref for AppState {
 
 impl AppState {
     pub fn new(db: PgPool, config: Config, languages: Languages) -> AppState {
+        let hub = crate::remote::hub::Hub::new(
+            db.clone(),
+            config.remote.clone(),
+            config.base_url.clone(),
+        );
         AppState(Arc::new(Shared {
             db,
             guard: Arc::new(guard::Guard::new(config.registrations_per_hour)),
@@ -96,6 +106,8 @@ impl AppState {
             live_feeds: Arc::default(),
             metrics_refreshed: crate::metrics::Refreshed::default(),
             day_ago_ranks: crate::standings::DayAgoRanks::default(),
+            remote: Arc::new(hub),
+            remote_attempts: remote::Attempts::default(),
         }))
     }
 }
@@ -260,6 +272,7 @@ pub fn app(state: AppState) -> Router {
         .merge(games::router())
         .merge(tournaments::router())
         .merge(live::router())
+        .merge(remote::router())
         .route("/static/{*path}", get(asset))
         .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))

@@ -118,6 +118,8 @@ struct GettingStartedPage {
     program: Option<(String, String, String)>,
     /// This site's address, for the commands shown.
     site: String,
+    /// What remote bots may do here (`crate::remote`): off, practice or ladder.
+    remote: &'static str,
 }
 
 async fn home(State(state): State<AppState>, visitor: Visitor) -> AppResult<Html<String>> {
@@ -249,6 +251,7 @@ async fn getting_started(
             .collect(),
         missing: state.languages.missing(),
         program: super::downloads::program_facts().await,
+        remote: crate::remote::site_mode(&state.db).await?.as_str(),
     };
     Ok(Html(page.render()?))
 }

@@ -35,6 +35,7 @@ mod languages;
 mod play;
 mod ranker;
 mod reference_arbiter;
+mod remote;
 mod restart;
 mod serve;
 mod static_files;

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { problemsAt } from "../../../../static/bottlebats/describe.mjs";
+import { problemsAt, replyTimesAt } from "../../../../static/bottlebats/describe.mjs";
 
 const replay = {
   players: ["ann", "bob"],
@@ -24,4 +24,11 @@ test("each problem of the replies to a turn, with its player and kind", () => {
   assert.equal(second[1].text, "removed: its output ended");
   assert.deepEqual(problemsAt(replay, 2), []);
   assert.deepEqual(problemsAt(replay, 9), [], "past the end: nothing");
+});
+
+test("each reply's time is shown with its turn's problems, by player", () => {
+  const timed = { players: ["ann", "bob"], turns: [{ events: { ms: [12, null] } }, { events: {} }] };
+  assert.deepEqual(replyTimesAt(timed, 0), [12, null]);
+  assert.equal(replyTimesAt(timed, 1), null, "a turn without times");
+  assert.equal(replyTimesAt(timed, 5), null, "past the end");
 });

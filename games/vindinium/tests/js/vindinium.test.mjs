@@ -250,3 +250,13 @@ test("a Vindinium log, as bottlebats play writes it, opens as the game it tells"
   }
   assert.throws(() => parse(text.split("\n")[0] + "\n{\"nope\": 1}\n"), /no Vindinium state/);
 });
+
+test("each move's reply time is shown with the state it answered, for the hero that moved", () => {
+  const r = fixture("vindinium-m1.json").replay;
+  const timed = { ...r, ms: Array.from(r.moves, (_, i) => (i % 5 === 4 ? null : 10 + i)) };
+  const renderer = vindinium.renderer(readVindinium(timed));
+  assert.deepEqual(renderer.replyTimes(0), [10, null, null, null], "the first move is hero 1's");
+  assert.deepEqual(renderer.replyTimes(6), [null, null, 16, null]);
+  assert.equal(renderer.replyTimes(4), null, "a move without a time (a timeout)");
+  assert.equal(vindinium.renderer(readVindinium(r)).replyTimes(0), null, "a replay without times");
+});

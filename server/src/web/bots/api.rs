@@ -53,11 +53,9 @@ async fn upload(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-pub async fn new_bot(
-    State(state): State<AppState>,
-    ApiUser(user): ApiUser,
-    form: Multipart,
-) -> ApiResult<Response> {
+/// `POST /api/bots` with an upload (a remote bot is asked for in JSON instead:
+/// `super::remote::api_new_bot`).
+pub async fn new_bot(state: AppState, user: User, form: Multipart) -> ApiResult<Response> {
     upload(state, user, None, form).await
 }
 
@@ -125,6 +123,9 @@ pub async fn bot(
         "draws": record.draws,
         "disabled": bot.disabled.is_some(),
         "disabled_reason": bot.disabled.filter(|_| is_owner),
+        "remote": bot.remote,
+        "remote_paused": bot.remote_paused.filter(|_| is_owner),
+        "connected": bot.remote.then(|| state.remote.connected(bot.id).is_some()),
         "versions": versions,
     })))
 }

@@ -9,6 +9,7 @@ mod activate;
 mod api;
 mod files;
 mod page;
+mod remote;
 mod stats;
 
 pub use stats::BOARD_MATCHES;
@@ -52,7 +53,11 @@ pub fn router(max_upload: u64) -> Router<AppState> {
             "/api/bots/{name}/versions/{number}/activate",
             post(activate::api_activate),
         )
-        .route("/api/bots", post(api::new_bot).layer(limit))
+        .route("/bots/new-remote", post(remote::new_bot))
+        .route("/bots/{name}/remote/key", post(remote::new_key))
+        .route("/bots/{name}/remote/revoke", post(remote::revoke))
+        .route("/bots/{name}/remote/resume", post(remote::resume))
+        .route("/api/bots", post(remote::api_new_bot).layer(limit))
         .route(
             "/api/bots/{name}/versions",
             post(api::new_version).layer(limit),
@@ -75,6 +80,10 @@ pub struct BotRow {
     pub disabled: Option<String>,
     /// Its game, whose ladder it plays on.
     pub game: String,
+    /// It plays from its owner's machine (`crate::remote`), and why it is paused, if it
+    /// is.
+    pub remote: bool,
+    pub remote_paused: Option<String>,
 }
 
 async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult<BotRow> {
@@ -82,7 +91,7 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
         r#"select b.id as "id: BotId", b.name, b.owner_id as "owner_id: UserId",
                u.name as owner, b.created_at, v.number as "active?",
                b.mu, b.sigma, b.games, b.wins, b.losses, b.draws, b.disabled,
-               b.disabled_reason, b.version_games, b.game
+               b.disabled_reason, b.version_games, b.game, b.remote, b.remote_paused
            from bots b join users u on u.id = b.owner_id
            left join bot_versions v on v.id = b.active_version_id
            where lower(b.name) = lower($1)"#,
@@ -105,6 +114,8 @@ async fn find_bot_in<'e>(db: impl sqlx::PgExecutor<'e>, name: &str) -> AppResult
                 .unwrap_or_else(|| crate::ranker::DISABLED_REASON_DEFAULT.into())
         }),
         game: r.game,
+        remote: r.remote,
+        remote_paused: r.remote_paused,
     })
 }
 

@@ -54,10 +54,13 @@ struct NewPage {
     run: String,
     max_mib: u64,
     error: Option<String>,
+    /// The site takes remote bots (`crate::remote`): the page offers one.
+    remote: bool,
 }
 
 pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Html<String>> {
     let page = NewPage {
+        remote: crate::remote::site_mode(&state.db).await? != crate::remote::Mode::Off,
         layout: who.layout(),
         choices: choices(&state),
         games: crate::web::games::choices(&state).await?,
@@ -99,10 +102,29 @@ pub async fn new_bot(
     };
     let Refused(status, message) = refused;
     let (name, language, compile, run) = kept;
+    new_page_refused(
+        &state,
+        &who,
+        (game, name, language, compile, run),
+        status,
+        message,
+    )
+    .await
+}
+
+/// The "New bot" page again with what was typed and why it was refused.
+pub(super) async fn new_page_refused(
+    state: &AppState,
+    who: &LoggedIn,
+    (game, name, language, compile, run): (String, String, String, String, String),
+    status: StatusCode,
+    message: String,
+) -> AppResult<Response> {
     let page = NewPage {
+        remote: crate::remote::site_mode(&state.db).await? != crate::remote::Mode::Off,
         layout: who.layout(),
-        choices: choices(&state),
-        games: crate::web::games::choices(&state).await?,
+        choices: choices(state),
+        games: crate::web::games::choices(state).await?,
         game,
         name,
         language: if language.is_empty() {
@@ -112,7 +134,7 @@ pub async fn new_bot(
         },
         compile,
         run,
-        max_mib: max_mib(&state),
+        max_mib: max_mib(state),
         error: Some(message),
     };
     Ok((status, Html(page.render()?)).into_response())
@@ -244,6 +266,9 @@ struct BotPage {
     can_challenge: bool,
     /// Its latest challenges and A/B tests, for its owner.
     challenges: Vec<crate::challenges::Listed>,
+    /// A remote bot's part: connected or not, and for its owner its key and how to
+    /// play.
+    remote: Option<super::remote::Panel>,
 }
 
 /// The versions as the page lists them, with the owner's inline logs.
@@ -296,6 +321,18 @@ pub(super) async fn render_bot(
     error: Option<(StatusCode, String)>,
     at_versions: bool,
 ) -> AppResult<Response> {
+    render_bot_with(state, visitor, name, error, at_versions, None).await
+}
+
+/// [`render_bot`], with a remote bot's new key to show once.
+pub(super) async fn render_bot_with(
+    state: &AppState,
+    visitor: &Visitor,
+    name: &str,
+    error: Option<(StatusCode, String)>,
+    at_versions: bool,
+    new_key: Option<String>,
+) -> AppResult<Response> {
     let (bot, rows) = bot_with_versions(state, name).await?;
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
     let waiting = rows.iter().find(|v| v.status.on_its_way());
@@ -332,7 +369,16 @@ pub(super) async fn render_bot(
     } else {
         (Vec::new(), Vec::new())
     };
-    let can_challenge = visitor.user.is_some() && bot.active.is_some() && bot.disabled.is_none();
+    let can_challenge = visitor.user.is_some()
+        && bot.active.is_some()
+        && bot.disabled.is_none()
+        // A remote bot's games are played while its session is connected: its owner
+        // may ask for them, others have it as no opponent.
+        && (!bot.remote || is_owner);
+    let remote = match bot.remote {
+        true => Some(super::remote::panel(state, &bot, is_owner, new_key).await?),
+        false => None,
+    };
     let page = BotPage {
         stats,
         layout: visitor.layout(),
@@ -359,6 +405,7 @@ pub(super) async fn render_bot(
         versions_error: error.as_ref().filter(|_| at_versions).map(|e| e.1.clone()),
         can_challenge,
         challenges,
+        remote,
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
     Ok((status, Html(page.render()?)).into_response())

@@ -39,6 +39,8 @@ pub struct Row {
     pub games: i32,
     pub win_rate: String,
     pub last_game: String,
+    /// It plays from its owner's machine.
+    pub remote: bool,
 }
 
 fn language_name(languages: &Languages, key: &str) -> String {
@@ -60,6 +62,7 @@ impl Row {
             games: s.record.games,
             win_rate: format!("{:.0}%", 100.0 * s.record.win_rate()),
             last_game: s.last_game_at.map_or_else(|| "never".to_string(), when),
+            remote: s.remote,
         }
     }
 }
@@ -81,6 +84,7 @@ fn standing_json(rank: usize, s: &Standing, languages: &Languages) -> serde_json
         "draws": r.draws,
         "win_rate": round2(r.win_rate()),
         "last_game": s.last_game_at.map(|t| t.unix_timestamp()),
+        "remote": s.remote,
     })
 }
 
@@ -100,6 +104,9 @@ pub struct Leaderboard {
     by_bot: Vec<(String, usize)>,
     /// (lowercase owner name, place), by owner then place.
     by_owner: Vec<(String, usize)>,
+    /// The places of the remote bots, and of the hosted ones, best first.
+    remote: Vec<usize>,
+    hosted: Vec<usize>,
     /// The body of `/api/leaderboard` without a page, made when first asked for.
     json: OnceLock<Bytes>,
 }
@@ -148,6 +155,7 @@ impl Leaderboard {
             .map(|(i, s)| (s.owner.to_lowercase(), i))
             .collect();
         by_owner.sort_unstable();
+        let (remote, hosted) = (0..standings.len()).partition(|&i| standings[i].remote);
         Leaderboard {
             made,
             game,
@@ -155,8 +163,37 @@ impl Leaderboard {
             finished_lately,
             by_bot,
             by_owner,
+            remote,
+            hosted,
             json: OnceLock::new(),
         }
+    }
+
+    /// The places of the bots `kind` shows, best first: every bot without one.
+    pub fn kind_places(&self, kind: Option<Kind>) -> Option<&[usize]> {
+        match kind {
+            None => None,
+            Some(Kind::Remote) => Some(&self.remote),
+            Some(Kind::Hosted) => Some(&self.hosted),
+        }
+    }
+
+    /// The places of page `page` (from 1) among the bots `kind` shows.
+    pub fn page_of_kind(&self, kind: Option<Kind>, page: usize) -> Vec<usize> {
+        match self.kind_places(kind) {
+            None => self.page(page).collect(),
+            Some(places) => {
+                let from = page.saturating_sub(1).saturating_mul(PAGE_ROWS);
+                let to = from.saturating_add(PAGE_ROWS).min(places.len());
+                places.get(from.min(to)..to).unwrap_or_default().to_vec()
+            }
+        }
+    }
+
+    /// Pages of the bots `kind` shows: at least one.
+    pub fn pages_of_kind(&self, kind: Option<Kind>) -> usize {
+        self.kind_places(kind)
+            .map_or(self.pages(), |p| p.len().div_ceil(PAGE_ROWS).max(1))
     }
 
     /// Pages of [`PAGE_ROWS`] rows: at least one, which may be empty.
@@ -338,7 +375,8 @@ pub async fn leaderboard(state: &AppState, game: &str) -> AppResult<Arc<Leaderbo
 
 /// What a leaderboard address asks for: `?game=NAME` (the default game without it),
 /// `?page=N` (from 1), `?q=` a search by the start of a bot's or owner's name,
-/// `?mine=1` (the rows alone) the visitor's bots.
+/// `?mine=1` (the rows alone) the visitor's bots, `?kind=remote` or `?kind=hosted`
+/// only the bots that play from their owners' machines, or only the others.
 #[derive(Deserialize)]
 pub struct Wanted {
     game: Option<String>,
@@ -346,6 +384,33 @@ pub struct Wanted {
     #[serde(default)]
     q: String,
     mine: Option<String>,
+    kind: Option<Kind>,
+}
+
+/// The bots a leaderboard shows: remote bots only (`crate::remote`), or hosted ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Remote,
+    Hosted,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Remote => "remote",
+            Kind::Hosted => "hosted",
+        }
+    }
+}
+
+/// The pairs of an address that keep `kind`, with `more`.
+fn with_kind<'a>(kind: Option<Kind>, more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut pairs = more.to_vec();
+    if let Some(k) = kind {
+        pairs.push(("kind", k.as_str()));
+    }
+    pairs
 }
 
 /// A search as the page shows it.
@@ -370,10 +435,12 @@ fn search_text(q: &str) -> Option<(String, bool)> {
     })
 }
 
-/// Page `page` of the board, when there is one.
-fn page_of(board: &Leaderboard, page: Option<u64>) -> Option<usize> {
+/// Page `page` of the board (of the bots `kind` shows), when there is one.
+fn page_of(board: &Leaderboard, page: Option<u64>, kind: Option<Kind>) -> Option<usize> {
     let page = usize::try_from(page.unwrap_or(1)).ok()?;
-    (1..=board.pages()).contains(&page).then_some(page)
+    (1..=board.pages_of_kind(kind))
+        .contains(&page)
+        .then_some(page)
 }
 
 /// The visitor's best ranked bots ([`MINE_MAX`]), each with its neighbourhood.
@@ -386,11 +453,14 @@ fn mine(board: &Leaderboard, visitor: &Visitor, languages: &Languages) -> Vec<Ro
 }
 
 /// Where the rows of the table of a search or a page are fetched again.
-fn live_address(game: &ListGame, search: Option<&str>, page: usize) -> String {
+fn live_address(game: &ListGame, search: Option<&str>, page: usize, kind: Option<Kind>) -> String {
     match (search, page) {
         (Some(q), _) => game.address("/leaderboard/rows", &[("q", q)]),
-        (None, 1) => game.address("/leaderboard/rows", &[]),
-        (None, n) => game.address("/leaderboard/rows", &[("page", &n.to_string())]),
+        (None, 1) => game.address("/leaderboard/rows", &with_kind(kind, &[])),
+        (None, n) => game.address(
+            "/leaderboard/rows",
+            &with_kind(kind, &[("page", &n.to_string())]),
+        ),
     }
 }
 
@@ -404,6 +474,8 @@ struct LeaderboardPage {
     switcher: Option<Switcher>,
     /// Bots of the game on the ladder.
     bots: usize,
+    /// Of which the kind shown.
+    shown: usize,
     /// The page's rows, or the search's.
     rows: Vec<Row>,
     /// Where the table gets its rows again.
@@ -415,17 +487,36 @@ struct LeaderboardPage {
     /// The visitor's bots and their neighbours; none while searching.
     mine: Vec<Row>,
     search: Option<Search>,
+    /// Only remote bots, or only hosted ones.
+    kind: Option<Kind>,
 }
 
 impl LeaderboardPage {
-    /// The address of page `page` of the game's leaderboard (the top without `page`).
+    /// The address of page `page` of the game's leaderboard (the top without `page`),
+    /// of the bots it shows.
     fn page_address(&self, page: usize) -> String {
         match page {
-            1 => self.game.address("/leaderboard", &[]),
-            n => self
+            1 => self
                 .game
-                .address("/leaderboard", &[("page", &n.to_string())]),
+                .address("/leaderboard", &with_kind(self.kind, &[])),
+            n => self.game.address(
+                "/leaderboard",
+                &with_kind(self.kind, &[("page", &n.to_string())]),
+            ),
         }
+    }
+
+    /// The first page of the bots of `kind` (`all`, `remote`, `hosted`).
+    fn kind_address(&self, kind: &str) -> String {
+        match kind {
+            "all" => self.game.address("/leaderboard", &[]),
+            k => self.game.address("/leaderboard", &[("kind", k)]),
+        }
+    }
+
+    /// The name of the bots shown: `all`, `remote` or `hosted`.
+    fn kind_name(&self) -> &'static str {
+        self.kind.map_or("all", Kind::as_str)
     }
 
     fn last_page_address(&self) -> String {
@@ -461,23 +552,29 @@ pub async fn page(
     let board = leaderboard(&state, &game.name).await?;
     let languages = &state.languages;
     let search = search_text(&wanted.q);
-    let page = page_of(&board, wanted.page);
+    let kind = wanted.kind.filter(|_| search.is_none());
+    let page = page_of(&board, wanted.page, kind);
     let mut view = LeaderboardPage {
         layout: visitor.layout(),
         switcher: game.switcher("/leaderboard"),
         bots: board.standings.len(),
+        shown: board
+            .kind_places(kind)
+            .map_or(board.standings.len(), <[usize]>::len),
         rows: Vec::new(),
         live: live_address(
             &game,
             search.as_ref().map(|(q, _)| q.as_str()),
             page.unwrap_or(1),
+            kind,
         ),
         game,
         page: page.unwrap_or(1),
-        pages: board.pages(),
+        pages: board.pages_of_kind(kind),
         missing: None,
         mine: Vec::new(),
         search: None,
+        kind,
     };
     if let Some((q, cut)) = search {
         let found = board.search(&q);
@@ -488,14 +585,19 @@ pub async fn page(
             more: found.more,
         });
     } else {
-        view.mine = mine(&board, &visitor, languages);
+        if kind.is_none() {
+            view.mine = mine(&board, &visitor, languages);
+        }
         match page {
-            Some(n) => view.rows = board.rows(board.page(n).map(|p| (p, false)), languages),
+            Some(n) => {
+                let places = board.page_of_kind(kind, n);
+                view.rows = board.rows(places.into_iter().map(|p| (p, false)), languages);
+            }
             None => {
                 view.missing = Some(format!(
                     "There is no page {} of the leaderboard: it has {} pages.",
                     wanted.page.unwrap_or(1),
-                    board.pages()
+                    board.pages_of_kind(kind)
                 ))
             }
         }
@@ -523,8 +625,9 @@ pub async fn rows(
         let found = board.search(&q).places;
         board.rows(found.into_iter().map(|p| (p, false)), languages)
     } else {
-        let page = page_of(&board, wanted.page).ok_or(AppError::NotFound)?;
-        board.rows(board.page(page).map(|p| (p, false)), languages)
+        let page = page_of(&board, wanted.page, wanted.kind).ok_or(AppError::NotFound)?;
+        let places = board.page_of_kind(wanted.kind, page);
+        board.rows(places.into_iter().map(|p| (p, false)), languages)
     };
     Ok((
         [
@@ -543,6 +646,8 @@ pub struct ApiPage {
     game: Option<String>,
     page: Option<u64>,
     limit: Option<u64>,
+    /// Only remote bots, or only hosted ones.
+    kind: Option<Kind>,
 }
 
 pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> ApiResult<Response> {
@@ -550,7 +655,7 @@ pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> Api
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     let b = leaderboard(&state, &game.name).await?;
     let json = header::HeaderValue::from_static("application/json");
-    if p.page.is_none() && p.limit.is_none() {
+    if p.page.is_none() && p.limit.is_none() && p.kind.is_none() {
         let whole = b.json.get_or_init(|| whole_json(&b, &state.languages));
         return Ok(([(header::CONTENT_TYPE, json)], whole.clone()).into_response());
     }
@@ -565,11 +670,20 @@ pub async fn api(State(state): State<AppState>, Query(p): Query<ApiPage>) -> Api
     if page == 0 {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, "pages count from 1"));
     }
-    let bots = b.standings.len() as u64;
+    let all: Vec<usize>;
+    let places = match b.kind_places(p.kind) {
+        Some(places) => places,
+        None => {
+            all = (0..b.standings.len()).collect();
+            &all
+        }
+    };
+    let bots = places.len() as u64;
     let from = (page - 1).saturating_mul(limit).min(bots);
     let to = from.saturating_add(limit).min(bots);
-    let rows: Vec<_> = (from as usize..to as usize)
-        .map(|i| standing_json(i + 1, &b.standings[i], &state.languages))
+    let rows: Vec<_> = places[from as usize..to as usize]
+        .iter()
+        .map(|&i| standing_json(i + 1, &b.standings[i], &state.languages))
         .collect();
     Ok(Json(json!({
         "game": b.game,

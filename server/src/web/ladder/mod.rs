@@ -56,7 +56,7 @@ impl From<&MatchRow> for ListedMatch {
             duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
             when: m.finished_at.map_or_else(String::new, when),
             players: m.ranked(),
-            unranked: m.challenge_id.is_some() || m.tournament_id.is_some(),
+            unranked: m.challenge_id.is_some() || m.tournament_id.is_some() || m.practice,
         }
     }
 }

@@ -35,6 +35,9 @@ struct MatchInfo {
     kind: Option<Kind>,
     /// The tournament it was played in: unranked.
     tournament: Option<TournamentId>,
+    /// Whether it rated its players, and whether it was a remote bot's practice game.
+    ranked: bool,
+    practice: bool,
 }
 
 /// A seat of a match, as its page shows it.
@@ -53,6 +56,10 @@ pub struct SeatRow {
     pub cpu_ms: Option<i64>,
     pub mu_before: Option<f64>,
     pub mu_after: Option<f64>,
+    /// Its bot plays from its owner's machine (`crate::remote`).
+    pub remote: bool,
+    /// Its reply times: `{"moves", "median_ms", "p90_ms", "max_ms"}`, once finished.
+    pub reply_ms: Option<serde_json::Value>,
 }
 
 impl SeatRow {
@@ -66,6 +73,17 @@ impl SeatRow {
     pub fn outcome_name(&self) -> &'static str {
         self.outcome.map_or("", Outcome::as_str)
     }
+
+    /// Its reply times as the page shows them: `median 12 ms, max 40 ms`.
+    pub fn reply_times(&self) -> String {
+        let Some(r) = &self.reply_ms else {
+            return String::new();
+        };
+        match (r["median_ms"].as_u64(), r["max_ms"].as_u64()) {
+            (Some(median), Some(max)) => format!("{median} / {max} ms"),
+            _ => String::new(),
+        }
+    }
 }
 
 async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<SeatRow>)> {
@@ -75,7 +93,8 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
                maps.name as map, m.game, m.turns,
                extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
                m.finished_at, m.created_at, m.challenge_id as "challenge: ChallengeId",
-               c.kind as "kind?: Kind", m.tournament_id as "tournament: TournamentId"
+               c.kind as "kind?: Kind", m.tournament_id as "tournament: TournamentId",
+               m.ranked as "ranked!", m.practice
            from matches m join maps on maps.id = m.map_id
            left join challenges c on c.id = m.challenge_id where m.id = $1"#,
         id as MatchId
@@ -87,7 +106,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
         SeatRow,
         r#"select p.seat, b.name as bot, b.owner_id as "owner_id: UserId", v.number as version,
                p.rank, p.outcome as "outcome: Outcome", p.stats, p.warnings,
-               p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after
+               p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after, b.remote, p.reply_ms
            from match_players p join bots b on b.id = p.bot_id
            join bot_versions v on v.id = p.version_id
            where p.match_id = $1 order by p.rank nulls last, p.seat"#,
@@ -163,7 +182,13 @@ pub async fn page(
             })
             .or(m
                 .tournament
-                .map(|t| (crate::web::tournaments::url_of(t), "Played in a tournament"))),
+                .map(|t| (crate::web::tournaments::url_of(t), "Played in a tournament")))
+            .or(m.practice.then(|| {
+                (
+                    "/getting-started#remote".to_string(),
+                    "A remote bot's practice game",
+                )
+            })),
         own_seats,
     };
     Ok(Html(page.render()?))
@@ -360,7 +385,8 @@ pub async fn api(
         "turns": m.turns,
         "duration_s": m.seconds.map(round2),
         "finished": m.finished_at.map(|t| t.unix_timestamp()),
-        "ranked": m.challenge.is_none() && m.tournament.is_none(),
+        "ranked": m.ranked,
+        "practice": m.practice,
         "challenge": m.challenge,
         "tournament": m.tournament,
         "live": matches!(m.status, MatchStatus::Queued | MatchStatus::Running)
@@ -385,6 +411,8 @@ fn seat_json(s: &SeatRow) -> serde_json::Value {
         "cpu_ms": s.cpu_ms,
         "mu_before": s.mu_before.map(round2),
         "mu_after": s.mu_after.map(round2),
+        "remote": s.remote,
+        "reply_ms": s.reply_ms,
     });
     let stats = s
         .stats

@@ -10,7 +10,7 @@ mod admin;
 mod api;
 mod challenges;
 mod games;
-mod harness;
+pub(crate) mod harness;
 mod leaderboard;
 mod site;
 mod spectators;
