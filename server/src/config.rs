@@ -43,6 +43,7 @@ header_timeout = 10
 request_timeout = 60
 idle_timeout = 60
 max_connections = 1024
+max_connections_per_address = 128
 games = ["bottlebats"]
 "#;
 
@@ -175,6 +176,9 @@ pub struct Settings {
     /// Connections served at once; more wait to be accepted
     #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
+    /// Connections one address (IPv6: one /64) may have open at once; more are closed when accepted. The trusted proxy is not capped
+    #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS_PER_ADDRESS")]
+    pub max_connections_per_address: Option<usize>,
 }
 
 impl Settings {
@@ -212,6 +216,9 @@ impl Settings {
             request_timeout: self.request_timeout.or(other.request_timeout),
             idle_timeout: self.idle_timeout.or(other.idle_timeout),
             max_connections: self.max_connections.or(other.max_connections),
+            max_connections_per_address: self
+                .max_connections_per_address
+                .or(other.max_connections_per_address),
         }
     }
 }
@@ -253,6 +260,7 @@ pub struct Config {
     pub request_timeout: Duration,
     pub idle_timeout: Duration,
     pub max_connections: usize,
+    pub max_connections_per_address: usize,
 }
 
 /// The settings of a config file, if one is given.
@@ -299,6 +307,10 @@ impl Config {
             ("request_timeout", s.request_timeout),
             ("idle_timeout", s.idle_timeout),
             ("max_connections", s.max_connections.map(|n| n as u64)),
+            (
+                "max_connections_per_address",
+                s.max_connections_per_address.map(|n| n as u64),
+            ),
         ] {
             if value == Some(0) {
                 bail!("{name} must be at least 1");
@@ -358,6 +370,7 @@ impl Config {
             request_timeout: Duration::from_secs(s.request_timeout.expect(HAS_DEFAULT)),
             idle_timeout: Duration::from_secs(s.idle_timeout.expect(HAS_DEFAULT)),
             max_connections: s.max_connections.expect(HAS_DEFAULT),
+            max_connections_per_address: s.max_connections_per_address.expect(HAS_DEFAULT),
         })
     }
 

@@ -185,6 +185,7 @@ const SITE_SETTINGS: &[&str] = &[
     "request_timeout",
     "idle_timeout",
     "max_connections",
+    "max_connections_per_address",
 ];
 
 /// The settings `admin` uses: where the database is. The others are accepted (a shared

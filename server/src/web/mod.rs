@@ -424,6 +424,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let limits = listener::Limits {
         max_connections: state.config.max_connections,
+        max_connections_per_address: state.config.max_connections_per_address,
+        trusted_proxy: state.config.trusted_proxy,
         header_timeout: state.config.header_timeout,
         idle_timeout: state.config.idle_timeout,
     };
