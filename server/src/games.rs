@@ -159,30 +159,6 @@ pub fn numbers_text(stored: &serde_json::Value) -> String {
     all.join(", ")
 }
 
-/// A stored replay's log as its game's local tool writes it, with the file's extension:
-/// Bottle Bats' classic 2016 log (`log`), Vindinium's GAME objects one a line (`jsonl`).
-pub fn log_of(replay_json: &str) -> Result<(Vec<u8>, &'static str), String> {
-    if replay_json.contains(vindinium::plugin::FORMAT) {
-        if let Ok(log) = vindinium::plugin::log(replay_json) {
-            return Ok((log.into_bytes(), log_extension(vindinium::plugin::NAME)));
-        }
-    }
-    let replay = engine::replay_v2::read_any(replay_json)?;
-    let mut log = Vec::new();
-    replay
-        .write_classic_log(&mut log)
-        .map_err(|e| e.to_string())?;
-    Ok((log, log_extension(DEFAULT)))
-}
-
-/// The extension of a game's log file ([`log_of`]).
-pub fn log_extension(game: &str) -> &'static str {
-    match game {
-        vindinium::plugin::NAME => "jsonl",
-        _ => "log",
-    }
-}
-
 /// What the live stream sends of a stored replay, whatever its game: its head, its
 /// rows (each JSON, row `t` the board of turn `t`) and its result (JSON).
 pub fn stored_stream(replay_json: &str) -> Result<(String, Vec<String>, String), String> {

@@ -528,13 +528,11 @@ mod other_game {
         let replay = played.game.replay_json();
         if let Some(log) = &config.logfile {
             let path = dir.join(log);
-            let text = match kind.name() {
-                vindinium::plugin::NAME => {
-                    vindinium::plugin::log(&replay).map_err(|e| anyhow!(e))?
-                }
-                _ => replay.clone(),
-            };
-            std::fs::write(&path, text)
+            let file = std::fs::File::create(&path)
+                .with_context(|| format!("cannot write the log {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            kind.write_log(&replay, &mut out)
+                .and_then(|()| out.flush())
                 .with_context(|| format!("cannot write the log {}", path.display()))?;
         }
         if let Some(file) = &config.replayfile {

@@ -88,6 +88,20 @@ impl GameKind for BottleBats {
         Ok(Box::new(BottleBatsMatch::new(game)))
     }
 
+    /// The classic log of 2016.
+    fn log_extension(&self) -> &'static str {
+        "log"
+    }
+
+    /// The classic log of 2016, a board at a time ([`crate::replay_v2::write_classic_log`]).
+    fn write_log(
+        &self,
+        replay_json: &str,
+        mut out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        crate::replay_v2::write_classic_log(replay_json, &mut out)
+    }
+
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
         let opts = GenerateOptions {
             players: seats,

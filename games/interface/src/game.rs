@@ -97,6 +97,15 @@ pub trait GameKind: Send + Sync {
     ) -> Result<Box<dyn Match>, SetupError>;
     /// A fair map for `seats` seats, as text; the same seed always gives the same map.
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError>;
+    /// The extension of a log's file name ([`GameKind::write_log`]): `log`, `jsonl`.
+    fn log_extension(&self) -> &'static str;
+    /// Writes the game's log of a stored replay (the JSON [`Match::replay_json`] gave)
+    /// to `out` one state at a time, as the game's local tool writes it: the memory
+    /// it takes must not grow with the game's length (a state is built, written and
+    /// dropped before the next), since anyone may ask a site for any match's log. An
+    /// error of `out` stops it; a replay that does not read is an error of kind
+    /// `InvalidData`.
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()>;
 }
 
 /// What the runner got from one awaited seat for one turn.

@@ -108,6 +108,14 @@ impl GameKind for Vindinium {
         Ok(Box::new(VindiniumMatch::new(map_text, players, max_turns)?))
     }
 
+    fn log_extension(&self) -> &'static str {
+        LOG_EXTENSION
+    }
+
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_log(replay_json, out)
+    }
+
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
         if seats != 4 {
             return Err(GenerateError(format!(
@@ -171,22 +179,65 @@ pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), Str
     Ok((head, rows, result))
 }
 
+/// The extension of the log's file: a JSON value a line.
+pub const LOG_EXTENSION: &str = "jsonl";
+
 /// The local tool's log of a stored replay: the GAME object of every state as a bot
 /// reads it (state 0 first, then the state after each move), one a line, then
 /// `{"winner": ID}` (or `{"winner": null}` when the top gold is shared) once the game
-/// is over.
-pub fn log(replay_json: &str) -> Result<String, String> {
-    let states = decode(replay_json)?;
-    let mut out = String::new();
-    for g in &states {
-        out.push_str(&g.game_json().to_string());
-        out.push('\n');
+/// is over. Written a state at a time: the game is played from its moves and only the
+/// state at hand is held, however long the game. The replay is checked first, as
+/// [`decode`] checks it (a second playing of the moves, without writing), so a
+/// replay that does not read writes nothing and is an error of kind `InvalidData`.
+pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let stored = read(replay_json).map_err(invalid)?;
+    check(&stored).map_err(invalid)?;
+    let mut game =
+        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| invalid(e.to_string()))?;
+    let mut line = Vec::new();
+    let mut write = |g: &Game, out: &mut dyn std::io::Write| {
+        line.clear();
+        serde_json::to_writer(&mut line, &g.game_json()).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        out.write_all(&line)
+    };
+    write(&game, out)?;
+    for (i, c) in stored.moves.chars().enumerate() {
+        let mv = char_move(c).ok_or_else(|| invalid(format!("move {}: `{c}`", i + 1)))?;
+        game.step(mv)
+            .map_err(|e| invalid(format!("move {}: {e}", i + 1)))?;
+        write(&game, out)?;
     }
-    if let Some(last) = states.last().filter(|g| g.is_finished()) {
-        out.push_str(&serde_json::json!({ "winner": last.outcome().winner }).to_string());
-        out.push('\n');
+    if game.is_finished() {
+        let winner = serde_json::json!({ "winner": game.outcome().winner });
+        out.write_all(format!("{winner}\n").as_bytes())?;
     }
-    Ok(out)
+    Ok(())
+}
+
+/// What [`decode`] checks of a stored replay, playing its moves without keeping the
+/// states: its reply times and notes within its moves, every move legal, and a
+/// stored result the last state's.
+fn check(stored: &Stored) -> Result<(), String> {
+    let moves = stored.moves.chars().count();
+    if !(stored.ms.is_empty() || stored.ms.len() == moves)
+        || stored.notes.iter().any(|n| n.t > moves)
+    {
+        return Err(format!("reply times or notes beyond the {moves} moves"));
+    }
+    let mut game =
+        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| e.to_string())?;
+    for (i, c) in stored.moves.chars().enumerate() {
+        let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
+        game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    if let Some(result) = &stored.result {
+        if !game.is_finished() || result.gold != game.stats().map(|s| s.gold) {
+            return Err("the stored result is not the replayed game's".into());
+        }
+    }
+    Ok(())
 }
 
 /// A bot's answer line read as the original reads it ([`Dir::from_answer`]), with a

@@ -69,13 +69,13 @@ pub(super) fn rss(pid: u32) -> u64 {
 }
 
 /// Samples a process's resident memory until stopped; its peak.
-struct Peak {
+pub(super) struct Peak {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: std::thread::JoinHandle<u64>,
 }
 
 impl Peak {
-    fn watch(pid: u32) -> Peak {
+    pub(super) fn watch(pid: u32) -> Peak {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let s = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -89,7 +89,7 @@ impl Peak {
         Peak { stop, thread }
     }
 
-    fn end(self) -> u64 {
+    pub(super) fn end(self) -> u64 {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         self.thread.join().unwrap()
     }
