@@ -16,4 +16,6 @@ pub mod process;
 pub mod sandbox;
 
 pub use bottlebats::{run_match, run_match_watched, MatchResult};
-pub use matches::{run_game, GameResult, MatchConfig, OnTimeout, PlayerReport, RunError};
+pub use matches::{
+    run_game, wall_share, GameResult, MatchConfig, OnTimeout, PlayerReport, RunError,
+};

@@ -407,3 +407,24 @@ fn a_bot_that_sleeps_through_its_turns_runs_out_of_time_for_the_game() {
         "removed after about 1 s of sleeps: turn {turns}"
     );
 }
+
+#[test]
+fn seats_that_answer_in_turn_share_the_games_budget() {
+    let budget = Duration::from_secs(250);
+    assert_eq!(
+        runner::wall_share(budget, 2, 2),
+        budget,
+        "together: each has it all"
+    );
+    assert_eq!(runner::wall_share(budget, 8, 8), budget);
+    assert_eq!(
+        runner::wall_share(budget, 1, 4),
+        Duration::from_millis(62_500),
+        "in turn: a quarter each"
+    );
+    assert_eq!(
+        runner::wall_share(budget, 0, 0),
+        budget,
+        "no seat: nothing to share"
+    );
+}

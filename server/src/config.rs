@@ -147,7 +147,7 @@ pub struct Settings {
     /// Turns a live match is shown behind the game (a delay for finals on a big screen), until an organizer sets the delay on /admin
     #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
     pub live_delay: Option<u32>,
-    /// Most seconds on the wall clock one bot's replies may take over a whole game of the site; past them it is removed (0: no limit)
+    /// Most seconds on the wall clock a whole game's replies may take on the site: players who answer together each have it all, seats that answer in turn share it; a bot past its share is removed (0: no limit)
     #[arg(long, global = true, env = "BOTTLEBATS_BOT_GAME_SECONDS")]
     pub bot_game_seconds: Option<u64>,
     /// Most a build may write, and what is kept of a built version, in MiB

@@ -82,3 +82,67 @@ async fn a_worker_silent_for_a_lease_is_forgotten() {
         .unwrap();
     assert_eq!(names, ["alive"]);
 }
+
+/// Four Vindinium heroes that sleep while their replies are awaited, each well within
+/// the time of a move. Heroes answer one at a time, so a budget per hero let the game
+/// hold its worker for four budgets (17 minutes at the default); the heroes now share
+/// one, and the game's replies take the budget at most.
+#[test]
+fn heroes_that_sleep_in_turn_share_one_budget_for_the_game() {
+    use std::time::{Duration, Instant};
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-sleepy-heroes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("sleepy.py"),
+        "import sys, time\nfor line in sys.stdin:\n    time.sleep(0.1)\n    print('Stay', flush=True)\n",
+    )
+    .unwrap();
+    let names: Vec<String> = ["ann", "ben", "cat", "dan"].map(String::from).to_vec();
+    let specs: Vec<runner::process::BotSpec> = (names.iter())
+        .map(|name| runner::process::BotSpec {
+            name: name.clone(),
+            command: "/usr/bin/python3 sleepy.py".into(),
+            dir: dir.clone(),
+        })
+        .collect();
+    let kind = server::games::kind("vindinium").unwrap();
+    let budget = Duration::from_secs(2);
+    let config = runner::MatchConfig {
+        max_steps: 400,
+        turn_timeout: Duration::from_secs(1),
+        startup_timeout: Duration::from_secs(5),
+        game_wall_budget: Some(budget),
+        ..runner::MatchConfig::default()
+    };
+    let m = kind
+        .setup(vindinium::ORIGINAL_MAPS[0].1, &names, 400)
+        .unwrap();
+    let started = Instant::now();
+    let r = runner::run_game(
+        m,
+        kind.framing(),
+        &specs,
+        &runner::process::LocalLauncher,
+        &config,
+        &mut |_| true,
+    )
+    .unwrap();
+    let took = started.elapsed();
+    let replies: Duration = r.players.iter().map(|p| p.time_used).sum();
+    println!("the game took {took:?}, its replies {replies:?}");
+    for p in &r.players {
+        let error = p.error.as_deref().unwrap_or("");
+        assert!(
+            error.contains("out of time for the game") && error.contains("its share of the 2 s"),
+            "{}: {error}",
+            p.name
+        );
+    }
+    // 100 moves of 0.1 s each would be 10 s a hero; one budget of 2 s for the four.
+    assert!(
+        replies < budget + Duration::from_millis(500),
+        "the replies took {replies:?} in all"
+    );
+    assert!(took < budget * 2, "the game took {took:?}");
+}
