@@ -35,6 +35,7 @@ pending_builds = 3
 bots_per_account = 5
 challenge_games_per_hour = 100
 challenges_at_once = 2
+challenge_minutes_per_hour = 30
 live_delay = 0
 bot_game_seconds = 250
 build_size_mib = 256
@@ -135,6 +136,9 @@ pub struct Settings {
     /// Challenges and A/B tests one user may have playing at once
     #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGES_AT_ONCE")]
     pub challenges_at_once: Option<u32>,
+    /// Minutes of the workers' time one user's challenge and A/B test games started in the last hour may take; past them new ones are refused and queued ones wait
+    #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGE_MINUTES_PER_HOUR")]
+    pub challenge_minutes_per_hour: Option<u32>,
     /// Submission deadline, e.g. `2026-12-01 18:00` (UTC) or RFC 3339; `none` removes it. Written at each start; /admin and `bottlebats admin deadline` change it meanwhile
     #[arg(long, global = true, env = "BOTTLEBATS_DEADLINE")]
     pub deadline: Option<String>,
@@ -204,6 +208,9 @@ impl Settings {
                 .challenge_games_per_hour
                 .or(other.challenge_games_per_hour),
             challenges_at_once: self.challenges_at_once.or(other.challenges_at_once),
+            challenge_minutes_per_hour: self
+                .challenge_minutes_per_hour
+                .or(other.challenge_minutes_per_hour),
             deadline: self.deadline.or(other.deadline),
             freeze_at_deadline: self.freeze_at_deadline.or(other.freeze_at_deadline),
             games: self.games.or(other.games),
@@ -301,6 +308,10 @@ impl Config {
                 s.challenge_games_per_hour.map(u64::from),
             ),
             ("challenges_at_once", s.challenges_at_once.map(u64::from)),
+            (
+                "challenge_minutes_per_hour",
+                s.challenge_minutes_per_hour.map(u64::from),
+            ),
             ("build_size_mib", s.build_size_mib),
             ("build_cache_gib", s.build_cache_gib),
             ("header_timeout", s.header_timeout),
@@ -355,6 +366,7 @@ impl Config {
             challenge_limits: crate::challenges::Limits {
                 games_per_hour: s.challenge_games_per_hour.expect(HAS_DEFAULT),
                 at_once: s.challenges_at_once.expect(HAS_DEFAULT),
+                minutes_per_hour: s.challenge_minutes_per_hour.expect(HAS_DEFAULT),
             },
             deadline,
             freeze_at_deadline: s.freeze_at_deadline,

@@ -49,6 +49,9 @@ pub struct Worker {
     pub match_config: MatchConfig,
     /// Set to stop: the match being played is given back to the queue.
     pub stop: Arc<AtomicBool>,
+    /// Minutes of the workers' time one owner's challenge games started in the last
+    /// hour may take; past them the owner's queued games wait (`challenge_minutes_per_hour`).
+    pub challenge_minutes_per_hour: u32,
 }
 
 /// A match taken from the queue.
@@ -160,7 +163,8 @@ impl Worker {
     /// started and fewer than that share of the live workers play one; with no ranked
     /// match waiting, a challenge's in any case. Challenges
     /// turned off wait in the queue, and so does a match with a bot that plays
-    /// another match now.
+    /// another match now, and a challenge's whose owner's games started in the last hour
+    /// took [`Worker::challenge_minutes_per_hour`] already.
     pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
         let gate = sqlx::query!(
@@ -199,6 +203,16 @@ impl Worker {
                      -- A closed game's matches wait until it opens again.
                      and exists (select 1 from ranker where q.game = any(ranker.games))
                      and (challenge_id is null or $3)
+                     -- An owner whose challenge games took their time this hour waits.
+                     and (q.challenge_id is null or (
+                         select coalesce(sum(extract(epoch from
+                                    coalesce(m2.finished_at, now()) - m2.started_at)), 0)
+                         from challenges c0
+                         join challenges c2 on c2.owner_id = c0.owner_id
+                         join matches m2 on m2.challenge_id = c2.id
+                         where c0.id = q.challenge_id
+                           and m2.started_at > now() - interval '1 hour'
+                           and m2.status in ('running', 'finished'))::float8 < $6::float8)
                      and (not ranked or not $5)
                      -- One match at a time for a bot: a slow one holds one worker.
                      and not exists (
@@ -216,7 +230,8 @@ impl Worker {
             LEASE.as_secs_f64(),
             gate.challenges,
             challenges_first,
-            gate.frozen
+            gate.frozen,
+            f64::from(self.challenge_minutes_per_hour) * 60.0
         )
         .fetch_optional(&mut *tx)
         .await?;
