@@ -77,6 +77,9 @@ pub struct ClaimedSeat {
     pub bot: BotId,
     pub name: String,
     pub version: VersionId,
+    /// The bot is out of the ladder (its owner deleted the account, or an organizer
+    /// disabled it): the match is voided, never played.
+    pub out: bool,
 }
 
 /// The first turn of `found` (a player's problems, by first turn): where its owner
@@ -240,7 +243,8 @@ impl Worker {
         };
         let players = sqlx::query_as!(
             ClaimedSeat,
-            r#"select p.seat, p.bot_id as "bot: BotId", b.name, p.version_id as "version: VersionId"
+            r#"select p.seat, p.bot_id as "bot: BotId", b.name, p.version_id as "version: VersionId",
+                   b.disabled as out
                from match_players p join bots b on b.id = p.bot_id
                where p.match_id = $1 order by p.seat"#,
             claimed.id as MatchId
@@ -312,6 +316,28 @@ impl Worker {
                 ),
             )
             .await?;
+            return Ok(true);
+        }
+        if let Some(out) = m.players.iter().find(|p| p.out) {
+            // Queued before its bot left the ladder, or paired by a path that missed
+            // it: never played, and its builds leave this machine's cache.
+            ranker::void(
+                &self.db,
+                m.id,
+                &format!("`{}` is out of the ladder and does not play", out.name),
+            )
+            .await?;
+            let gone: Vec<VersionId> = (m.players.iter().filter(|p| p.out))
+                .map(|p| p.version)
+                .collect();
+            let cache = self.builder.cache.clone();
+            let _ = crate::dedicated::run("build-cache", move || {
+                gone.into_iter().for_each(|v| cache.forget(v))
+            })
+            .await;
+            if let Some(t) = m.tournament {
+                crate::tournaments::advance(&self.db, t).await?;
+            }
             return Ok(true);
         }
         tracing::info!(match_id = %m.id, attempt = m.attempts, "playing");

@@ -146,3 +146,49 @@ fn heroes_that_sleep_in_turn_share_one_budget_for_the_game() {
     );
     assert!(took < budget * 2, "the game took {took:?}");
 }
+
+/// A match whose bot left the ladder after it was queued (by a path that did not void
+/// it) is voided by the worker that claims it, never played, and the bot's build
+/// leaves that worker's cache.
+#[tokio::test]
+async fn a_worker_voids_a_claimed_match_of_a_bot_out_of_the_ladder() {
+    let c = common::Client::new().await;
+    let db = c.state.db.clone();
+    let b = common::house_ladder(&db, "abuse-out-of-ladder", "ring-2p").await;
+    let map: i64 = sqlx::query_scalar("select id from maps where name = 'ring-2p'")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let (idle, greedy) = (bot(&db, "idle").await, bot(&db, "greedy").await);
+    assert!(b.cache.cached(greedy.1).is_some());
+    let mut conn = db.acquire().await.unwrap();
+    let id = server::ranker::insert_match(
+        &mut conn,
+        MapId(map),
+        &[idle, greedy],
+        server::ranker::Purpose::Ranked,
+    )
+    .await
+    .unwrap();
+    drop(conn);
+    sqlx::query("update bots set disabled = true where name = 'greedy'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let w = common::worker(&b, "out-of-ladder", 50);
+    assert!(w.run_one().await.unwrap(), "the match was taken");
+    let (status, reason): (String, Option<String>) =
+        sqlx::query_as("select status, void_reason from matches where id = $1")
+            .bind(id.0)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(status, "void");
+    assert!(reason
+        .unwrap_or_default()
+        .contains("`greedy` is out of the ladder"));
+    assert!(
+        b.cache.cached(greedy.1).is_none(),
+        "its build left the cache"
+    );
+}
