@@ -5,13 +5,13 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-
-use super::guard::AddressKey;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use sqlx::PgPool;
 use tokio::sync::watch;
+
+use super::guard::AddressKey;
 
 use crate::ids::MatchId;
 use crate::status::MatchStatus;
