@@ -533,7 +533,7 @@ pub fn tool_folders(setting: Option<&Path>, server: Option<&Path>) -> Vec<PathBu
             Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin")))
         })
         .collect();
-    versions.sort_by(|a, b| b.0.cmp(&a.0));
+    versions.sort_by_key(|v| std::cmp::Reverse(v.0));
     folders.extend(versions.into_iter().map(|(_, bin)| bin));
     let mut seen = std::collections::HashSet::new();
     folders.retain(|f| !f.as_os_str().is_empty() && seen.insert(f.clone()));
