@@ -87,7 +87,7 @@ pub enum Refusal {
     TooMany(String),
     /// Turned off by the organizers.
     Off,
-    /// Past the submission deadline.
+    /// Past the submission deadline, or the bot's game is closed on this site.
     Closed(String),
 }
 
@@ -182,6 +182,16 @@ pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -
         return Err(Refusal::Conflict(format!(
             "`{}` was taken out of the ladder by an organizer.",
             b.name
+        ))
+        .into());
+    }
+    // A closed game's matches wait until it opens again: asked for, they would only
+    // hold one of the owner's places.
+    if !crate::games::open(&mut *conn).await?.contains(&b.game) {
+        let title = crate::games::kind(&b.game).map_or(b.game.as_str(), |k| k.title());
+        return Err(Refusal::Closed(format!(
+            "{title} is closed on this site: its bots play no challenges or A/B tests until \
+             the organizers open it again."
         ))
         .into());
     }
