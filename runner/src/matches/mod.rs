@@ -136,6 +136,9 @@ pub struct PlayerReport {
     pub stderr: Vec<(u32, Vec<u8>)>,
     /// Stderr bytes beyond the caps, counted and dropped.
     pub stderr_dropped: u64,
+    /// Time the runner waited, after this bot's replies, for what it wrote on stderr to
+    /// be read (at most a few milliseconds a reply, and none for bytes past the caps).
+    pub stderr_waited: Duration,
     /// Sandbox limits the bot ran into, in words.
     pub incidents: Vec<String>,
 }
@@ -229,8 +232,8 @@ fn play_turn(
 ) {
     let turn = m.turn();
     let (answers, mut notes) = collect_replies(&*m, bots, rx, (config, share));
-    for b in bots.iter_mut() {
-        b.file_stderr(turn);
+    for (p, b) in bots.iter_mut().enumerate() {
+        b.file_stderr(turn, answers.iter().any(|(s, _)| *s == p));
     }
     for (p, b) in bots.iter_mut().enumerate() {
         for text in b.new_incidents() {
