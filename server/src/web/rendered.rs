@@ -106,6 +106,29 @@ impl Write for ToClient {
     }
 }
 
+/// Plain text to the client, and a gzipped copy of it for the cache while the copy is
+/// small enough to keep.
+struct Tee {
+    to: ToClient,
+    copy: Option<flate2::write::GzEncoder<Vec<u8>>>,
+}
+
+impl Write for Tee {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.to.write_all(data)?;
+        if let Some(copy) = &mut self.copy {
+            if copy.write_all(data).is_err() || copy.get_ref().len() > KEEP_UP_TO {
+                self.copy = None;
+            }
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.to.flush()
+    }
+}
+
 /// The chunks as a body's stream; holds the render's place until the body is done.
 /// A body whose writer did not finish ends in an error, never as if it were whole.
 struct Chunks {
@@ -137,7 +160,8 @@ impl futures_core::Stream for Chunks {
 }
 
 /// A body written by `write` on a thread of its own called `name`, gzipped when
-/// `gzip`; a gzipped body small enough is put in `keep` once whole. `render` is held
+/// `gzip`; the whole written, gzipped, is put in `keep` once done when it is small
+/// enough (for a plain body, from a gzipped copy made as it goes). `render` is held
 /// until the writing ends, `body` until the body is sent or dropped. An error of
 /// `write` (other than its client going away or stalling) is logged and cuts the body
 /// short.
@@ -163,16 +187,27 @@ pub fn stream(
         let _render = render;
         let written = if gzip {
             let mut gz = flate2::write::GzEncoder::new(to, flate2::Compression::default());
-            write(&mut gz).and_then(|()| gz.finish())
+            write(&mut gz)
+                .and_then(|()| gz.finish())
+                .map(|mut to| (to.kept.take(), to))
         } else {
-            write(&mut to).map(|()| to)
+            let copy = keep
+                .is_some()
+                .then(|| flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default()));
+            let mut tee = Tee { to, copy };
+            write(&mut tee).map(|()| {
+                let kept = (tee.copy.take())
+                    .and_then(|gz| gz.finish().ok())
+                    .filter(|gz| gz.len() <= KEEP_UP_TO);
+                (kept, tee.to)
+            })
         };
         // Whole before the channel closes (as `to` is dropped), so the reader that
         // sees it closed sees the body whole.
-        let done = written.and_then(|mut to| {
+        let done = written.and_then(|(kept, mut to)| {
             to.flush()?;
             finished.store(true, Ordering::Release);
-            Ok(to.kept.take())
+            Ok(kept)
         });
         match done {
             Ok(kept) => {

@@ -224,10 +224,9 @@ pub async fn classic_log(
         h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         response
     };
-    if takes_gzip {
-        if let Some(held) = state.classic_logs.get(id.0) {
-            return Ok(answer(crate::web::downloads::shared(held)));
-        }
+    let cached = state.classic_logs.get(id.0);
+    if let Some(held) = cached.clone().filter(|_| takes_gzip) {
+        return Ok(answer(crate::web::downloads::shared(held)));
     }
     let ip = state.client_ip(addr.ip(), &headers);
     let body = state.log_bodies.take(ip.into()).map_err(|busy| {
@@ -238,6 +237,14 @@ pub async fn classic_log(
         let (status, why) = crate::web::guard::Busy::Site.refusal("logs being printed");
         AppError::Status(status, why)
     })?;
+    if let Some(held) = cached {
+        // Printed before: inflated as it is sent, to a client that takes no gzip.
+        let body = crate::web::rendered::stream("log", (body, render), false, None, move |out| {
+            std::io::copy(&mut flate2::read::GzDecoder::new(&held[..]), out).map(drop)
+        })
+        .map_err(|e| AppError::Internal(e.into()))?;
+        return Ok(answer(body));
+    }
     let replay = replay_bytes(&state, id).await?;
     let keep = crate::web::rendered::Keep {
         cache: state.classic_logs.clone(),
