@@ -175,7 +175,7 @@ pub fn stream(
     let (tx, rx) = mpsc::channel(AHEAD);
     let whole = Arc::new(AtomicBool::new(false));
     let finished = whole.clone();
-    let mut to = ToClient {
+    let to = ToClient {
         tx,
         buf: Vec::with_capacity(CHUNK),
         runtime: tokio::runtime::Handle::current(),
