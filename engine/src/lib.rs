@@ -16,4 +16,6 @@ pub mod process;
 pub mod remote;
 pub mod sandbox;
 
-pub use matches::{run_game, GameResult, MatchConfig, OnTimeout, PlayerReport, RunError};
+pub use matches::{
+    run_game, wall_share, GameResult, MatchConfig, OnTimeout, PlayerReport, RunError,
+};

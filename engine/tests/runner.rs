@@ -437,3 +437,24 @@ fn a_crash_is_told_by_its_exception_and_line_first() {
         "its output ended: the bot was killed: segmentation fault (signal 11)"
     );
 }
+
+#[test]
+fn seats_that_answer_in_turn_share_the_games_budget() {
+    let budget = Duration::from_secs(250);
+    assert_eq!(
+        engine::wall_share(budget, 2, 2),
+        budget,
+        "together: each has it all"
+    );
+    assert_eq!(engine::wall_share(budget, 8, 8), budget);
+    assert_eq!(
+        engine::wall_share(budget, 1, 4),
+        Duration::from_millis(62_500),
+        "in turn: a quarter each"
+    );
+    assert_eq!(
+        engine::wall_share(budget, 0, 0),
+        budget,
+        "no seat: nothing to share"
+    );
+}

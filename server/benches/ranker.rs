@@ -173,6 +173,7 @@ fn worker(db: &PgPool, name: &str) -> anyhow::Result<Worker> {
         ),
         match_config: MatchConfig::default(),
         stop: Arc::new(AtomicBool::new(false)),
+        challenge_minutes_per_hour: 30,
     })
 }
 

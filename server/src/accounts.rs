@@ -322,14 +322,16 @@ pub async fn delete_account(db: &PgPool, user: UserId) -> sqlx::Result<()> {
     sqlx::query!("delete from api_tokens where user_id = $1", user as UserId)
         .execute(&mut *tx)
         .await?;
-    sqlx::query!(
-        "update bots set name = 'deleted~' || id, disabled = true, disabled_reason = $2
-         where owner_id = $1",
+    let bots = sqlx::query_scalar!(
+        r#"update bots set name = 'deleted~' || id, disabled = true, disabled_reason = $2
+           where owner_id = $1 returning id as "id: crate::ids::BotId""#,
         user as UserId,
         DELETED_REASON
     )
-    .execute(&mut *tx)
+    .fetch_all(&mut *tx)
     .await?;
+    // Out of the tournaments running too: no later round pairs them.
+    crate::tournaments::withdraw(&mut tx, &bots, crate::tournaments::WITHDRAWN_DELETED).await?;
     // The code and what it printed while building: the owner's, gone with the account.
     sqlx::query!(
         "update bot_versions v set archive = '', build_log = null, smoke_stderr = null

@@ -35,6 +35,7 @@ pending_builds = 3
 bots_per_account = 5
 challenge_games_per_hour = 100
 challenges_at_once = 2
+challenge_minutes_per_hour = 30
 live_delay = 0
 bot_game_seconds = 250
 build_size_mib = 256
@@ -43,6 +44,7 @@ header_timeout = 10
 request_timeout = 60
 idle_timeout = 60
 max_connections = 1024
+max_connections_per_address = 128
 games = ["bottlebats"]
 remote = "ladder"
 remote_tournaments = false
@@ -145,6 +147,9 @@ pub struct Settings {
     /// Challenges and A/B tests one user may have playing at once
     #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGES_AT_ONCE")]
     pub challenges_at_once: Option<u32>,
+    /// Minutes of the workers' time one user's challenge and A/B test games started in the last hour may take; past them new ones are refused and queued ones wait
+    #[arg(long, global = true, env = "BOTTLEBATS_CHALLENGE_MINUTES_PER_HOUR")]
+    pub challenge_minutes_per_hour: Option<u32>,
     /// Submission deadline, e.g. `2026-12-01 18:00` (UTC) or RFC 3339; `none` removes it. Written at each start; /admin and `bottlebats admin deadline` change it meanwhile
     #[arg(long, global = true, env = "BOTTLEBATS_DEADLINE")]
     pub deadline: Option<String>,
@@ -157,7 +162,7 @@ pub struct Settings {
     /// Turns a live match is shown behind the game (a delay for finals on a big screen), until an organizer sets the delay on /admin
     #[arg(long, global = true, env = "BOTTLEBATS_LIVE_DELAY")]
     pub live_delay: Option<u32>,
-    /// Most seconds on the wall clock one bot's replies may take over a whole game of the site; past them it is removed (0: no limit)
+    /// Most seconds on the wall clock a whole game's replies may take on the site: players who answer together each have it all, seats that answer in turn share it; a bot past its share is removed (0: no limit)
     #[arg(long, global = true, env = "BOTTLEBATS_BOT_GAME_SECONDS")]
     pub bot_game_seconds: Option<u64>,
     /// Most a build may write, and what is kept of a built version, in MiB
@@ -206,6 +211,9 @@ pub struct Settings {
         value_delimiter = ','
     )]
     pub remote_allowance_ms: Option<Vec<String>>,
+    /// Connections one address (IPv6: one /64) may have open at once; more are closed when accepted. The trusted proxy is not capped
+    #[arg(long, global = true, env = "BOTTLEBATS_MAX_CONNECTIONS_PER_ADDRESS")]
+    pub max_connections_per_address: Option<usize>,
 }
 
 impl Settings {
@@ -231,6 +239,9 @@ impl Settings {
                 .challenge_games_per_hour
                 .or(other.challenge_games_per_hour),
             challenges_at_once: self.challenges_at_once.or(other.challenges_at_once),
+            challenge_minutes_per_hour: self
+                .challenge_minutes_per_hour
+                .or(other.challenge_minutes_per_hour),
             deadline: self.deadline.or(other.deadline),
             freeze_at_deadline: self.freeze_at_deadline.or(other.freeze_at_deadline),
             games: self.games.or(other.games),
@@ -248,6 +259,9 @@ impl Settings {
             remote_sessions: self.remote_sessions.or(other.remote_sessions),
             remote_matches: self.remote_matches.or(other.remote_matches),
             remote_allowance_ms: self.remote_allowance_ms.or(other.remote_allowance_ms),
+            max_connections_per_address: self
+                .max_connections_per_address
+                .or(other.max_connections_per_address),
         }
     }
 }
@@ -292,6 +306,7 @@ pub struct Config {
     /// What remote bots may do, whether they enter tournaments, how many sessions and
     /// matches this server holds, and each game's allowance (`crate::remote`).
     pub remote: crate::remote::Settings,
+    pub max_connections_per_address: usize,
 }
 
 /// The settings of a config file, if one is given.
@@ -332,6 +347,10 @@ impl Config {
                 s.challenge_games_per_hour.map(u64::from),
             ),
             ("challenges_at_once", s.challenges_at_once.map(u64::from)),
+            (
+                "challenge_minutes_per_hour",
+                s.challenge_minutes_per_hour.map(u64::from),
+            ),
             ("build_size_mib", s.build_size_mib),
             ("build_cache_gib", s.build_cache_gib),
             ("header_timeout", s.header_timeout),
@@ -340,6 +359,10 @@ impl Config {
             ("max_connections", s.max_connections.map(|n| n as u64)),
             ("remote_sessions", s.remote_sessions.map(|n| n as u64)),
             ("remote_matches", s.remote_matches.map(|n| n as u64)),
+            (
+                "max_connections_per_address",
+                s.max_connections_per_address.map(|n| n as u64),
+            ),
         ] {
             if value == Some(0) {
                 bail!("{name} must be at least 1");
@@ -388,6 +411,7 @@ impl Config {
             challenge_limits: crate::challenges::Limits {
                 games_per_hour: s.challenge_games_per_hour.expect(HAS_DEFAULT),
                 at_once: s.challenges_at_once.expect(HAS_DEFAULT),
+                minutes_per_hour: s.challenge_minutes_per_hour.expect(HAS_DEFAULT),
             },
             deadline,
             freeze_at_deadline: s.freeze_at_deadline,
@@ -410,6 +434,7 @@ impl Config {
                 matches: s.remote_matches.unwrap_or(workers),
                 allowances,
             },
+            max_connections_per_address: s.max_connections_per_address.expect(HAS_DEFAULT),
         })
     }
 

@@ -508,32 +508,82 @@ impl EmbeddedPg {
     }
 }
 
+/// The folders where a PostgreSQL client tool (`pg_dump`, `pg_restore`) is looked for,
+/// in order: the `postgres_bin` setting; beside the server binaries (`server`, and the
+/// folder its `initdb` is a link into: the tools of the server's own version); every
+/// folder on PATH; `/usr/lib/postgresql/*/bin`, the newest first. Each folder once.
+pub fn tool_folders(setting: Option<&Path>, server: Option<&Path>) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = setting.map(Path::to_path_buf).into_iter().collect();
+    if let Some(server) = server {
+        folders.push(server.to_path_buf());
+        if let Some(real) = (server.join("initdb").canonicalize().ok())
+            .and_then(|initdb| initdb.parent().map(Path::to_path_buf))
+        {
+            folders.push(real);
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        folders.extend(std::env::split_paths(&path));
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            Some((e.file_name().to_str()?.parse().ok()?, e.path().join("bin")))
+        })
+        .collect();
+    versions.sort_by_key(|v| std::cmp::Reverse(v.0));
+    folders.extend(versions.into_iter().map(|(_, bin)| bin));
+    let mut seen = std::collections::HashSet::new();
+    folders.retain(|f| !f.as_os_str().is_empty() && seen.insert(f.clone()));
+    folders
+}
+
+/// `program` in the first of `folders` that has it, or an error that names it, where it
+/// was looked for and the package that installs it.
+pub fn find_tool(program: &str, folders: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    if let Some(found) = folders
+        .iter()
+        .map(|f| f.join(program))
+        .find(|p| p.is_file())
+    {
+        return Ok(found);
+    }
+    let looked: Vec<String> = folders.iter().map(|f| f.display().to_string()).collect();
+    bail!(
+        "`{program}` was not found (looked in {}): it comes with PostgreSQL's client tools, \
+         Debian and Ubuntu's `postgresql-client` package (`apt install postgresql-client`), \
+         or set `postgres_bin` to the folder that holds it",
+        if looked.is_empty() {
+            "no folder".to_string()
+        } else {
+            looked.join(", ")
+        }
+    )
+}
+
 /// A PostgreSQL client program (`pg_dump`, `pg_restore`) aimed at the database of
 /// `config`: the embedded cluster (started for the occasion if need be; returned so
-/// the caller stops it after) or `DATABASE_URL`.
+/// the caller stops it after) or `DATABASE_URL`. The program is found on its own
+/// ([`tool_folders`]) before any cluster starts.
 pub fn client_tool(
     config: &Config,
     program: &str,
 ) -> anyhow::Result<(Command, Option<EmbeddedPg>)> {
+    let setting = config.postgres_bin.as_deref();
     match &config.database_url {
         Some(url) => {
-            let dir = config
-                .postgres_bin
-                .clone()
-                .filter(|d| d.join(program).is_file())
-                .or_else(|| {
-                    std::env::var_os("PATH")
-                        .and_then(|p| std::env::split_paths(&p).find(|d| d.join(program).is_file()))
-                })
-                .or_else(find_binaries)
-                .with_context(|| format!("`{program}` was not found: install the PostgreSQL client tools (postgresql-client)"))?;
-            let mut cmd = Command::new(dir.join(program));
+            let tool = find_tool(program, &tool_folders(setting, None))?;
+            let mut cmd = Command::new(tool);
             cmd.arg(format!("--dbname={url}"));
             Ok((cmd, None))
         }
         None => {
-            let pg = EmbeddedPg::start(&config.data_dir, config.postgres_bin.as_deref())?;
-            let mut cmd = Command::new(pg.bin.join(program));
+            let server = server_binaries(setting)?;
+            let tool = find_tool(program, &tool_folders(setting, Some(&server)))?;
+            let pg = EmbeddedPg::start(&config.data_dir, setting)?;
+            let mut cmd = Command::new(tool);
             cmd.arg("--host").arg(&pg.socket_dir).args([
                 "--port",
                 &pg.port.to_string(),
@@ -544,5 +594,41 @@ pub fn client_tool(
             ]);
             Ok((cmd, Some(pg)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_client_tool_is_found_in_the_first_folder_that_has_it_or_named_when_missing() {
+        let base = std::env::temp_dir().join(format!("bottlebats-tools-{}", std::process::id()));
+        let (empty, full) = (base.join("empty"), base.join("full"));
+        std::fs::create_dir_all(&empty).unwrap();
+        std::fs::create_dir_all(&full).unwrap();
+        std::fs::write(full.join("pg_dump"), "").unwrap();
+        let folders = [empty.clone(), full.clone()];
+        assert_eq!(
+            find_tool("pg_dump", &folders).unwrap(),
+            full.join("pg_dump")
+        );
+        let missing = find_tool("pg_restore", &folders).unwrap_err().to_string();
+        assert!(
+            missing.starts_with("`pg_restore` was not found"),
+            "{missing}"
+        );
+        assert!(missing.contains(&empty.display().to_string()), "{missing}");
+        assert!(
+            missing.contains("apt install postgresql-client"),
+            "{missing}"
+        );
+        // Beside the server binaries: the folder a link to `initdb` leads to as well.
+        let links = base.join("links");
+        std::fs::create_dir_all(&links).unwrap();
+        std::os::unix::fs::symlink(full.join("pg_dump"), links.join("initdb")).unwrap();
+        let folders = tool_folders(None, Some(&links));
+        assert_eq!(folders[..2], [links.clone(), full.canonicalize().unwrap()]);
+        let _ = std::fs::remove_dir_all(&base);
     }
 }

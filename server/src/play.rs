@@ -270,8 +270,7 @@ fn write_outputs(
             .with_context(|| format!("cannot write the log {}", path.display()))?;
         let mut out = std::io::BufWriter::new(file);
         kind.write_log(&replay, &mut out)
-            .map_err(|e| anyhow!("cannot write the log {}: {e}", path.display()))?;
-        out.flush()
+            .and_then(|()| out.flush())
             .with_context(|| format!("cannot write the log {}", path.display()))?;
     }
     if let Some(file) = &config.replayfile {

@@ -156,6 +156,7 @@ impl BotWork {
                         ..MatchConfig::default()
                     },
                     stop: stop_matches.clone(),
+                    challenge_minutes_per_hour: config.challenge_limits.minutes_per_hour,
                 };
                 tasks.push(tokio::spawn(w.run(buffer, settings)));
             }

@@ -41,7 +41,8 @@ pub enum Refusal {
     NotYours,
     /// Too many versions of this owner are waiting to be built.
     TooManyWaiting(String),
-    /// The submission deadline has passed (`crate::contest`).
+    /// The submission deadline has passed (`crate::contest`), or the bot's game is
+    /// closed on this site.
     Closed(String),
 }
 
@@ -180,6 +181,22 @@ pub async fn accept(
         },
     };
     let open = crate::games::open(db).await?;
+    if let Some(existing) = existing {
+        let game = sqlx::query_scalar!(
+            "select game from bots where lower(name) = lower($1) and owner_id = $2",
+            existing,
+            owner.id as UserId
+        )
+        .fetch_optional(db)
+        .await?;
+        if let Some(game) = game.filter(|g| !open.contains(g)) {
+            let title = crate::games::kind(&game).map_or(game.as_str(), |k| k.title());
+            return Ok(Err(Refusal::Closed(format!(
+                "{title} is closed on this site: its bots take no new versions until the \
+                 organizers open it again."
+            ))));
+        }
+    }
     let game = match crate::games::chosen(Some(&up.game), &open) {
         Ok(g) => g.to_string(),
         Err(e) => return Ok(Err(Refusal::Invalid(format!("{e}.")))),

@@ -54,6 +54,9 @@ pub struct Worker {
     pub match_config: MatchConfig,
     /// Set to stop: the match being played is given back to the queue.
     pub stop: Arc<AtomicBool>,
+    /// Minutes of the workers' time one owner's challenge games started in the last
+    /// hour may take; past them the owner's queued games wait (`challenge_minutes_per_hour`).
+    pub challenge_minutes_per_hour: u32,
 }
 
 /// A match taken from the queue.
@@ -79,6 +82,9 @@ pub struct ClaimedSeat {
     pub bot: BotId,
     pub name: String,
     pub version: VersionId,
+    /// The bot is out of the ladder (its owner deleted the account, or an organizer
+    /// disabled it): the match is voided, never played.
+    pub out: bool,
 }
 
 /// The first turn of `found` (a player's problems, by first turn): where its owner
@@ -165,7 +171,8 @@ impl Worker {
     /// started and fewer than that share of the live workers play one; with no ranked
     /// match waiting, a challenge's in any case. Challenges
     /// turned off wait in the queue, and so does a match with a bot that plays
-    /// another match now.
+    /// another match now, and a challenge's whose owner's games started in the last hour
+    /// took [`Worker::challenge_minutes_per_hour`] already.
     pub async fn claim(&self) -> sqlx::Result<Option<Claimed>> {
         let mut tx = self.db.begin().await?;
         let gate = sqlx::query!(
@@ -206,6 +213,16 @@ impl Worker {
                      and (challenge_id is null or $3)
                      -- A remote bot's match is played by the server holding its session.
                      and not q.remote
+                     -- An owner whose challenge games took their time this hour waits.
+                     and (q.challenge_id is null or (
+                         select coalesce(sum(extract(epoch from
+                                    coalesce(m2.finished_at, now()) - m2.started_at)), 0)
+                         from challenges c0
+                         join challenges c2 on c2.owner_id = c0.owner_id
+                         join matches m2 on m2.challenge_id = c2.id
+                         where c0.id = q.challenge_id
+                           and m2.started_at > now() - interval '1 hour'
+                           and m2.status in ('running', 'finished'))::float8 < $6::float8)
                      and (not ranked or not $5)
                      -- One match at a time for a bot: a slow one holds one worker.
                      and not exists (
@@ -223,7 +240,8 @@ impl Worker {
             LEASE.as_secs_f64(),
             gate.challenges,
             challenges_first,
-            gate.frozen
+            gate.frozen,
+            f64::from(self.challenge_minutes_per_hour) * 60.0
         )
         .fetch_optional(&mut *tx)
         .await?;
@@ -232,7 +250,8 @@ impl Worker {
         };
         let players = sqlx::query_as!(
             ClaimedSeat,
-            r#"select p.seat, p.bot_id as "bot: BotId", b.name, p.version_id as "version: VersionId"
+            r#"select p.seat, p.bot_id as "bot: BotId", b.name, p.version_id as "version: VersionId",
+                   b.disabled as out
                from match_players p join bots b on b.id = p.bot_id
                where p.match_id = $1 order by p.seat"#,
             claimed.id as MatchId
@@ -304,6 +323,28 @@ impl Worker {
                 ),
             )
             .await?;
+            return Ok(true);
+        }
+        if let Some(out) = m.players.iter().find(|p| p.out) {
+            // Queued before its bot left the ladder, or paired by a path that missed
+            // it: never played, and its builds leave this machine's cache.
+            ranker::void(
+                &self.db,
+                m.id,
+                &format!("`{}` is out of the ladder and does not play", out.name),
+            )
+            .await?;
+            let gone: Vec<VersionId> = (m.players.iter().filter(|p| p.out))
+                .map(|p| p.version)
+                .collect();
+            let cache = self.builder.cache.clone();
+            let _ = crate::dedicated::run("build-cache", move || {
+                gone.into_iter().for_each(|v| cache.forget(v))
+            })
+            .await;
+            if let Some(t) = m.tournament {
+                crate::tournaments::advance(&self.db, t).await?;
+            }
             return Ok(true);
         }
         tracing::info!(match_id = %m.id, attempt = m.attempts, "playing");

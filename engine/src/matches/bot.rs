@@ -49,25 +49,32 @@ impl Bot {
 
     /// Lets the stderr reader take in what the bot wrote before its reply, so that it is
     /// filed under this turn: waits (at most a few milliseconds) while the pipe still
-    /// holds unread bytes.
-    fn settle_stderr(&self) {
+    /// holds unread bytes that would be kept. Bytes past this turn's cap or the game's
+    /// would only be dropped, so a bot flooding its stderr is not waited for at all:
+    /// the wait is bounded by what is kept.
+    fn settle_stderr(&mut self) {
         use std::os::fd::AsRawFd;
+        let started = Instant::now();
         for _ in 0..20 {
+            if self.stderr.lock().unwrap_or_else(|e| e.into_inner()).room() == 0 {
+                break;
+            }
             let mut unread: libc::c_int = 0;
             // SAFETY: FIONREAD on a pipe we hold open, into a c_int.
             let ok =
                 unsafe { libc::ioctl(self.stderr_pipe.as_raw_fd(), libc::FIONREAD, &mut unread) }
                     == 0;
             if !ok || unread == 0 {
-                return;
+                break;
             }
             thread::sleep(Duration::from_micros(250));
         }
+        self.report.stderr_waited += started.elapsed();
     }
 
     /// Why the bot crashed, as what it wrote on stderr says (this turn's and the end of
     /// the game's so far): an exception and its line ([`crate::cause`]).
-    pub(super) fn stderr_cause(&self) -> Option<String> {
+    pub(super) fn stderr_cause(&mut self) -> Option<String> {
         // The bot has ended: its last words come through the pipe in a moment.
         for _ in 0..40 {
             let done = self.stderr.lock().unwrap_or_else(|e| e.into_inner()).done;
@@ -88,9 +95,12 @@ impl Bot {
         crate::cause::of_stderr(&String::from_utf8_lossy(&tail))
     }
 
-    /// Files what the bot wrote on stderr this turn under `turn`.
-    pub(super) fn file_stderr(&mut self, turn: u32) {
-        self.settle_stderr();
+    /// Files what the bot wrote on stderr this turn under `turn`; when it `answered`
+    /// this turn, once what it wrote before its reply is read.
+    pub(super) fn file_stderr(&mut self, turn: u32, answered: bool) {
+        if answered {
+            self.settle_stderr();
+        }
         let text = std::mem::take(&mut self.stderr.lock().unwrap_or_else(|e| e.into_inner()).turn);
         if !text.is_empty() {
             self.report.stderr.push((turn, text));
@@ -157,15 +167,17 @@ pub(super) fn start_bot(
             read_replies(index, stdout, (framing, max_line, max_lines), &room, events)
         })?;
 
-    let buf = Arc::new(Mutex::new(StderrBuf::default()));
+    let buf = Arc::new(Mutex::new(StderrBuf::new(
+        config.stderr_turn_bytes,
+        config.stderr_game_bytes,
+    )));
     let sink = buf.clone();
-    let (turn_cap, game_cap) = (config.stderr_turn_bytes, config.stderr_game_bytes);
     // Shared, so the match loop can see whether the pipe still holds unread bytes.
     let stderr_pipe = Arc::new(std::fs::File::from(std::os::fd::OwnedFd::from(stderr)));
     let pipe = stderr_pipe.clone();
     thread::Builder::new()
         .name(thread_name("stderr"))
-        .spawn(move || drain_stderr(&pipe, sink, turn_cap, game_cap))?;
+        .spawn(move || drain_stderr(&pipe, sink))?;
 
     Ok(Bot {
         process,

@@ -56,10 +56,12 @@ pub struct MatchConfig {
     pub max_consecutive_timeouts: u32,
     /// With CPU accounting, the wall clock still stops a reply at this multiple.
     pub wall_factor: u32,
-    /// Most time on the wall clock one bot's replies may take over the whole game; a
-    /// bot past it is removed (games/bottlebats/rules.md §7). Replies limited in CPU time can
-    /// still sleep: this bounds how long a bot can hold a match. `None`: no budget,
-    /// as in 2016.
+    /// Most time on the wall clock the replies of a whole game may take; a bot past its
+    /// share is removed (games/bottlebats/rules.md §7). Seats that answer together wait
+    /// at the same time and each has it all; seats that answer in turn (Vindinium) wait
+    /// one after the other and share it ([`wall_share`]). Replies limited in CPU time
+    /// can still sleep: this bounds how long a game holds its worker. `None`: no
+    /// budget, as in 2016.
     pub game_wall_budget: Option<Duration>,
     /// With CPU accounting, a bot that uses no CPU at all for this long while its
     /// reply is awaited is blocked (most often on its own unflushed output) and times
@@ -135,6 +137,9 @@ pub struct PlayerReport {
     pub stderr: Vec<(u32, Vec<u8>)>,
     /// Stderr bytes beyond the caps, counted and dropped.
     pub stderr_dropped: u64,
+    /// Time the runner waited, after this bot's replies, for what it wrote on stderr to
+    /// be read (at most a few milliseconds a reply, and none for bytes past the caps).
+    pub stderr_waited: Duration,
     /// Sandbox limits the bot ran into, in words.
     pub incidents: Vec<String>,
 }
@@ -168,6 +173,7 @@ pub fn run_game(
 ) -> Result<GameResult, RunError> {
     let (tx, rx) = mpsc::channel::<(usize, BotEvent)>();
     let mut bots = start_bots(specs, launcher, (config, framing), tx)?;
+    let share = (config.game_wall_budget).map(|b| wall_share(b, m.to_answer().len(), m.seats()));
     while !m.is_over() {
         if !watch(&*m) {
             for b in &mut bots {
@@ -175,10 +181,19 @@ pub fn run_game(
             }
             return Err(RunError::Cancelled);
         }
-        play_turn(&mut *m, &mut bots, &rx, config);
+        play_turn(&mut *m, &mut bots, &rx, (config, share));
     }
     end_bots(&mut bots, &mut *m, config.kill_grace);
     Ok(finish(m, bots))
+}
+
+/// Each seat's share of a game's wall-clock `budget`, when `at_once` of its `seats`
+/// answer at the first turn: the whole budget when every seat answers together (they
+/// wait at the same time), `budget * at_once / seats` when they answer in turn, so that
+/// the game's replies never take longer than the budget in all.
+pub fn wall_share(budget: Duration, at_once: usize, seats: usize) -> Duration {
+    let (at_once, seats) = (at_once.max(1).min(seats.max(1)), seats.max(1));
+    budget * at_once as u32 / seats as u32
 }
 
 /// Starts every bot, or none: when one cannot be started, those already running are
@@ -214,12 +229,12 @@ fn play_turn(
     m: &mut dyn Match,
     bots: &mut [Bot],
     rx: &Receiver<(usize, BotEvent)>,
-    config: &MatchConfig,
+    (config, share): (&MatchConfig, Option<Duration>),
 ) {
     let turn = m.turn();
-    let (answers, mut notes) = collect_replies(&*m, bots, rx, config);
-    for b in bots.iter_mut() {
-        b.file_stderr(turn);
+    let (answers, mut notes) = collect_replies(&*m, bots, rx, (config, share));
+    for (p, b) in bots.iter_mut().enumerate() {
+        b.file_stderr(turn, answers.iter().any(|(s, _)| *s == p));
     }
     for (p, b) in bots.iter_mut().enumerate() {
         for text in b.new_incidents() {

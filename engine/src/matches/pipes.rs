@@ -59,7 +59,31 @@ pub(super) struct StderrBuf {
     pub(super) dropped: u64,
     /// The pipe reached its end: everything the bot wrote has been read.
     pub(super) done: bool,
+    /// Most kept a turn, and in the whole game.
+    turn_cap: usize,
+    game_cap: usize,
 }
+
+impl StderrBuf {
+    pub(super) fn new(turn_cap: usize, game_cap: usize) -> StderrBuf {
+        StderrBuf {
+            turn_cap,
+            game_cap,
+            ..StderrBuf::default()
+        }
+    }
+
+    /// Bytes still kept if the bot writes them now: none once this turn's or the
+    /// game's cap is reached (what comes then is read and dropped).
+    pub(super) fn room(&self) -> usize {
+        (self.turn_cap.saturating_sub(self.turn.len())).min(self.game_cap.saturating_sub(self.kept))
+    }
+}
+
+/// Past the game's cap nothing more is kept: the rest is read at most this fast (bytes
+/// a second), so that a bot flooding its stderr costs the server little CPU; a bot that
+/// writes faster waits for its writes, its own time.
+pub(super) const DROPPED_PER_SECOND: u64 = 8 * 1024 * 1024;
 
 /// The stdin thread: writes each state as the match loop sends it.
 pub(super) fn write_states(
@@ -144,14 +168,10 @@ pub(super) fn read_replies(
     }
 }
 
-/// The stderr thread: reads everything the bot writes, keeping what fits the caps.
-pub(super) fn drain_stderr(
-    stderr: &std::fs::File,
-    buf: Arc<Mutex<StderrBuf>>,
-    turn_cap: usize,
-    game_cap: usize,
-) {
-    let mut chunk = vec![0u8; 16 * 1024];
+/// The stderr thread: reads everything the bot writes, keeping what fits the caps;
+/// once the game's cap is reached, at most [`DROPPED_PER_SECOND`].
+pub(super) fn drain_stderr(stderr: &std::fs::File, buf: Arc<Mutex<StderrBuf>>) {
+    let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let n = match (&*stderr).read(&mut chunk) {
             Ok(0) | Err(_) => {
@@ -160,13 +180,17 @@ pub(super) fn drain_stderr(
             }
             Ok(n) => n,
         };
-        let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
-        let room = turn_cap
-            .saturating_sub(b.turn.len())
-            .min(game_cap.saturating_sub(b.kept));
-        let keep = n.min(room);
-        b.turn.extend_from_slice(&chunk[..keep]);
-        b.kept += keep;
-        b.dropped += (n - keep) as u64;
+        let full = {
+            let mut b = buf.lock().unwrap_or_else(|e| e.into_inner());
+            let keep = n.min(b.room());
+            b.turn.extend_from_slice(&chunk[..keep]);
+            b.kept += keep;
+            b.dropped += (n - keep) as u64;
+            b.kept >= b.game_cap
+        };
+        if full {
+            let seconds = n as f64 / DROPPED_PER_SECOND as f64;
+            std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+        }
     }
 }

@@ -14,16 +14,17 @@ use crate::process::BotProcess;
 use game_interface::{Answer, Match, RunnerNotes, Seat};
 
 /// Sends every seat the match awaits its view at once, then gathers one reply from
-/// each within its time limit. Returns the answers and the runner's notes of the turn.
+/// each within its time limit; `share` is each seat's share of the game's wall-clock
+/// budget (`super::wall_share`). Returns the answers and the runner's notes of the turn.
 pub(super) fn collect_replies(
     m: &dyn Match,
     bots: &mut [Bot],
     rx: &Receiver<(usize, BotEvent)>,
-    config: &MatchConfig,
+    (config, share): (&MatchConfig, Option<Duration>),
 ) -> (Vec<(Seat, Answer)>, RunnerNotes) {
     let mut pending: Vec<usize> = m.to_answer();
     let awaited = pending.clone();
-    let mut turn = Gathering::new(bots.len(), config);
+    let mut turn = Gathering::new(bots.len(), config, share);
     turn.send_views(m, bots, &pending);
     while !pending.is_empty() {
         turn.wait(bots, rx, &pending);
@@ -41,9 +42,19 @@ pub(super) fn collect_replies(
     (answers, turn.notes)
 }
 
+/// Seconds as a reader wants them: whole from 10 on, else to a tenth.
+fn seconds(d: Duration) -> String {
+    match d.as_secs_f64() {
+        s if s >= 10.0 || s.fract() == 0.0 => format!("{s:.0}"),
+        s => format!("{s:.1}"),
+    }
+}
+
 /// One turn's clock and what each player sent in it.
 struct Gathering<'a> {
     config: &'a MatchConfig,
+    /// Each seat's share of the game's wall-clock budget.
+    share: Option<Duration>,
     /// The time each seat is allowed for its reply this turn.
     limits: Vec<Duration>,
     /// When the states were sent.
@@ -59,9 +70,10 @@ struct Gathering<'a> {
 }
 
 impl<'a> Gathering<'a> {
-    fn new(n: usize, config: &'a MatchConfig) -> Gathering<'a> {
+    fn new(n: usize, config: &'a MatchConfig, share: Option<Duration>) -> Gathering<'a> {
         Gathering {
             config,
+            share,
             limits: vec![config.turn_timeout; n],
             start: Instant::now(),
             budget_left: vec![None; n],
@@ -91,8 +103,7 @@ impl<'a> Gathering<'a> {
             if let Some(tx) = &bots[p].stdin {
                 let _ = tx.send(view);
             }
-            self.budget_left[p] =
-                (self.config.game_wall_budget).map(|b| b.saturating_sub(bots[p].waited));
+            self.budget_left[p] = self.share.map(|b| b.saturating_sub(bots[p].waited));
             self.cpu_start[p] = bots[p].process.cpu_time();
             self.last_busy[p] = (self.cpu_start[p], Instant::now());
         }
@@ -161,15 +172,21 @@ impl<'a> Gathering<'a> {
             return true;
         }
         if self.over_budget(p) {
-            let budget = self
-                .config
-                .game_wall_budget
-                .unwrap_or_default()
-                .as_secs_f64();
+            let budget = self.config.game_wall_budget.unwrap_or_default();
+            let share = self.share.unwrap_or_default();
+            let most = if share < budget {
+                format!(
+                    "its share of the {} s one game allows, which seats that answer in \
+                     turn share",
+                    seconds(budget)
+                )
+            } else {
+                "the most one game allows".to_string()
+            };
             self.answers[p] = Some(Answer::Crashed(format!(
-                "out of time for the game: its replies took {budget:.0} s on the clock in \
-                 all, the most one game allows (a bot that sleeps or waits while its reply \
-                 is awaited uses it up)"
+                "out of time for the game: its replies took {} s on the clock in all, \
+                 {most} (a bot that sleeps or waits while its reply is awaited uses it up)",
+                seconds(share)
             )));
             self.record_time(p, bot, used);
             return true;
@@ -274,7 +291,7 @@ impl<'a> Gathering<'a> {
 /// The reason of a crash led by its cause, when the bot's stderr names one:
 /// `IndexError: string index out of range, at bot.py line 86 (its output ended: the
 /// bot exited with status 1)`.
-fn with_cause(bot: &Bot, why: String) -> String {
+fn with_cause(bot: &mut Bot, why: String) -> String {
     match bot.stderr_cause() {
         Some(cause) => format!("{cause} ({why})"),
         None => why,

@@ -110,6 +110,15 @@ impl GameKind for BottleBats {
         Ok(Box::new(BottleBatsMatch::new(game)))
     }
 
+    /// The classic log of 2016, a board at a time ([`crate::replay_v2::write_classic_log`]).
+    fn write_log(
+        &self,
+        replay_json: &str,
+        mut out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        crate::replay_v2::write_classic_log(replay_json, &mut out)
+    }
+
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
         self.generate_sized(seed, seats, None)
     }
@@ -129,12 +138,6 @@ impl GameKind for BottleBats {
         generate(&opts)
             .map(|m| m.to_text())
             .map_err(|e| GenerateError(e.to_string()))
-    }
-
-    /// The classic 2016 log, printed from the replay as the 2016 arbiter printed it.
-    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
-        let replay = replay_v2::read_any(replay_json)?;
-        replay.write_classic_log(out).map_err(|e| e.to_string())
     }
 
     fn stored_stream(&self, replay_json: &str) -> Result<Stream, String> {

@@ -326,44 +326,74 @@ impl Replay {
         Ok(r)
     }
 
-    /// The map, rebuilt for printing (owners and garrisons come from each turn).
-    fn board_map(&self) -> Map {
-        self.map.to_map(&self.players)
-    }
-
     /// Writes the classic log: `# STEP: n`, the full board, a blank line, per turn.
     pub fn write_classic_log(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
-        let map = self.board_map();
-        let mut text = String::new();
+        let mut log = ClassicLog::new(&self.map, &self.players);
         for (n, turn) in self.turns.iter().enumerate() {
-            let owners: Vec<Owner> = turn.owners.iter().map(|&c| owner_of(c)).collect();
-            let mut roads = vec![RoadMarches::default(); map.roads.len()];
-            for &(road, toward, owner, size, sent) in &turn.marches {
-                let steps = map.roads[road].length as i64 - (n as i64 - sent);
-                let m = crate::game::March {
-                    owner: owner_of(owner),
-                    size,
-                    pos: 2 * steps.max(0) as u32,
-                };
-                if toward == 0 {
-                    roads[road].toward_a.push(m)
-                } else {
-                    roads[road].toward_b.push(m)
-                }
-            }
-            text.clear();
-            text.push_str(&format!("# STEP: {n}\n"));
-            Snapshot {
-                map: &map,
-                names: &self.players,
-                owners: &owners,
-                garrisons: &turn.garrisons,
-                roads: &roads,
-            }
-            .write(None, &mut text);
-            text.push('\n');
-            out.write_all(text.as_bytes())?;
+            log.write_turn(n, turn, out)?;
         }
         Ok(())
+    }
+}
+
+/// The classic log written a turn at a time, as the boards come: it holds the map and
+/// one turn's text, never the whole game.
+pub struct ClassicLog<'a> {
+    map: Map,
+    players: &'a [String],
+    text: String,
+}
+
+impl<'a> ClassicLog<'a> {
+    pub fn new(map: &ReplayMap, players: &'a [String]) -> ClassicLog<'a> {
+        ClassicLog {
+            map: map.to_map(players),
+            players,
+            text: String::new(),
+        }
+    }
+
+    /// Writes board `n` (its events are not read): `# STEP: n`, the full board, a
+    /// blank line.
+    pub fn write_turn(
+        &mut self,
+        n: usize,
+        turn: &Turn,
+        out: &mut (impl Write + ?Sized),
+    ) -> io::Result<()> {
+        let map = &self.map;
+        let owners: Vec<Owner> = turn.owners.iter().map(|&c| owner_of(c)).collect();
+        let mut roads = vec![RoadMarches::default(); map.roads.len()];
+        for &(road, toward, owner, size, sent) in &turn.marches {
+            let Some(r) = map.roads.get(road) else {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("turn {n}: a march on road {road}, which the map lacks"),
+                ));
+            };
+            let steps = r.length as i64 - (n as i64 - sent);
+            let m = crate::game::March {
+                owner: owner_of(owner),
+                size,
+                pos: 2 * steps.max(0) as u32,
+            };
+            if toward == 0 {
+                roads[road].toward_a.push(m)
+            } else {
+                roads[road].toward_b.push(m)
+            }
+        }
+        self.text.clear();
+        self.text.push_str(&format!("# STEP: {n}\n"));
+        Snapshot {
+            map,
+            names: self.players,
+            owners: &owners,
+            garrisons: &turn.garrisons,
+            roads: &roads,
+        }
+        .write(None, &mut self.text);
+        self.text.push('\n');
+        out.write_all(self.text.as_bytes())
     }
 }

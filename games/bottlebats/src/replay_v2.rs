@@ -469,6 +469,27 @@ pub fn decode(replay: &CompactReplay) -> Result<Replay, String> {
     })
 }
 
+/// The classic log of a replay's JSON of either version, written a turn at a time: a
+/// compact replay's boards are rebuilt one after the other and only the latest is
+/// held, so the memory it takes does not grow with the game (a version 1 replay holds
+/// every board already). A replay that does not read is an error of kind
+/// `InvalidData`, as is one whose rows stop making sense (after the turns before).
+pub fn write_classic_log(text: &str, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    match read_either(text).map_err(invalid)? {
+        Either::Whole(r) => r.write_classic_log(out),
+        Either::Compact(r) => {
+            let mut log = crate::replay::ClassicLog::new(&r.map, &r.players);
+            let mut follower = Follower::new(&r.map, &r.players);
+            for (n, row) in r.turns.iter().enumerate() {
+                let (board, _) = follower.push(row).map_err(invalid)?;
+                log.write_turn(n, board, out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
 /// A replay's JSON of either version, as v1 (the form the engine reads and prints).
 pub fn read_any(text: &str) -> Result<Replay, String> {
     match read_either(text)? {

@@ -28,16 +28,29 @@ fn rules() -> String {
 }
 
 /// Whether the rules document named right after `before` is this game's: its path in
-/// the repository, or its address on the site (`/docs/rules.md`). Another game's is
-/// `games/NAME/rules.md` or `/docs/NAME-rules.md`; `None` names no game.
+/// the repository, or its address on the site (`/docs/bottlebats/rules.md`, and the
+/// first one, `/docs/rules.md`). Another game's is `games/NAME/rules.md`,
+/// `/docs/NAME/rules.md` or `/docs/NAME-rules.md`; every game's file name alone is
+/// none; `None` names no game.
 fn ours(before: &str) -> Option<bool> {
-    if before.ends_with("games/bottlebats/") || before.ends_with("/docs/") {
-        Some(true)
-    } else if before.ends_with('-')
-        || before.rsplit_once("games/").is_some_and(|(_, rest)| {
+    // A folder of one game: another game's, or a placeholder (`games/NAME/`).
+    let one_folder = |root: &str| {
+        before.rsplit_once(root).is_some_and(|(_, rest)| {
             rest.strip_suffix('/')
                 .is_some_and(|name| !name.is_empty() && !name.contains('/'))
         })
+    };
+    if before.ends_with("games/bottlebats/")
+        || before.ends_with("/docs/bottlebats/")
+        || before.ends_with("/docs/")
+    {
+        Some(true)
+    } else if before.ends_with('-')
+        || one_folder("games/")
+        || one_folder("/docs/")
+        // Every game's file name, in code (`join("rules.md")`) or named alone.
+        || before.ends_with('"')
+        || before.ends_with('`')
     {
         Some(false)
     } else {
@@ -259,6 +272,13 @@ fn every_citation_of_the_rules_names_a_section_they_have() {
                 match which {
                     Some(false) => continue,
                     Some(true) => {}
+                    // A bare file name is no citation; one with a section or a
+                    // heading must say whose rules.
+                    None if cited_sections(line).is_empty()
+                        && !line[pos + RULES.len()..].starts_with('#') =>
+                    {
+                        continue
+                    }
                     None => wrong.push(format!("{at}: cite the rules as `{OURS}`")),
                 }
                 if let Some(anchor) = line[pos + RULES.len()..].strip_prefix('#') {

@@ -106,9 +106,13 @@ pub trait GameKind: Send + Sync {
         let _ = size;
         self.generate(seed, seats)
     }
-    /// Writes the log of a stored replay ([`Match::replay_json`]) to `out`, as the
-    /// game's local tool writes it ([`Description::log`]), one state at a time.
-    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String>;
+    /// Writes the game's log ([`Description::log`]) of a stored replay (the JSON
+    /// [`Match::replay_json`] gave) to `out` one state at a time, as the game's local
+    /// tool writes it: the memory it takes must not grow with the game's length (a
+    /// state is built, written and dropped before the next), since anyone may ask a
+    /// site for any match's log. An error of `out` stops it; a replay that does not
+    /// read is an error of kind `InvalidData`.
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()>;
     /// What the live stream sends of a stored replay.
     fn stored_stream(&self, replay_json: &str) -> Result<Stream, String>;
     /// A reply `seat` might give now, drawn at random among those the rules accept

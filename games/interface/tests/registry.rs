@@ -124,12 +124,6 @@ impl GameKind for Stones {
             _ => Err(GenerateError("stones is for two".into())),
         }
     }
-    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
-        for row in self.stored_stream(replay_json)?.rows {
-            writeln!(out, "{row}").map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
     fn stored_stream(&self, replay_json: &str) -> Result<Stream, String> {
         let moves = (replay_json.strip_prefix("{\"moves\":["))
             .and_then(|r| r.strip_suffix("]}"))
@@ -147,6 +141,18 @@ impl GameKind for Stones {
     }
     fn sample_reply(&self, _m: &dyn Match, _seat: Seat, seed: u64) -> Vec<String> {
         vec![(1 + seed % 3).to_string()]
+    }
+    /// A line a move, `SEAT takes N`, read from the replay a move at a time.
+    fn write_log(&self, replay: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let moves = (replay.strip_prefix("{\"moves\":["))
+            .and_then(|r| r.strip_suffix("]}"))
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "no moves"))?;
+        for m in moves.split("],").filter(|m| !m.is_empty()) {
+            let (seat, take) = (m.trim_matches(['[', ']']).split_once(','))
+                .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, m))?;
+            writeln!(out, "{seat} takes {take}")?;
+        }
+        Ok(())
     }
 }
 
@@ -319,6 +325,12 @@ fn a_sequential_game_plays_one_seat_at_a_time_through_the_registry() {
         "{\"moves\":[[0,1],[1,1],[0,3],[1,1],[0,3],[1,1]]}"
     );
     assert_eq!(m.rows_since(5), ["[0,3]", "[1,1]"]);
+    let mut log = Vec::new();
+    kind.write_log(&m.replay_json(), &mut log).unwrap();
+    assert_eq!(
+        String::from_utf8(log).unwrap(),
+        "0 takes 1\n1 takes 1\n0 takes 3\n1 takes 1\n0 takes 3\n1 takes 1\n"
+    );
     assert_eq!(m.outcome().ranks, [2, 1]);
     assert_eq!(m.outcome().winner(), Some(1));
     assert_eq!(m.warnings(), [1, 0]);

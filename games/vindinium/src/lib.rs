@@ -29,5 +29,5 @@ pub use board::{Board, HeroId, Tile};
 pub use game::{Game, HeroStats, Outcome, Status, DEFAULT_MAX_TURNS};
 pub use generate::{generate, generate_with, GenConfig, GenError};
 pub use hero::Hero;
-pub use map::{Map, MapError, ORIGINAL_MAPS};
+pub use map::{Map, MapError, MAX_SIZE, ORIGINAL_MAPS};
 pub use pos::{Dir, Move, Pos};

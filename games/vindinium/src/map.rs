@@ -16,9 +16,24 @@ pub const ORIGINAL_MAPS: [(&str, &str); 6] = [
     ("m6", include_str!("../../../maps/vindinium/m6.txt")),
 ];
 
+/// The largest board, in tiles a side: what the viewer draws
+/// (`static/vindinium/replay.mjs`'s `MAX_SIZE`). It also bounds what one state costs
+/// (20 KB of JSON a bot reads each move, and a line of the game's log): a board grows
+/// with the square of its longest line, so a few hundred bytes of text would otherwise
+/// make a board of 40,000 tiles.
+pub const MAX_SIZE: usize = 100;
+
 /// Why a map text is refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MapError {
+    /// The board would be larger than [`MAX_SIZE`] tiles a side.
+    #[error("the board would be {size} × {size} tiles (its longest line is {line} characters); at most {MAX_SIZE} × {MAX_SIZE}")]
+    TooLarge {
+        /// Half the length of the longest line.
+        size: usize,
+        /// The length of the longest line.
+        line: usize,
+    },
     /// Nothing but blank lines.
     #[error("the map is empty")]
     Empty,
@@ -94,7 +109,14 @@ impl Map {
                 return Err(MapError::NotAscii { row, character });
             }
         }
-        let width = lines.iter().map(|l| l.len()).max().unwrap_or(0) / 2;
+        let longest = lines.iter().map(|l| l.len()).max().unwrap_or(0);
+        let width = longest / 2;
+        if width > MAX_SIZE {
+            return Err(MapError::TooLarge {
+                size: width,
+                line: longest,
+            });
+        }
         if lines.len() > width {
             return Err(MapError::TooManyRows {
                 rows: lines.len(),

@@ -142,8 +142,8 @@ impl GameKind for Vindinium {
     }
 
     /// The GAME object of every state as a bot reads it, one a line, then the winner
-    /// ([`log`]).
-    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
+    /// ([`write_log`]).
+    fn write_log(&self, replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         write_log(replay_json, out)
     }
 
@@ -214,26 +214,57 @@ pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), Str
 /// The local tool's log of a stored replay: the GAME object of every state as a bot
 /// reads it (state 0 first, then the state after each move), one a line, then
 /// `{"winner": ID}` (or `{"winner": null}` when the top gold is shared) once the game
-/// is over. Written one state at a time: its memory is one state's, however long the
-/// game.
-pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), String> {
-    let stored = read(replay_json)?;
+/// is over. Written a state at a time: the game is played from its moves and only the
+/// state at hand is held, however long the game. The replay is checked first, as
+/// [`decode`] checks it (a second playing of the moves, without writing), so a
+/// replay that does not read writes nothing and is an error of kind `InvalidData`.
+pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+    let stored = read(replay_json).map_err(invalid)?;
+    check(&stored).map_err(invalid)?;
     let mut game =
-        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| e.to_string())?;
-    let io = |e: std::io::Error| e.to_string();
-    let line = |g: &Game, out: &mut dyn std::io::Write| -> Result<(), String> {
-        serde_json::to_writer(&mut *out, &g.game_json()).map_err(|e| e.to_string())?;
-        out.write_all(b"\n").map_err(io)
+        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| invalid(e.to_string()))?;
+    let mut line = Vec::new();
+    let mut write = |g: &Game, out: &mut dyn std::io::Write| {
+        line.clear();
+        serde_json::to_writer(&mut line, &g.game_json()).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        out.write_all(&line)
     };
-    line(&game, out)?;
+    write(&game, out)?;
     for (i, c) in stored.moves.chars().enumerate() {
-        let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
-        game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
-        line(&game, out)?;
+        let mv = char_move(c).ok_or_else(|| invalid(format!("move {}: `{c}`", i + 1)))?;
+        game.step(mv)
+            .map_err(|e| invalid(format!("move {}: {e}", i + 1)))?;
+        write(&game, out)?;
     }
     if game.is_finished() {
         let winner = serde_json::json!({ "winner": game.outcome().winner });
-        writeln!(out, "{winner}").map_err(io)?;
+        out.write_all(format!("{winner}\n").as_bytes())?;
+    }
+    Ok(())
+}
+
+/// What [`decode`] checks of a stored replay, playing its moves without keeping the
+/// states: its reply times and notes within its moves, every move legal, and a
+/// stored result the last state's.
+fn check(stored: &Stored) -> Result<(), String> {
+    let moves = stored.moves.chars().count();
+    if !(stored.ms.is_empty() || stored.ms.len() == moves)
+        || stored.notes.iter().any(|n| n.t > moves)
+    {
+        return Err(format!("reply times or notes beyond the {moves} moves"));
+    }
+    let mut game =
+        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| e.to_string())?;
+    for (i, c) in stored.moves.chars().enumerate() {
+        let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
+        game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+    }
+    if let Some(result) = &stored.result {
+        if !game.is_finished() || result.gold != game.stats().map(|s| s.gold) {
+            return Err("the stored result is not the replayed game's".into());
+        }
     }
     Ok(())
 }
@@ -241,7 +272,7 @@ pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> Result<(), 
 /// [`write_log`] as text.
 pub fn log(replay_json: &str) -> Result<String, String> {
     let mut out = Vec::new();
-    write_log(replay_json, &mut out)?;
+    write_log(replay_json, &mut out).map_err(|e| e.to_string())?;
     String::from_utf8(out).map_err(|e| e.to_string())
 }
 

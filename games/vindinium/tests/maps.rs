@@ -6,7 +6,8 @@ use std::collections::{HashSet, VecDeque};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use vindinium::{
-    generate, generate_with, Board, GenConfig, GenError, Map, MapError, Pos, Tile, ORIGINAL_MAPS,
+    generate, generate_with, Board, GenConfig, GenError, Map, MapError, Pos, Tile, MAX_SIZE,
+    ORIGINAL_MAPS,
 };
 
 fn count(board: &Board, want: fn(Tile) -> bool) -> usize {
@@ -129,6 +130,22 @@ fn bad_maps_are_refused_with_a_reason() {
     for (text, error) in cases {
         assert_eq!(Map::parse(text), Err(error), "map {text:?}");
     }
+    // 400 bytes on one line would be a board of 200 × 200 (rows are added, blank):
+    // refused before any tile is made. 100 × 100 is the most there is.
+    let line = format!("@1@2@3@4{}", "  ".repeat(196));
+    assert_eq!(
+        Map::parse(&line),
+        Err(MapError::TooLarge {
+            size: 200,
+            line: 400
+        })
+    );
+    let largest = format!("@1@2@3@4{}", "  ".repeat(96));
+    assert_eq!(Map::parse(&largest).unwrap().board.size(), MAX_SIZE);
+    assert!(matches!(
+        Map::parse(&format!("{largest}  ")),
+        Err(MapError::TooLarge { size: 101, .. })
+    ));
     let message = Map::parse("@1@2\n@3xx").unwrap_err().to_string();
     assert_eq!(message, "row 1, tile 1: \"xx\" is not a tile");
 }

@@ -6,7 +6,7 @@
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 
-use game_interface::{Answer, Framing, Match, RunnerNotes, Seat};
+use game_interface::{Answer, Framing, GameKind, Match, RunnerNotes, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use vindinium::plugin::{self, decode, decode_live, read, VindiniumMatch};
@@ -126,6 +126,22 @@ fn check_replays(p: &Played) {
     for key in ["format", "version", "map", "heroes", "max_turns"] {
         assert_eq!(head[key], full[key], "{key}");
     }
+    // The log, written a state at a time: each state's GAME object, then the winner.
+    let mut log = Vec::new();
+    vindinium::plugin::Vindinium
+        .write_log(&json, &mut log)
+        .unwrap();
+    let mut want: String = (p.states.iter())
+        .map(|g| format!("{}\n", g.game_json()))
+        .collect();
+    let last = p.states.last().unwrap();
+    if last.is_finished() {
+        want.push_str(&format!(
+            "{}\n",
+            serde_json::json!({ "winner": last.outcome().winner })
+        ));
+    }
+    assert!(String::from_utf8(log).unwrap() == want, "the log");
 }
 
 fn random_answer(rng: &mut ChaCha8Rng) -> Answer {
@@ -404,6 +420,19 @@ fn broken_replays_are_refused() {
     assert!(decode(&good.replace(r#""moves":"""#, r#""moves":"nnnnn""#)).is_err());
     assert!(decode("{}").is_err());
     assert!(decode(&good.replace(r#""ms":[]"#, r#""ms":[3]"#)).is_err());
+    // The log refuses the same replays before it writes a line.
+    for bad in [
+        good.replace(r#""moves":"""#, r#""moves":"nq""#),
+        good.replace(r#""ms":[]"#, r#""ms":[3]"#),
+        "{}".to_string(),
+    ] {
+        let mut log = Vec::new();
+        let e = vindinium::plugin::Vindinium
+            .write_log(&bad, &mut log)
+            .unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert!(log.is_empty());
+    }
     let rows = m.rows_since(0);
     assert!(decode_live(&m.replay_head(), &rows).is_ok());
     assert!(decode_live(&m.replay_head(), &[r#"{"m":"n"}"#.to_string()]).is_err());

@@ -217,6 +217,20 @@ impl BuildCache {
         Some(root)
     }
 
+    /// Removes version `id`'s build, if this machine keeps one (its bot left the
+    /// ladder, say).
+    pub fn forget(&self, id: VersionId) {
+        if self.marker(id).exists() || self.folder(id).exists() {
+            tracing::info!(version = %id, "removing the build of a bot out of the ladder");
+        }
+        self.remove(id);
+    }
+
+    /// The versions whose builds this machine keeps.
+    pub fn versions(&self) -> Vec<VersionId> {
+        self.kept().into_iter().map(|(_, _, id)| id).collect()
+    }
+
     fn remove(&self, id: VersionId) {
         let _ = std::fs::remove_file(self.marker(id));
         let _ = std::fs::remove_dir_all(self.folder(id));

@@ -170,8 +170,30 @@ impl Builder {
         Ok(())
     }
 
-    /// Keeps the build cache under its size, and its metric up to date.
+    /// Keeps the build cache under its size, and its metric up to date; the builds of
+    /// bots out of the ladder (disabled, or their owner's account deleted) go first.
     pub async fn upkeep(&self) {
+        let cache = self.cache.clone();
+        let kept = crate::dedicated::run("build-cache", move || cache.versions()).await;
+        let ids: Vec<i64> = kept.unwrap_or_default().iter().map(|v| v.0).collect();
+        let out = sqlx::query_scalar!(
+            r#"select v.id as "id: VersionId" from bot_versions v join bots b on b.id = v.bot_id
+               where v.id = any($1) and b.disabled"#,
+            &ids
+        )
+        .fetch_all(&self.db)
+        .await;
+        match out {
+            Ok(out) if !out.is_empty() => {
+                let cache = self.cache.clone();
+                let _ = crate::dedicated::run("build-cache", move || {
+                    out.into_iter().for_each(|v| cache.forget(v))
+                })
+                .await;
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!("the builds of bots out of the ladder stay for now: {e}"),
+        }
         let cache = self.cache.clone();
         if let Ok(bytes) = crate::dedicated::run("build-cache", move || cache.evict()).await {
             crate::metrics::global()

@@ -53,6 +53,25 @@ pub struct Limits {
     pub games_per_hour: u32,
     /// Challenges and A/B tests with games still to play.
     pub at_once: u32,
+    /// Minutes the workers spent on the owner's games started in the last hour: past
+    /// them, new requests are refused and the owner's queued games wait
+    /// ([`crate::worker::Worker::claim`]). A few slow games count as many quick ones.
+    pub minutes_per_hour: u32,
+}
+
+/// Seconds the workers spent on `owner`'s challenge and A/B test games started in the
+/// last hour (a game still running counts until now).
+pub async fn seconds_played(conn: &mut PgConnection, owner: UserId) -> sqlx::Result<f64> {
+    sqlx::query_scalar!(
+        r#"select coalesce(sum(extract(epoch from coalesce(m.finished_at, now()) - m.started_at)),
+                  0)::float8 as "seconds!"
+           from matches m join challenges c on c.id = m.challenge_id
+           where c.owner_id = $1 and m.started_at > now() - interval '1 hour'
+             and m.status in ('running', 'finished')"#,
+        owner as UserId
+    )
+    .fetch_one(conn)
+    .await
 }
 
 /// Why a request was refused, in words for its owner.
@@ -68,7 +87,7 @@ pub enum Refusal {
     TooMany(String),
     /// Turned off by the organizers.
     Off,
-    /// Past the submission deadline.
+    /// Past the submission deadline, or the bot's game is closed on this site.
     Closed(String),
 }
 
@@ -166,6 +185,16 @@ pub(crate) async fn own_bot(conn: &mut PgConnection, user: UserId, name: &str) -
         ))
         .into());
     }
+    // A closed game's matches wait until it opens again: asked for, they would only
+    // hold one of the owner's places.
+    if !crate::games::open(&mut *conn).await?.contains(&b.game) {
+        let title = crate::games::kind(&b.game).map_or(b.game.as_str(), |k| k.title());
+        return Err(Refusal::Closed(format!(
+            "{title} is closed on this site: its bots play no challenges or A/B tests until \
+             the organizers open it again."
+        ))
+        .into());
+    }
     Ok(OwnBot {
         id: b.id,
         name: b.name,
@@ -212,6 +241,18 @@ pub(crate) async fn within_limits(
             "You have {} challenges or A/B tests still playing, the most at once: wait for one to finish.",
             used.open
         )).into());
+    }
+    let played = seconds_played(&mut *conn, user).await?;
+    let most = f64::from(limits.minutes_per_hour) * 60.0;
+    if played >= most {
+        return Err(Refusal::TooMany(format!(
+            "Your challenge and A/B test games started in the last hour took {:.0} minutes \
+             of the workers' time, the most is {}: ask again later (your games still queued \
+             wait meanwhile).",
+            played / 60.0,
+            limits.minutes_per_hour
+        ))
+        .into());
     }
     if used.games + i64::from(games) > i64::from(limits.games_per_hour) {
         let left = (i64::from(limits.games_per_hour) - used.games).max(0);

@@ -328,35 +328,162 @@ pub async fn backup(config: Config, file: std::path::PathBuf) -> anyhow::Result<
     Ok(())
 }
 
-/// `bottlebats admin restore FILE`: replaces the database's contents with a backup.
-/// Stop `serve` and the workers first.
-pub async fn restore(config: Config, file: std::path::PathBuf) -> anyhow::Result<()> {
+/// What a database holds, as a restore over it says it replaces.
+#[derive(Debug, Default)]
+struct Holdings {
+    accounts: i64,
+    bots: i64,
+    matches: i64,
+    tournaments: i64,
+}
+
+impl Holdings {
+    /// What `pool` holds; nothing for a database without the site's tables yet.
+    async fn of(pool: &sqlx::PgPool) -> sqlx::Result<Holdings> {
+        let made: bool =
+            sqlx::query_scalar!(r#"select to_regclass('public.users') is not null as "made!""#)
+                .fetch_one(pool)
+                .await?;
+        if !made {
+            return Ok(Holdings::default());
+        }
+        let n = sqlx::query!(
+            r#"select (select count(*) from users where name <> $1) as "accounts!",
+                   (select count(*) from bots b join users u on u.id = b.owner_id
+                    where u.name <> $1) as "bots!",
+                   (select count(*) from matches where status = 'finished') as "matches!",
+                   (select count(*) from tournaments) as "tournaments!""#,
+            crate::house::ACCOUNT
+        )
+        .fetch_one(pool)
+        .await?;
+        Ok(Holdings {
+            accounts: n.accounts,
+            bots: n.bots,
+            matches: n.matches,
+            tournaments: n.tournaments,
+        })
+    }
+
+    /// Whether a competition is there (the house bots and maps a start registers are not
+    /// one).
+    fn any(&self) -> bool {
+        self.accounts + self.bots + self.matches + self.tournaments > 0
+    }
+}
+
+impl std::fmt::Display for Holdings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} accounts, {} bots (besides the house bots), {} finished matches and {} tournaments",
+            self.accounts, self.bots, self.matches, self.tournaments
+        )
+    }
+}
+
+/// Asks on the terminal (or reads from a pipe) whether to go on: only `yes` does.
+fn confirmed(question: &str) -> anyhow::Result<bool> {
+    use std::io::Write;
+    print!("{question} Type `yes` to go on: ");
+    std::io::stdout().flush()?;
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .context("cannot read the answer")?;
+    if !std::io::stdin().is_terminal() {
+        println!();
+    }
+    Ok(line.trim() == "yes")
+}
+
+/// `bottlebats admin restore FILE [--yes]`: replaces the database's contents with a
+/// backup. Stop `serve` and the workers first. A fresh data folder's database is made
+/// first; a database that holds a competition is named with what it holds, and is
+/// replaced only once confirmed (`yes` on the terminal, or `--yes`).
+pub async fn restore(config: Config, file: std::path::PathBuf, yes: bool) -> anyhow::Result<()> {
     if !file.is_file() {
         bail!("there is no backup file {}", file.display());
     }
-    let f = file.clone();
-    let c = config.clone();
-    tokio::task::spawn_blocking(move || {
-        run_tool(
-            &c,
-            "pg_restore",
-            &[
-                "--clean".as_ref(),
-                "--if-exists".as_ref(),
-                "--no-owner".as_ref(),
-                "--single-transaction".as_ref(),
-                f.as_os_str(),
-            ],
-        )
-    })
-    .await??;
-    // A backup from an older release gets this release's migrations.
-    let db = Database::open(&config).await?;
-    // The workers alive when the backup was made are not alive now: listed, they would
-    // look silent forever. Workers running on this database report again at once.
-    let cleared = sqlx::query!("delete from workers").execute(&db.pool).await;
-    db.close().await;
-    cleared?;
-    println!("restored {}", file.display());
-    Ok(())
+    // The embedded cluster of a fresh data folder has no database yet: it is made,
+    // empty (the backup brings its tables; the migrations follow it).
+    let (options, embedded, place) = match &config.database_url {
+        Some(url) => (
+            <sqlx::postgres::PgConnectOptions as std::str::FromStr>::from_str(url)
+                .context("DATABASE_URL is not a valid PostgreSQL URL")?,
+            None,
+            "the database of DATABASE_URL".to_string(),
+        ),
+        None => {
+            let (dir, bin) = (config.data_dir.clone(), config.postgres_bin.clone());
+            let pg = tokio::task::spawn_blocking(move || {
+                crate::db::EmbeddedPg::start(&dir, bin.as_deref())
+            })
+            .await??;
+            pg.create_database("bottlebats").await?;
+            let place = format!(
+                "the database of the data folder {}",
+                config.data_dir.display()
+            );
+            (pg.options("bottlebats"), Some(pg), place)
+        }
+    };
+    let result = async {
+        let pool = sqlx::postgres::PgPoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await
+            .context("cannot connect to the database")?;
+        let held = Holdings::of(&pool).await;
+        pool.close().await;
+        // A database of an older release may not have every table counted: it holds
+        // something all the same.
+        let held = held.map_or_else(
+            |e| format!("a competition ({e})"),
+            |h| {
+                if h.any() {
+                    h.to_string()
+                } else {
+                    String::new()
+                }
+            },
+        );
+        if !held.is_empty() {
+            println!("This replaces {place}, which holds {held}.");
+            if !yes && !confirmed("Everything in it will be gone.")? {
+                bail!("nothing was restored: answer `yes`, or pass --yes, to replace it");
+            }
+        }
+        let f = file.clone();
+        let c = config.clone();
+        tokio::task::spawn_blocking(move || {
+            run_tool(
+                &c,
+                "pg_restore",
+                &[
+                    "--clean".as_ref(),
+                    "--if-exists".as_ref(),
+                    "--no-owner".as_ref(),
+                    "--single-transaction".as_ref(),
+                    f.as_os_str(),
+                ],
+            )
+        })
+        .await??;
+        // A backup from an older release gets this release's migrations.
+        let db = Database::open(&config).await?;
+        // The workers alive when the backup was made are not alive now: listed, they
+        // would look silent forever. Workers running on this database report again at
+        // once.
+        let cleared = sqlx::query!("delete from workers").execute(&db.pool).await;
+        db.close().await;
+        cleared?;
+        println!("restored {}", file.display());
+        Ok(())
+    }
+    .await;
+    if let Some(pg) = embedded {
+        let _ = tokio::task::spawn_blocking(move || pg.stop()).await;
+    }
+    result
 }

@@ -175,8 +175,14 @@ enum AdminCmd {
     },
     /// Write the whole competition (accounts, bots, matches, replays, ratings) to FILE.
     Backup { file: PathBuf },
-    /// Replace the database's contents with a backup (stop serve and workers first).
-    Restore { file: PathBuf },
+    /// Replace the database's contents with a backup (stop serve and workers first); a
+    /// database that holds a competition is named and replaced once confirmed
+    Restore {
+        file: PathBuf,
+        /// Replace what the database holds without asking.
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -226,6 +232,7 @@ const SITE_SETTINGS: &[&str] = &[
     "remote_sessions",
     "remote_matches",
     "remote_allowance_ms",
+    "max_connections_per_address",
 ];
 
 /// The settings `admin` uses: where the database is. The others are accepted (a shared
@@ -348,7 +355,7 @@ pub fn main() -> ExitCode {
                         admin::ladder(c, L::AddMap(name, file, game)).await
                     }
                     AdminCmd::Backup { file } => admin::backup(c, file).await,
-                    AdminCmd::Restore { file } => admin::restore(c, file).await,
+                    AdminCmd::Restore { file, yes } => admin::restore(c, file, yes).await,
                 }
             })?;
             Ok(ExitCode::SUCCESS)

@@ -355,16 +355,21 @@ pub async fn set_bot_disabled(db: &PgPool, name: &str, reason: Option<&str>) -> 
         };
         r.chars().take(DISABLED_REASON_CHARS).collect::<String>()
     });
-    let n = sqlx::query!(
-        "update bots set disabled = $2, disabled_reason = $3 where lower(name) = lower($1)",
+    let mut tx = db.begin().await?;
+    let bots = sqlx::query_scalar!(
+        r#"update bots set disabled = $2, disabled_reason = $3 where lower(name) = lower($1)
+           returning id as "id: BotId""#,
         name,
         disabled,
         reason
     )
-    .execute(db)
-    .await?
-    .rows_affected();
+    .fetch_all(&mut *tx)
+    .await?;
+    let n = bots.len();
     if n == 1 && disabled {
+        // Out of the tournaments running too: no later round pairs it.
+        crate::tournaments::withdraw(&mut tx, &bots, crate::tournaments::WITHDRAWN_DISABLED)
+            .await?;
         // Its queued matches would only wait for it.
         sqlx::query!(
             "update matches m set status = 'void', \
@@ -374,9 +379,10 @@ pub async fn set_bot_disabled(db: &PgPool, name: &str, reason: Option<&str>) -> 
                  where p.match_id = m.id and lower(b.name) = lower($1))",
             name
         )
-        .execute(db)
+        .execute(&mut *tx)
         .await?;
     }
+    tx.commit().await?;
     Ok(n == 1)
 }
 

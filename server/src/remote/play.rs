@@ -269,7 +269,7 @@ async fn take(
     };
     let players = sqlx::query!(
         r#"select p.seat, p.bot_id as "bot: BotId", b.name,
-               p.version_id as "version: VersionId", b.remote
+               p.version_id as "version: VersionId", b.remote, b.disabled as out
            from match_players p join bots b on b.id = p.bot_id
            where p.match_id = $1 order by p.seat"#,
         id as MatchId
@@ -294,6 +294,7 @@ async fn take(
                     bot: p.bot,
                     name: p.name,
                     version: p.version,
+                    out: p.out,
                 })
                 .collect(),
         },
@@ -511,6 +512,8 @@ async fn play(
         db: hub.db.clone(),
         builder: player.builder.clone(),
         match_config: player.match_config.clone(),
+        // Its games are the session's, not a challenge's queue.
+        challenge_minutes_per_hour: u32::MAX,
         stop: hub.stop.clone(),
     };
     let started = Instant::now();

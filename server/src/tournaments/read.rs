@@ -27,6 +27,8 @@ pub struct Tournament {
     pub finished_at: Option<OffsetDateTime>,
     /// Bot names and version numbers, in seeding order (a participant's `place`).
     pub participants: Vec<(String, i32)>,
+    /// Why each participant was withdrawn, if it was (by place).
+    pub withdrawn: Vec<Option<String>>,
     pub maps: Vec<String>,
 }
 
@@ -68,7 +70,7 @@ pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tourname
         return Ok(None);
     };
     let rows = sqlx::query!(
-        r#"select p.place, b.name, v.number from tournament_participants p
+        r#"select p.place, b.name, v.number, p.withdrawn from tournament_participants p
            join bots b on b.id = p.bot_id join bot_versions v on v.id = p.version_id
            where p.tournament_id = $1 order by p.place"#,
         id as TournamentId
@@ -77,10 +79,12 @@ pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tourname
     .await?;
     // By place: a place whose row is gone still has its slot, so that every game's
     // places name the right participants (and none points past the list).
-    let mut participants =
-        vec![(GONE.to_string(), 0); rows.last().map_or(0, |r| r.place as usize + 1)];
+    let places = rows.last().map_or(0, |r| r.place as usize + 1);
+    let mut participants = vec![(GONE.to_string(), 0); places];
+    let mut withdrawn = vec![None; places];
     for r in rows {
         participants[r.place as usize] = (r.name, r.number);
+        withdrawn[r.place as usize] = r.withdrawn;
     }
     let maps = sqlx::query_scalar!(
         "select m.name from tournament_maps t join maps m on m.id = t.map_id
@@ -102,6 +106,7 @@ pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tourname
         created_at: t.created_at,
         finished_at: t.finished_at,
         participants,
+        withdrawn,
         maps,
     }))
 }
@@ -239,6 +244,9 @@ pub struct Row {
     pub points: f64,
     pub strength: f64,
     pub interval: (f64, f64),
+    /// Why it was withdrawn, if it was: it was paired no more.
+    #[serde(default)]
+    pub withdrawn: Option<String>,
 }
 
 /// A pair's head-to-head record, from the row's participant's side.
@@ -289,6 +297,7 @@ pub fn standings_of(t: &Tournament, games: &[Game]) -> Table {
             points: r.points,
             strength: r.strength,
             interval: r.interval,
+            withdrawn: t.withdrawn.get(place).cloned().flatten(),
         })
         .collect();
     rows.sort_by(|a, b| {
@@ -405,6 +414,7 @@ mod tests {
             created_at: OffsetDateTime::UNIX_EPOCH,
             finished_at: None,
             participants: vec![("ann".into(), 1), ("ben".into(), 1)],
+            withdrawn: vec![None, None],
             maps: vec![],
         };
         let game = |id, status, ranks: [i32; 2]| Game {

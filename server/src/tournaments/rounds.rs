@@ -75,7 +75,7 @@ async fn pair_round(
     round: u32,
     seed: u64,
 ) -> anyhow::Result<bool> {
-    let (entrants, picked) = entrants_and_maps(conn, id).await?;
+    let (entrants, picked, withdrawn) = entrants_and_maps(conn, id).await?;
     let n = entrants.len();
     let games = read::games(&mut *conn, id).await?;
     let scored: Vec<stats::Game> = games.iter().filter_map(|g| g.scored(n)).collect();
@@ -102,7 +102,19 @@ async fn pair_round(
             points[p] += per_round;
         }
     }
+    // The withdrawn are paired no more: the others are paired among themselves (all of
+    // them, in the same order, when nobody is withdrawn).
+    let active: Vec<usize> = (0..n).filter(|&p| !withdrawn[p]).collect();
+    let local = |p: usize| active.binary_search(&p).ok();
+    let points: Vec<f64> = active.iter().map(|&p| points[p]).collect();
+    let met: HashSet<(usize, usize)> = (met.iter())
+        .filter_map(|&(a, b)| Some((local(a)?, local(b)?)))
+        .collect();
+    let byes: Vec<usize> = byes.iter().filter_map(|&p| local(p)).collect();
     let (pairs, _) = plan::swiss_pairs(&points, &met, &byes, seed.wrapping_add(round as u64));
+    let pairs: Vec<(usize, usize)> = (pairs.into_iter())
+        .map(|(a, b)| (active[a], active[b]))
+        .collect();
     if pairs.is_empty() {
         return Ok(false);
     }
@@ -111,14 +123,16 @@ async fn pair_round(
     Ok(true)
 }
 
-/// A tournament's participants (by place, with their frozen versions) and maps.
+/// A tournament's participants (by place, with their frozen versions), its maps, and
+/// whether each participant was withdrawn (by place).
 async fn entrants_and_maps(
     conn: &mut PgConnection,
     id: TournamentId,
-) -> sqlx::Result<(Vec<Entrant>, Vec<MapPick>)> {
-    let entrants = sqlx::query!(
+) -> sqlx::Result<(Vec<Entrant>, Vec<MapPick>, Vec<bool>)> {
+    let rows = sqlx::query!(
         r#"select p.bot_id as "bot: BotId", p.version_id as "version: VersionId",
-               case when u.name <> $2 then b.owner_id end as "owner: crate::ids::UserId"
+               case when u.name <> $2 then b.owner_id end as "owner: crate::ids::UserId",
+               p.withdrawn is not null as "withdrawn!"
            from tournament_participants p join bots b on b.id = p.bot_id
            join users u on u.id = b.owner_id
            where p.tournament_id = $1 order by p.place"#,
@@ -126,14 +140,15 @@ async fn entrants_and_maps(
         crate::house::ACCOUNT
     )
     .fetch_all(&mut *conn)
-    .await?
-    .into_iter()
-    .map(|r| Entrant {
-        bot: r.bot,
-        version: r.version,
-        owner: r.owner,
-    })
-    .collect();
+    .await?;
+    let withdrawn = rows.iter().map(|r| r.withdrawn).collect();
+    let entrants = (rows.into_iter())
+        .map(|r| Entrant {
+            bot: r.bot,
+            version: r.version,
+            owner: r.owner,
+        })
+        .collect();
     let maps = sqlx::query_scalar!(
         r#"select map_id as "id: MapId" from tournament_maps
            where tournament_id = $1 order by place"#,
@@ -144,5 +159,5 @@ async fn entrants_and_maps(
     .into_iter()
     .map(|id| MapPick { id })
     .collect();
-    Ok((entrants, maps))
+    Ok((entrants, maps, withdrawn))
 }

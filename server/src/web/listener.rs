@@ -1,5 +1,8 @@
 //! Accepting connections with limits a slow or hostile client cannot get around:
-//! at most `max_connections` at once (more wait in the kernel's backlog), the headers
+//! at most `max_connections` at once (more wait in the kernel's backlog), of which at
+//! most `max_connections_per_address` from one address (IPv6 by /64; past that a new
+//! connection is closed as soon as it is accepted, and the log says so at most every
+//! [`CAP_LOG_EVERY`]; the trusted proxy, which speaks for many, is not capped), the headers
 //! of a request within `header_timeout` (hyper's timer, which also bounds how long a
 //! kept-alive connection waits for its next request), no connection left without a
 //! byte moving either way for `idle_timeout` (a client that stops reading its answer
@@ -8,7 +11,7 @@
 
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -28,12 +31,51 @@ use tower::ServiceBuilder;
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    /// Its connections are not capped per address: it forwards many clients'.
+    pub trusted_proxy: Option<IpAddr>,
     pub header_timeout: Duration,
     pub idle_timeout: Duration,
 }
 
 /// How long the requests in flight have to finish once the server is asked to stop.
 const DRAIN: Duration = Duration::from_secs(5);
+
+/// The log says that connections were refused at most this often.
+pub const CAP_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Connections refused past the cap per address since the log last said so.
+#[derive(Default)]
+struct Refused {
+    said: Option<Instant>,
+    since: u64,
+    addresses: std::collections::HashSet<super::guard::AddressKey>,
+}
+
+impl Refused {
+    /// Notes a connection from `peer` refused; a line in the log now and then.
+    fn note(&mut self, peer: IpAddr, cap: usize) {
+        self.since += 1;
+        // Bounded: a few addresses are enough to say what happens.
+        if self.addresses.len() < 1000 {
+            self.addresses.insert(peer.into());
+        }
+        if self.said.is_some_and(|t| t.elapsed() < CAP_LOG_EVERY) {
+            return;
+        }
+        tracing::warn!(
+            %peer,
+            "refused {} connections from {} addresses (this one the latest) past \
+             max_connections_per_address = {cap} (said at most every {} s)",
+            self.since,
+            self.addresses.len(),
+            CAP_LOG_EVERY.as_secs()
+        );
+        self.said = Some(Instant::now());
+        self.since = 0;
+        self.addresses.clear();
+    }
+}
 
 /// A connection that fails once no byte has moved either way for `idle` while it
 /// waits to read or write. A byte moving only notes the time; the timer is set when
@@ -155,6 +197,9 @@ pub async fn serve(
     let permits = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
     // Told to every connection at the stop: each finishes its request and closes.
     let (stopping, stop) = tokio::sync::watch::channel(false);
+    let per_address =
+        super::guard::InFlight::new(limits.max_connections_per_address, limits.max_connections);
+    let mut refused = Refused::default();
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -179,6 +224,20 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        let place = if limits.trusted_proxy == Some(peer.ip()) {
+            None
+        } else {
+            match per_address.take(peer.ip().into()) {
+                Ok(place) => Some(place),
+                Err(_) => {
+                    // Closed at once: this address holds its share already.
+                    drop(stream);
+                    drop(permit);
+                    refused.note(peer.ip(), limits.max_connections_per_address);
+                    continue;
+                }
+            }
+        };
         let _ = stream.set_nodelay(true);
         let service = ServiceBuilder::new()
             .layer(Extension(ConnectInfo::<SocketAddr>(peer)))
@@ -202,6 +261,7 @@ pub async fn serve(
             if let Err(e) = ended {
                 tracing::debug!(%peer, "connection ended: {e}");
             }
+            drop(place);
             drop(permit);
         });
     }

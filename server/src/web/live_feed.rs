@@ -11,6 +11,8 @@ use std::time::Duration;
 use sqlx::PgPool;
 use tokio::sync::watch;
 
+use super::guard::AddressKey;
+
 use crate::ids::MatchId;
 use crate::status::MatchStatus;
 
@@ -20,7 +22,8 @@ pub const MAX_STREAMS: usize = 256;
 /// a crowd on other matches cannot shut the room out of the final.
 pub const FEATURED_SLOTS: usize = 64;
 /// Most live streams one address keeps open at once (a classroom behind one NAT
-/// watching a final shares them).
+/// watching a final shares them); IPv6 addresses count by their /64
+/// ([`super::guard::AddressKey`]).
 pub const PER_ADDRESS: usize = 16;
 /// How often a match's feed looks for new turns.
 pub const POLL: Duration = Duration::from_millis(300);
@@ -52,23 +55,23 @@ pub struct Feeds {
 #[derive(Default)]
 struct Slots {
     open: usize,
-    by_address: HashMap<IpAddr, usize>,
+    by_address: HashMap<AddressKey, usize>,
 }
 
 /// A stream's slot, given back when dropped.
 pub struct Slot {
     feeds: Arc<Feeds>,
-    ip: IpAddr,
+    key: AddressKey,
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut s = self.feeds.slots.lock().expect("not poisoned");
         s.open -= 1;
-        if let Some(n) = s.by_address.get_mut(&self.ip) {
+        if let Some(n) = s.by_address.get_mut(&self.key) {
             *n -= 1;
             if *n == 0 {
-                s.by_address.remove(&self.ip);
+                s.by_address.remove(&self.key);
             }
         }
     }
@@ -92,17 +95,18 @@ impl Feeds {
         } else {
             MAX_STREAMS - FEATURED_SLOTS
         };
-        if s.by_address.get(&ip).copied().unwrap_or(0) >= PER_ADDRESS {
+        let key = AddressKey::from(ip);
+        if s.by_address.get(&key).copied().unwrap_or(0) >= PER_ADDRESS {
             return Err(NoSlot::Address);
         }
         if s.open >= room {
             return Err(NoSlot::Full);
         }
         s.open += 1;
-        *s.by_address.entry(ip).or_insert(0) += 1;
+        *s.by_address.entry(key).or_insert(0) += 1;
         Ok(Slot {
             feeds: self.clone(),
-            ip,
+            key,
         })
     }
 

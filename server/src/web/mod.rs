@@ -22,6 +22,7 @@ pub mod ops;
 pub mod pages;
 pub mod profile;
 pub mod remote;
+pub mod rendered;
 pub mod session;
 pub mod tournaments;
 
@@ -59,8 +60,11 @@ pub struct Shared {
     pub languages: Arc<Languages>,
     /// The leaderboard of the last second.
     pub leaderboard: ladder::LeaderboardCache,
-    /// Classic logs printed lately, gzipped.
-    pub game_logs: byte_cache::ByteCache,
+    /// Games' logs printed lately, gzipped.
+    pub game_logs: Arc<byte_cache::ByteCache>,
+    /// Games' logs being sent, and being printed (`rendered`).
+    pub log_bodies: Arc<guard::InFlight>,
+    pub log_renders: Arc<tokio::sync::Semaphore>,
     /// The live streams open (`live.rs`) and the matches' feeds they share.
     pub live_feeds: Arc<live_feed::Feeds>,
     /// Tournaments' standings fitted lately.
@@ -99,7 +103,12 @@ impl AppState {
             config: Arc::new(config),
             languages: Arc::new(languages),
             leaderboard: ladder::LeaderboardCache::default(),
-            game_logs: byte_cache::ByteCache::new(32 * 1024 * 1024),
+            game_logs: Arc::new(byte_cache::ByteCache::new(32 * 1024 * 1024)),
+            log_bodies: guard::InFlight::new(
+                rendered::BODIES_PER_ADDRESS,
+                rendered::BODIES_AT_ONCE,
+            ),
+            log_renders: Arc::new(tokio::sync::Semaphore::new(rendered::RENDERS_AT_ONCE)),
             contest: crate::contest::ContestCache::default(),
             open_games: games::OpenGames::default(),
             standings: tournaments::StandingsCache::default(),
@@ -436,6 +445,8 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let limits = listener::Limits {
         max_connections: state.config.max_connections,
+        max_connections_per_address: state.config.max_connections_per_address,
+        trusted_proxy: state.config.trusted_proxy,
         header_timeout: state.config.header_timeout,
         idle_timeout: state.config.idle_timeout,
     };

@@ -1,8 +1,10 @@
 //! The profile page: change the password, make and revoke API tokens, delete the
 //! account.
 
+use std::net::SocketAddr;
+
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -161,14 +163,57 @@ struct PasswordForm {
     password2: String,
 }
 
+/// Whether `password` is the account's, checked as a login checks it: counted against
+/// the address's login attempts and the account's back-off after failures
+/// (`guard`), so that a stolen session guesses no faster here than at the login. A
+/// refusal is `Err`, in words.
+async fn password_is_right(
+    state: &AppState,
+    who: &LoggedIn,
+    ip: std::net::IpAddr,
+    password: String,
+) -> AppResult<Result<bool, String>> {
+    if password.len() > accounts::PASSWORD_MAX * 4 {
+        return Ok(Ok(false));
+    }
+    if let Err(refusal) = state.guard.login_attempt(ip) {
+        return Ok(Err(refusal.message("password checks")));
+    }
+    let ticket = match state.guard.begin_check(who.user.id, ip) {
+        Ok(t) => t,
+        Err(refusal) => return Ok(Err(refusal.message("password checks"))),
+    };
+    let hash = accounts::password_hash(&state.db, who.user.id).await?;
+    let ok = accounts::verify_password(password, Some(hash)).await?;
+    ticket.finish(ok);
+    Ok(Ok(ok))
+}
+
+/// The profile with a refusal of the limits (429) on form `form`.
+async fn refused(
+    state: &AppState,
+    who: &LoggedIn,
+    form: &'static str,
+    why: String,
+) -> AppResult<Response> {
+    let mut page = render(state, who, None, None, Some((form, why))).await?;
+    *page.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+    Ok(page)
+}
+
 async fn change_password(
     State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     who: LoggedIn,
     headers: HeaderMap,
     Form(f): Form<PasswordForm>,
 ) -> AppResult<Response> {
-    let hash = accounts::password_hash(&state.db, who.user.id).await?;
-    let problem = if !accounts::verify_password(f.current, Some(hash)).await? {
+    let ip = state.client_ip(addr.ip(), &headers);
+    let right = match password_is_right(&state, &who, ip, f.current).await? {
+        Ok(right) => right,
+        Err(why) => return refused(&state, &who, "password", why).await,
+    };
+    let problem = if !right {
         Some("Your current password is not right.".to_string())
     } else if f.password != f.password2 {
         Some("The two new passwords differ.".to_string())
@@ -258,10 +303,11 @@ struct DeleteForm {
 
 async fn delete_account(
     State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     who: LoggedIn,
     Form(f): Form<DeleteForm>,
 ) -> AppResult<Response> {
-    let hash = accounts::password_hash(&state.db, who.user.id).await?;
     if f.confirm.as_deref() != Some("yes") {
         return render(
             &state,
@@ -272,7 +318,12 @@ async fn delete_account(
         )
         .await;
     }
-    if !accounts::verify_password(f.password, Some(hash)).await? {
+    let ip = state.client_ip(addr.ip(), &headers);
+    let right = match password_is_right(&state, &who, ip, f.password).await? {
+        Ok(right) => right,
+        Err(why) => return refused(&state, &who, "delete", why).await,
+    };
+    if !right {
         return render(
             &state,
             &who,

@@ -8,10 +8,12 @@ Reads one JSON line per move and answers one line. Modes:
   random      a random direction (seeded by the name, so games repeat);
   crash_at N  play as a miner, and exit with status 3 when asked its Nth move;
   garbage     answer `hello`;
-  slow_at N   play as a miner, but sleep 1.5 s before answering its Nth move.
+  slow_at N   play as a miner, but sleep 1.5 s before answering its Nth move;
+  flood       play at random, while a child process writes to stderr without end.
 """
 import json
 import random
+import subprocess
 import sys
 import time
 from collections import deque
@@ -58,6 +60,8 @@ def miner(state):
 
 
 def main():
+    if mode == "flood":
+        subprocess.Popen(["yes", "a line of stderr, over and over " * 4], stdout=sys.stderr)
     rng = random.Random(me)
     moves = 0
     for line in sys.stdin:
@@ -69,7 +73,7 @@ def main():
             time.sleep(1.5)
         if mode == "garbage":
             answer = "hello"
-        elif mode == "random":
+        elif mode in ("random", "flood"):
             answer = rng.choice(["North", "South", "East", "West", "Stay"])
         else:
             answer = miner(state)

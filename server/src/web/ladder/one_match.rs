@@ -2,8 +2,11 @@
 //! stderr of their bots), the replay and the classic log to download, and its JSON.
 
 use askama::Template;
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use std::net::SocketAddr;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -217,35 +220,14 @@ pub async fn replay_file(
     Ok(gzipped::respond(&headers, bytes, &kept)?)
 }
 
-fn unpacked(bytes: &[u8]) -> AppResult<Vec<u8>> {
-    gunzip(bytes)
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("a stored replay does not unpack: {e}")))
-}
-
-/// Prints the game's log of a stored replay of `game`, gzipped.
-fn print_log(game: &str, replay: &[u8]) -> AppResult<Vec<u8>> {
-    let kind = crate::games::kind(game)?;
-    let json = unpacked(replay)?;
-    let mut log = Vec::new();
-    kind.write_log(&String::from_utf8_lossy(&json), &mut log)
-        .map_err(|e| AppError::Internal(anyhow::anyhow!(e)))?;
-    Ok(gzip(&log))
-}
-
-/// Classic logs printed at once: one per core.
-fn printers() -> &'static tokio::sync::Semaphore {
-    static PRINTERS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    PRINTERS.get_or_init(|| {
-        tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
-    })
-}
-
 /// The game's log (Bottle Bats: the classic log of the 2016 visualizer; Vindinium: its
-/// GAME objects), printed from the replay. A busy game's log
-/// is megabytes and tens of milliseconds of work: it is printed once, kept gzipped in
-/// a small cache, and printed by at most one task per core at a time.
+/// GAME objects), printed from the replay by the match's game, a state at a time, and
+/// sent as it is printed (`web::rendered`), gzipped to clients that take gzip. Renders
+/// under way are few, per address and on the site; a gzipped log of a usual game is
+/// kept in a small cache once printed.
 pub async fn game_log(
     State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<MatchId>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
@@ -253,35 +235,63 @@ pub async fn game_log(
         .fetch_optional(&state.db)
         .await?
         .ok_or(AppError::NotFound)?;
-    let ext = crate::games::kind(&game)?.describe().log.extension;
-    let gz = match state.game_logs.get(id.0) {
-        Some(held) => (*held).clone(),
-        None => {
-            let _turn = printers()
-                .acquire()
-                .await
-                .map_err(|e| AppError::Internal(e.into()))?;
-            let replay = replay_bytes(&state, id).await?;
-            let printed = tokio::task::spawn_blocking(move || print_log(&game, &replay))
-                .await
-                .map_err(|e| AppError::Internal(e.into()))??;
-            state
-                .game_logs
-                .put(id.0, std::sync::Arc::new(printed.clone()));
-            printed
-        }
-    };
-    let kept = [
-        (
+    let kind = crate::games::kind(&game)?;
+    let takes_gzip = gzipped::accepts_gzip(&headers);
+    let answer = |body: Body| {
+        let mut response = body.into_response();
+        let h = response.headers_mut();
+        let file = format!(
+            "attachment; filename=\"match-{id}.{}\"",
+            kind.describe().log.extension
+        );
+        h.insert(
             header::CONTENT_TYPE,
-            "text/plain; charset=utf-8".to_string(),
-        ),
-        (
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"match-{id}.{ext}\""),
-        ),
-    ];
-    gzipped::respond(&headers, gz, &kept)
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        if let Ok(v) = HeaderValue::from_str(&file) {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+        if takes_gzip {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
+        h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        response
+    };
+    let cached = state.game_logs.get(id.0);
+    if let Some(held) = cached.clone().filter(|_| takes_gzip) {
+        return Ok(answer(crate::web::downloads::shared(held)));
+    }
+    let ip = state.client_ip(addr.ip(), &headers);
+    let body = state.log_bodies.take(ip.into()).map_err(|busy| {
+        let (status, why) = busy.refusal("downloads of logs");
+        AppError::Status(status, why)
+    })?;
+    let render = (state.log_renders.clone().try_acquire_owned()).map_err(|_| {
+        let (status, why) = crate::web::guard::Busy::Site.refusal("logs being printed");
+        AppError::Status(status, why)
+    })?;
+    if let Some(held) = cached {
+        // Printed before: inflated as it is sent, to a client that takes no gzip.
+        let body = crate::web::rendered::stream("log", (body, render), false, None, move |out| {
+            std::io::copy(&mut flate2::read::GzDecoder::new(&held[..]), out).map(drop)
+        })
+        .map_err(|e| AppError::Internal(e.into()))?;
+        return Ok(answer(body));
+    }
+    let replay = replay_bytes(&state, id).await?;
+    let keep = crate::web::rendered::Keep {
+        cache: state.game_logs.clone(),
+        key: id.0,
+    };
+    let body =
+        crate::web::rendered::stream("log", (body, render), takes_gzip, Some(keep), move |out| {
+            let json = gunzip(&replay)?;
+            let json = std::str::from_utf8(&json)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            kind.write_log(json, out)
+        })
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(answer(body))
 }
 
 /// The most of a whole game's stderr one download unpacks: a match's stderr is kept

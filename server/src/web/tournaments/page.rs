@@ -97,6 +97,7 @@ impl StandingsCache {
             if let Some((bot, version)) = t.participants.get(r.place) {
                 (r.bot, r.version) = (bot.clone(), *version);
             }
+            r.withdrawn = t.withdrawn.get(r.place).cloned().flatten();
         }
         Ok(table)
     }
@@ -477,6 +478,7 @@ fn tournament_json(v: &View) -> Value {
                 "bot": r.bot, "version": r.version, "games": r.games, "points": r.points,
                 "strength": round1(r.strength),
                 "interval": [round1(r.interval.0), round1(r.interval.1)],
+                "withdrawn": r.withdrawn,
             })
         })
         .collect();

@@ -110,3 +110,54 @@ fn a_killed_servers_cluster_is_taken_over_and_a_deleted_folders_cluster_removed(
     std::fs::remove_dir_all(&base).unwrap();
     let _ = std::fs::remove_dir_all(&mine);
 }
+
+/// The newest folder of PostgreSQL's server binaries on this machine.
+fn server_binaries() -> Option<PathBuf> {
+    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let v = e.file_name().to_str()?.parse().ok()?;
+            let bin = e.path().join("bin");
+            (bin.join("pg_ctl").is_file() && bin.join("pg_dump").is_file()).then_some((v, bin))
+        })
+        .collect();
+    found.sort();
+    found.pop().map(|(_, b)| b)
+}
+
+/// `initdb` and `pg_ctl` reached through links in a folder that holds nothing else
+/// (as `/usr/local/bin` may): the backup finds `pg_dump` on its own, beside the
+/// server binaries the links lead to, instead of failing with "No such file or
+/// directory".
+#[test]
+fn a_backup_finds_pg_dump_when_initdb_is_a_link_into_another_folder() {
+    let Some(real) = server_binaries() else {
+        println!("skipping: no /usr/lib/postgresql/*/bin with the server and client tools");
+        return;
+    };
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-pg-links");
+    let _ = std::fs::remove_dir_all(&base);
+    let links = base.join("links");
+    std::fs::create_dir_all(&links).unwrap();
+    for tool in ["initdb", "pg_ctl", "postgres"] {
+        std::os::unix::fs::symlink(real.join(tool), links.join(tool)).unwrap();
+    }
+    let file = base.join("site.dump");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bottlebats"))
+        .args(["admin", "backup"])
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(base.join("data"))
+        .env_remove("DATABASE_URL")
+        .env_remove("BOTTLEBATS_POSTGRES_BIN")
+        .env("PATH", &links)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&file).unwrap().len() > 0);
+}

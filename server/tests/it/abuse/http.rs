@@ -69,13 +69,13 @@ pub(super) fn rss(pid: u32) -> u64 {
 }
 
 /// Samples a process's resident memory until stopped; its peak.
-struct Peak {
+pub(super) struct Peak {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: std::thread::JoinHandle<u64>,
 }
 
 impl Peak {
-    fn watch(pid: u32) -> Peak {
+    pub(super) fn watch(pid: u32) -> Peak {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let s = stop.clone();
         let thread = std::thread::spawn(move || {
@@ -89,7 +89,7 @@ impl Peak {
         Peak { stop, thread }
     }
 
-    fn end(self) -> u64 {
+    pub(super) fn end(self) -> u64 {
         self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         self.thread.join().unwrap()
     }
@@ -253,4 +253,98 @@ fn floods_of_huge_logins_and_registrations_keep_the_server_small() {
         peak / MIB
     );
     s.stop();
+}
+
+/// A connection to `addr` from the local address `from` (another of the loopback's).
+fn connect_from(from: &str, addr: &str) -> std::io::Result<TcpStream> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    rt.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(format!("{from}:0").parse().unwrap())?;
+        let stream = socket.connect(addr.parse().unwrap()).await?;
+        stream.into_std()
+    })
+    .and_then(|s| {
+        s.set_nonblocking(false)?;
+        Ok(s)
+    })
+}
+
+/// Whether the server closed `s` (a read returns at once with nothing).
+fn closed(s: &TcpStream) -> bool {
+    s.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 64];
+    let gone = match (&*s).read(&mut buf) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    s.set_nonblocking(false).unwrap();
+    gone
+}
+
+#[test]
+fn one_address_cannot_take_every_connection() {
+    let s = server(
+        "per-address",
+        &[
+            "--max-connections",
+            "64",
+            "--max-connections-per-address",
+            "16",
+            "--header-timeout",
+            "5",
+        ],
+    );
+    // 200 idle connections from 127.0.0.1, each opened again as soon as it is closed.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood = {
+        let (addr, stop) = (s.addr.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut held: Vec<TcpStream> = Vec::new();
+            let mut opened = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                held.retain(|c| !closed(c));
+                while held.len() < 200 {
+                    held.push(TcpStream::connect(&addr).unwrap());
+                    opened += 1;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            opened
+        })
+    };
+    std::thread::sleep(Duration::from_secs(2));
+    // Seven health checks from another address, a second apart, each answered at once.
+    let mut slow = Vec::new();
+    for i in 0..7 {
+        let started = Instant::now();
+        let mut probe = connect_from("127.0.0.2", &s.addr).unwrap();
+        write!(
+            probe,
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let (got, _) = read_until_closed(&mut probe, Duration::from_secs(15));
+        let took = started.elapsed();
+        assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200"));
+        if took > Duration::from_secs(2) {
+            slow.push((i, took));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let opened = flood.join().unwrap();
+    let log = s.stop();
+    assert!(slow.is_empty(), "probes that waited: {slow:?}");
+    // The cap bit, and said so, but not once per connection refused.
+    let lines = log
+        .lines()
+        .filter(|l| l.contains("max_connections_per_address"))
+        .count();
+    println!("{opened} connections opened by the flood; {lines} lines in the log");
+    assert!(opened > 1000, "the flood was refused {opened} times");
+    assert!((1..=3).contains(&lines), "{lines} lines:\n{log}");
 }

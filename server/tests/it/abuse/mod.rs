@@ -7,6 +7,7 @@ mod builds;
 mod database;
 mod downloads;
 mod http;
+mod logs;
 mod remote;
 mod sandbox;
 mod web;

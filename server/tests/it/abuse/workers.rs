@@ -160,3 +160,172 @@ async fn a_version_that_crashes_slowly_is_held_off_the_ladder_too() {
         "{held}"
     );
 }
+
+/// Four Vindinium heroes that sleep while their replies are awaited, each well within
+/// the time of a move. Heroes answer one at a time, so a budget per hero let the game
+/// hold its worker for four budgets (17 minutes at the default); the heroes now share
+/// one, and the game's replies take the budget at most.
+#[test]
+fn heroes_that_sleep_in_turn_share_one_budget_for_the_game() {
+    use std::time::{Duration, Instant};
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("abuse-sleepy-heroes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("sleepy.py"),
+        "import sys, time\nfor line in sys.stdin:\n    time.sleep(0.1)\n    print('Stay', flush=True)\n",
+    )
+    .unwrap();
+    let names: Vec<String> = ["ann", "ben", "cat", "dan"].map(String::from).to_vec();
+    let specs: Vec<engine::process::BotSpec> = (names.iter())
+        .map(|name| engine::process::BotSpec {
+            name: name.clone(),
+            command: "/usr/bin/python3 sleepy.py".into(),
+            dir: dir.clone(),
+        })
+        .collect();
+    let kind = server::games::kind("vindinium").unwrap();
+    let budget = Duration::from_secs(2);
+    let config = engine::MatchConfig {
+        max_turns: 400,
+        turn_timeout: Duration::from_secs(1),
+        startup_timeout: Duration::from_secs(5),
+        game_wall_budget: Some(budget),
+        ..engine::MatchConfig::default()
+    };
+    let m = kind
+        .setup(vindinium::ORIGINAL_MAPS[0].1, &names, 400)
+        .unwrap();
+    let started = Instant::now();
+    let r = engine::run_game(
+        m,
+        kind.framing(),
+        &specs,
+        &engine::process::LocalLauncher,
+        &config,
+        &mut |_| true,
+    )
+    .unwrap();
+    let took = started.elapsed();
+    let replies: Duration = r.players.iter().map(|p| p.time_used).sum();
+    println!("the game took {took:?}, its replies {replies:?}");
+    for p in &r.players {
+        let error = p.error.as_deref().unwrap_or("");
+        assert!(
+            error.contains("out of time for the game") && error.contains("its share of the 2 s"),
+            "{}: {error}",
+            p.name
+        );
+    }
+    // 100 moves of 0.1 s each would be 10 s a hero; one budget of 2 s for the four.
+    assert!(
+        replies < budget + Duration::from_millis(500),
+        "the replies took {replies:?} in all"
+    );
+    assert!(took < budget * 2, "the game took {took:?}");
+}
+
+/// A match whose bot left the ladder after it was queued (by a path that did not void
+/// it) is voided by the worker that claims it, never played, and the bot's build
+/// leaves that worker's cache.
+#[tokio::test]
+async fn a_worker_voids_a_claimed_match_of_a_bot_out_of_the_ladder() {
+    let c = common::Client::new().await;
+    let db = c.state.db.clone();
+    let b = common::house_ladder(&db, "abuse-out-of-ladder", "ring-2p").await;
+    let map: i64 = sqlx::query_scalar("select id from maps where name = 'ring-2p'")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    let (idle, greedy) = (bot(&db, "idle").await, bot(&db, "greedy").await);
+    assert!(b.cache.cached(greedy.1).is_some());
+    let mut conn = db.acquire().await.unwrap();
+    let id = server::ranker::insert_match(
+        &mut conn,
+        MapId(map),
+        &[idle, greedy],
+        server::ranker::Purpose::Ranked,
+    )
+    .await
+    .unwrap();
+    drop(conn);
+    sqlx::query("update bots set disabled = true where name = 'greedy'")
+        .execute(&db)
+        .await
+        .unwrap();
+    let w = common::worker(&b, "out-of-ladder", 50);
+    assert!(w.run_one().await.unwrap(), "the match was taken");
+    let (status, reason): (String, Option<String>) =
+        sqlx::query_as("select status, void_reason from matches where id = $1")
+            .bind(id.0)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    assert_eq!(status, "void");
+    assert!(reason
+        .unwrap_or_default()
+        .contains("`greedy` is out of the ladder"));
+    assert!(
+        b.cache.cached(greedy.1).is_none(),
+        "its build left the cache"
+    );
+}
+
+/// A Vindinium hero whose child process floods stderr: what is kept is bounded by the
+/// caps, and so is what the runner spends on it. It used to wait, at every move, for
+/// the pipe to be read before filing the bot's stderr, though all of it was dropped:
+/// games of 0.3–1.2 s took 7–24 s (68 s under load); its waiting is recorded now.
+#[test]
+fn a_hero_flooding_stderr_costs_the_runner_no_more_than_what_is_kept() {
+    use std::time::Duration;
+    let bot = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../runner/tests/bots/vindinium.py")
+        .canonicalize()
+        .unwrap();
+    let names: Vec<String> = ["flood", "ben", "cat", "dan"].map(String::from).to_vec();
+    let specs: Vec<engine::process::BotSpec> = (names.iter().enumerate())
+        .map(|(i, name)| engine::process::BotSpec {
+            name: name.clone(),
+            command: format!(
+                "/usr/bin/python3 {} {}",
+                bot.display(),
+                if i == 0 { "flood" } else { "random" }
+            ),
+            dir: std::env::temp_dir(),
+        })
+        .collect();
+    let kind = server::games::kind("vindinium").unwrap();
+    let config = engine::MatchConfig {
+        turn_timeout: Duration::from_secs(1),
+        startup_timeout: Duration::from_secs(10),
+        ..engine::MatchConfig::default()
+    };
+    let m = kind
+        .setup(vindinium::ORIGINAL_MAPS[0].1, &names, 1200)
+        .unwrap();
+    let r = engine::run_game(
+        m,
+        kind.framing(),
+        &specs,
+        &engine::process::LocalLauncher,
+        &config,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(r.game.turn(), 1200, "every move was played");
+    let flood = &r.players[0];
+    let kept: usize = flood.stderr.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "kept {kept} bytes, dropped {} MB; the runner waited {:?} for its stderr",
+        flood.stderr_dropped / 1_000_000,
+        flood.stderr_waited
+    );
+    assert!(kept <= config.stderr_game_bytes, "{kept} bytes kept");
+    assert!(flood.stderr_dropped > 0, "it did flood");
+    // What could be kept is read within a few turns; then nothing is waited for.
+    assert!(
+        flood.stderr_waited < Duration::from_millis(100),
+        "the runner waited {:?} for a flood it dropped",
+        flood.stderr_waited
+    );
+}

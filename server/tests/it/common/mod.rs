@@ -513,6 +513,7 @@ pub fn worker(b: &server::builds::Builder, name: &str, max_steps: u32) -> server
             ..Default::default()
         },
         stop: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        challenge_minutes_per_hour: test_config().challenge_limits.minutes_per_hour,
     }
 }
 

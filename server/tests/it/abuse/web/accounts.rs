@@ -252,3 +252,54 @@ async fn changing_the_password_logs_out_every_other_session() {
     let r = laptop.get("/profile").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "the other session ended");
 }
+
+/// A stolen session guessing the account's password on the profile's forms, which
+/// check it: 30 wrong passwords on `/profile/password` took 0.8 s and the right one
+/// was then confirmed (and changed). They are held to the login's limits now: the
+/// account's back-off after a few failures, and the address's attempts.
+#[tokio::test]
+async fn the_profiles_password_forms_are_no_guessing_oracle() {
+    let mut c = Client::new().await;
+    c.register("victim", PW).await;
+    let mut thief = from(&c, "203.0.113.66");
+    thief.cookies = c.cookies.clone();
+    let new = "a brand new password";
+    let mut refused = 0;
+    for i in 0..30 {
+        let guess = format!("guess number {i}");
+        let r = thief
+            .post(
+                "/profile/password",
+                &[("current", &guess), ("password", new), ("password2", new)],
+            )
+            .await;
+        assert_ne!(r.status, StatusCode::OK, "{}", r.body);
+        if r.status == StatusCode::TOO_MANY_REQUESTS {
+            refused += 1;
+        }
+    }
+    assert!(
+        refused >= 30 - server::web::guard::FREE_FAILURES as usize,
+        "{refused} of 30 guesses refused"
+    );
+    // The right password is not confirmed now, on either form.
+    let r = thief
+        .post(
+            "/profile/password",
+            &[("current", PW), ("password", new), ("password2", new)],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    assert!(!r.body.contains("Your password was changed"));
+    let r = thief
+        .post("/profile/delete", &[("password", PW), ("confirm", "yes")])
+        .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.body);
+    // The account is whole, and its owner, from an address without failures, logs in
+    // with the password it had.
+    let mut owner = from(&c, "198.51.100.7");
+    assert_eq!(
+        owner.login("victim", PW).await.status,
+        StatusCode::SEE_OTHER
+    );
+}

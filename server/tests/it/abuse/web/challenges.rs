@@ -245,3 +245,63 @@ async fn after_the_deadline_a_pre_uploaded_candidate_cannot_be_chosen() {
     let r = c.post("/bots/mine/versions/1/activate", &[]).await;
     assert_eq!(r.status, 303, "{}", r.body);
 }
+
+/// Challenge games count against their owner by the workers' time they take, not only
+/// by their number: a few slow games (a challenge between one's own sleeping bots,
+/// say) use up the hour's allowance as many quick ones would. Past it new requests are
+/// refused and the owner's queued games wait, while the workers play everyone else's.
+#[tokio::test]
+async fn slow_challenge_games_count_against_their_owner_by_time() {
+    let (mut c, b, token) = site("by-time", crate::common::test_config()).await;
+    let body = json!({"bot": "mine", "opponents": {"near": 1}, "games": 10});
+    let r = api_json(&mut c, "/api/challenges", &token, &body).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    // Eight of its ten games played in the last hour, 4.5 minutes each: 36 minutes of
+    // the workers' time, past the default 30, in 10 of the 100 games allowed an hour.
+    sqlx::query(
+        "update matches set status = 'finished', started_at = now() - interval '40 minutes', \
+             finished_at = now() - interval '35 minutes 30 seconds', replay = '\\x00' \
+         where id in (select id from matches where challenge_id = $1 order by id limit 8)",
+    )
+    .bind(id)
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    let alice: i64 = sqlx::query_scalar("select id from users where name = 'alice'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    let played = server::challenges::seconds_played(
+        &mut c.state.db.acquire().await.unwrap(),
+        server::ids::UserId(alice),
+    )
+    .await
+    .unwrap();
+    assert!((played - 36.0 * 60.0).abs() < 1.0, "{played}");
+    let again = json!({"bot": "mine", "opponents": {"near": 1}, "games": 1});
+    let r = api_json(&mut c, "/api/challenges", &token, &again).await;
+    assert_eq!(r.status, 429, "{}", r.body);
+    let error = r.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        error.contains("took 36 minutes") && error.contains("the most is 30"),
+        "{error}"
+    );
+    // Its two games still queued wait...
+    let w = crate::common::worker(&b, "by-time", 50);
+    assert!(w.claim().await.unwrap().is_none(), "the owner's games wait");
+    // ... until the slow games are more than an hour old.
+    sqlx::query(
+        "update matches set started_at = started_at - interval '1 hour', \
+             finished_at = finished_at - interval '1 hour' \
+         where challenge_id = $1 and status = 'finished'",
+    )
+    .bind(id)
+    .execute(&c.state.db)
+    .await
+    .unwrap();
+    let m = w.claim().await.unwrap().expect("a game of the challenge");
+    assert!(!m.ranked);
+    let r = api_json(&mut c, "/api/challenges", &token, &again).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+}

@@ -44,6 +44,26 @@ async fn one_address_cannot_take_every_stream_and_the_featured_match_keeps_room(
     assert!(feeds.slot(ip(1), false).is_ok());
 }
 
+/// IPv6 addresses count by their /64, as logins and downloads do: one host commonly
+/// holds a whole /64, and three of its addresses took 48 streams of 48.
+#[tokio::test]
+async fn streams_from_one_ipv6_network_share_one_allowance() {
+    let c = common::Client::new().await;
+    let feeds = c.state.live_feeds.clone();
+    let mut held = Vec::new();
+    for host in 1..=3 {
+        let ip: IpAddr = format!("2001:db8:5:5::{host}").parse().unwrap();
+        for _ in 0..PER_ADDRESS {
+            if let Ok(slot) = feeds.slot(ip, false) {
+                held.push(slot);
+            }
+        }
+    }
+    assert_eq!(held.len(), PER_ADDRESS, "one /64's streams");
+    let other: IpAddr = "2001:db8:5:6::1".parse().unwrap();
+    assert!(feeds.slot(other, false).is_ok(), "the next /64 gets in");
+}
+
 #[tokio::test]
 async fn viewers_share_a_feed_and_a_finished_match_comes_in_chunks() {
     let mut c = common::Client::new().await;

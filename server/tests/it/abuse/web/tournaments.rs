@@ -248,3 +248,113 @@ async fn bob_owns(c: &crate::common::Client, bots: &[&str]) -> crate::common::Cl
     .unwrap();
     bob
 }
+
+/// A contestant deletes the account while a Swiss tournament runs: the bot is withdrawn,
+/// with a note in the standings; later rounds pair the others only, so it plays no game
+/// made after the deletion (it played six, from the build cache, in the issue), and its
+/// build leaves the cache.
+#[tokio::test]
+async fn a_deleted_accounts_bot_is_withdrawn_from_a_running_tournament() {
+    let (mut c, b, token) = site("withdrawn").await;
+    let db = c.state.db.clone();
+    let mut bob = bob_owns(&c, &["greedy"]).await;
+    let ask = json!({"name": "Swiss", "participants": ["idle", "greedy", "strong", "random"],
+                     "format": "swiss", "rounds": 3, "maps": ["ring-2p"]});
+    let r = api_json(&mut c, "/api/tournaments", &token, &ask).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    let version: i64 =
+        sqlx::query_scalar("select active_version_id from bots where name = 'greedy'")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    let version = server::ids::VersionId(version);
+    // Round 0: two pairs, each on the map both ways.
+    let w = crate::common::worker(&b, "swiss", 40);
+    for _ in 0..4 {
+        let m = w.claim().await.unwrap().expect("a game of round 0");
+        assert_eq!(m.tournament.map(|t| t.0), Some(id));
+        let result = w.play(&m).await.unwrap().unwrap();
+        assert!(w.record(&m, &result).await.unwrap());
+        server::tournaments::advance(&db, m.tournament.unwrap())
+            .await
+            .unwrap();
+    }
+    assert!(b.cache.cached(version).is_some(), "greedy's build is kept");
+    let gone = bob
+        .post(
+            "/profile/delete",
+            &[("password", crate::builds::PW), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(gone.status, 303, "{}", gone.body);
+    let deleted_at: time::OffsetDateTime =
+        sqlx::query_scalar("select deleted_at from users where name like 'deleted~%'")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+    // The rest of the tournament, as the workers would play it.
+    for _ in 0..40 {
+        if !w.run_one().await.unwrap() {
+            server::tournaments::advance_all(&db).await.unwrap();
+            let open: i64 = sqlx::query_scalar(
+                "select count(*) from matches where status = 'queued' and tournament_id = $1",
+            )
+            .bind(id)
+            .fetch_one(&db)
+            .await
+            .unwrap();
+            if open == 0 {
+                break;
+            }
+        }
+    }
+    let status: String = sqlx::query_scalar("select status from tournaments where id = $1")
+        .bind(id)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(status, "finished");
+    let (made_after, played_after): (i64, i64) = sqlx::query_as(
+        "select count(*), count(*) filter (where m.status = 'finished')
+         from matches m join match_players p on p.match_id = m.id
+         join bots b on b.id = p.bot_id
+         where b.name like 'deleted~%' and m.created_at > $1",
+    )
+    .bind(deleted_at)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert_eq!(
+        (made_after, played_after),
+        (0, 0),
+        "games made for the deleted bot after the deletion, and played"
+    );
+    let later: i64 = sqlx::query_scalar(
+        "select count(*) from matches where tournament_id = $1 and round > 1 and status = 'finished'",
+    )
+    .bind(id)
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    assert!(later > 0, "later rounds paired the three others");
+    // The standings say so, on the page and in the API.
+    let mut v = c.stranger();
+    let t = v.get(&format!("/api/tournaments/{id}")).await.json();
+    let rows = t["standings"].as_array().unwrap();
+    let out: Vec<&serde_json::Value> = rows.iter().filter(|r| !r["withdrawn"].is_null()).collect();
+    assert_eq!(out.len(), 1, "{t}");
+    assert!(out[0]["bot"].as_str().unwrap().starts_with("deleted~"));
+    assert_eq!(out[0]["withdrawn"], server::tournaments::WITHDRAWN_DELETED);
+    let page = v.get(&format!("/tournaments/{id}")).await.body;
+    assert!(
+        page.contains("withdrawn: its owner deleted the account"),
+        "{page}"
+    );
+    // The builds of bots out of the ladder leave the cache.
+    b.upkeep().await;
+    assert!(
+        b.cache.cached(version).is_none(),
+        "the deleted bot's build is gone"
+    );
+}

@@ -342,3 +342,68 @@ async fn an_account_cannot_have_more_bots_than_the_cap_even_at_once() {
         .unwrap();
     assert_eq!(bots, 5);
 }
+
+/// A closed game's bots take no new versions and no challenges (its games would only
+/// wait, holding one of the contestant's challenge slots), on the forms and the API,
+/// with a message that names the game.
+#[tokio::test]
+async fn a_closed_games_bots_take_no_versions_and_no_challenges() {
+    let mut c = Client::new().await;
+    let db = c.state.db.clone();
+    crate::ladder::by_game::open_both(&db).await;
+    c.register("alice", PW).await;
+    let token = c.new_token("laptop").await;
+    let mut bob = c.stranger();
+    bob.register("bob", PW).await;
+    crate::ladder::by_game::bot_of(&db, "alice", "hero", "vindinium", 25.0).await;
+    for (i, name) in ["foe1", "foe2", "foe3"].iter().enumerate() {
+        crate::ladder::by_game::bot_of(&db, "bob", name, "vindinium", 24.0 + i as f64).await;
+    }
+    server::games::set_open(&db, &["bottlebats".to_string()])
+        .await
+        .unwrap();
+    let closed = |body: &str| body.contains("Vindinium") && body.contains("closed");
+    let r = c
+        .upload("/bots/hero/versions", &[], Some(("bot.py", b"print()")))
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    assert!(closed(&r.body), "{}", r.body);
+    let r = c
+        .api_upload(
+            "/api/bots/hero/versions",
+            &token,
+            &[],
+            Some(("bot.py", b"print()")),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    assert!(closed(&r.body), "{}", r.body);
+    let ask = serde_json::json!({"bot": "hero", "opponents": ["foe1", "foe2", "foe3"], "games": 1});
+    let r = crate::challenges::api_json(&mut c, "/api/challenges", &token, &ask).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    assert!(closed(&r.body), "{}", r.body);
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "hero"),
+                ("mode", "named"),
+                ("names", "foe1 foe2 foe3"),
+                ("games", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    assert!(closed(&r.body), "{}", r.body);
+    let versions: i64 = sqlx::query_scalar(
+        "select count(*) from bot_versions v join bots b on b.id = v.bot_id where b.name = 'hero'",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap();
+    let queued: i64 = sqlx::query_scalar("select count(*) from matches")
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!((versions, queued), (1, 0), "nothing new was kept");
+}
