@@ -110,9 +110,10 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
-    /// Its game, and the names of the game's statistics, a column each.
-    game: String,
+    /// The names of its game's statistics, a column each.
     stat_names: &'static [&'static str],
+    /// What the game calls its log (`Description::log`): the download's label.
+    log_title: &'static str,
     /// The page of the challenge or tournament it was played for, when unranked, and
     /// what played it for.
     unranked: Option<(String, &'static str)>,
@@ -143,7 +144,7 @@ pub async fn page(
         status: m.status,
         seats,
         stat_names: crate::games::content(&m.game)?.stat_names(),
-        game: m.game,
+        log_title: crate::games::kind(&m.game)?.describe().log.title,
         unranked: m
             .challenge
             .zip(m.kind)
