@@ -5,8 +5,9 @@
 
 import { bottlebats } from "../bottlebats/game.mjs";
 import { vindinium } from "../vindinium/game.mjs";
+import { connectfour } from "../connectfour/game.mjs";
 
-export const GAMES = [bottlebats, vindinium];
+export const GAMES = [bottlebats, vindinium, connectfour];
 
 /** The game of `replay` (parsed JSON, a replay read, or a live stream's head). */
 export function gameOf(replay) {

@@ -143,7 +143,11 @@ impl GameKind for ConnectFour {
 
     /// A column that is not full, at random.
     fn sample_reply(&self, m: &dyn Match, _seat: Seat, seed: u64) -> Vec<String> {
-        let mixed = (seed ^ (seed >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        // SplitMix64's finalizer: neighbouring seeds give unrelated columns.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        let mixed = z ^ (z >> 31);
         let legal: Vec<usize> = match m.as_any().downcast_ref::<ConnectFourMatch>() {
             Some(m) => (0..COLUMNS)
                 .filter(|&c| !m.game.board().column_full(c))

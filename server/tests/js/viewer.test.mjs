@@ -12,6 +12,7 @@ import { parse } from "../../../static/viewer/replay.mjs";
 import { gameOf, GAMES } from "../../../static/viewer/games.mjs";
 import { bottlebats } from "../../../static/bottlebats/game.mjs";
 import { vindinium } from "../../../static/vindinium/game.mjs";
+import { connectfour } from "../../../static/connectfour/game.mjs";
 import { PALETTES, NEUTRAL_FILL, palette, ink, usePalette, isLight } from "../../../static/bottlebats/colours.mjs";
 import { numberWord } from "../../../static/screen.mjs";
 
@@ -40,7 +41,7 @@ function small() {
 }
 
 test("a replay's game is picked by its format; a classic log is Bottle Bats'", () => {
-  assert.deepEqual(GAMES.map((g) => g.name), ["bottlebats", "vindinium"]);
+  assert.deepEqual(GAMES.map((g) => g.name), ["bottlebats", "vindinium", "connectfour"]);
   const bb = parse(JSON.stringify(small()));
   assert.equal(gameOf(bb), bottlebats);
   const v = parse(readFileSync(new URL(VINDINIUM[0], DIR), "utf8").replace(/^\{"every":\d+,"replay":/, "").replace(/,"states":.*$/s, ""));
@@ -55,7 +56,8 @@ test("a replay's game is picked by its format; a classic log is Bottle Bats'", (
 
 test("each game's renderer has the whole contract", () => {
   const v = JSON.parse(readFileSync(new URL(VINDINIUM[0], DIR), "utf8")).replay;
-  for (const [game, replay] of [[bottlebats, small()], [vindinium, v]]) {
+  const c4 = JSON.parse(readFileSync(new URL("connectfour-timeout.json", DIR), "utf8")).replay;
+  for (const [game, replay] of [[bottlebats, small()], [vindinium, v], [connectfour, c4]]) {
     const r = game.renderer(game.read(replay), false);
     for (const m of METHODS) assert.equal(typeof r[m], "function", game.name + ": " + m);
     for (const w of ["player", "names", "problems", "step", "tail"]) assert.ok(r.words[w], game.name + ": " + w);
