@@ -40,12 +40,13 @@ export function describe(r, t) {
   return text;
 }
 
-/** The legend's heads of the numbers shown. */
-const LABELS = { discs: "Discs", forfeits: "Forfeits", threats: "Threats" };
+/** The legend's heads of the numbers shown (a forfeit shows as the player out). */
+const LABELS = { discs: "Discs", threats: "Threats" };
 
-/** Each player at board `t`: `{name, colour, numbers: [["Discs", n], ["Forfeits",
- *  n], ["Threats", n, "legend"]], out (forfeited at or before `t`), note, winner (the
- *  result's, at the last board)}`. */
+/** Each player at board `t`: `{name, colour, numbers: [["Discs", n], ["Threats", n,
+ *  "legend"]], out (forfeited at or before `t`), note (since when), winner (the
+ *  result's, at the last board)}`. Threats are the empty cells where the player's disc
+ *  would make four: the legend's only, the big screen leaves them out. */
 export function scoreboard(r, t) {
   const end = r.result && t === r.lastTurn();
   const winner = end ? r.outcome().winner : null;
@@ -53,7 +54,7 @@ export function scoreboard(r, t) {
     const at = r.forfeitedAt(p), out = at !== null && t >= at;
     return {
       name, colour: discColour(p),
-      numbers: ["discs", "forfeits", "threats"].map((k) =>
+      numbers: ["discs", "threats"].map((k) =>
         [LABELS[k], r.number(t, p, k)].concat(k === "threats" ? ["legend"] : [])),
       out, note: out ? "forfeited at move " + at : "", winner: winner === p,
     };

@@ -2,8 +2,9 @@
  * replays and live stream (replay.mjs: `ConnectFourReplay`, `ConnectFourLive`, every
  * board rebuilt by the rules of rules.mjs), and its renderer. A turn is a move: board
  * `t` follows the `t`-th move. The board is a canvas (render.mjs); the legend gives
- * each player's discs, forfeits and threats (empty cells where its disc would make
- * four) at the move shown, the charts its discs and threats over the game. */
+ * each player's discs and threats (empty cells where its disc would make four) at the
+ * move shown, and a player who forfeited as out; the charts its discs and threats over
+ * the game. */
 
 import { el } from "../viewer/dom.mjs";
 import { isConnectFour, readConnectFour, ConnectFourReplay, ConnectFourLive } from "./replay.mjs";

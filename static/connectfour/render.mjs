@@ -149,7 +149,8 @@ export class BoardView {
   strike(line, p) {
     const c = this.ctx, [a, b] = [line[0], line[3]];
     c.lineCap = "round";
-    for (const [w, s] of [[0.24, INK], [0.12, "#ffffff"]]) {
+    c.globalAlpha = 0.85;
+    for (const [w, s] of [[0.14, INK], [0.07, "#ffffff"]]) {
       c.strokeStyle = s;
       c.lineWidth = w;
       c.beginPath();
@@ -157,6 +158,7 @@ export class BoardView {
       c.lineTo(b[1] + 0.5, b[0] + 0.5);
       c.stroke();
     }
+    c.globalAlpha = 1;
     for (const [row, col] of line) this.ring(col, row);
   }
 
