@@ -73,6 +73,11 @@ async fn connectfour_house_bots_pass_their_smoke_test_and_play_a_ranked_match() 
         page.contains("drops its disc in the column nearest the centre"),
         "bot.html"
     );
+    // Its local kit carries no maps, and Getting started does not promise any.
+    assert!(page.contains("the house bots and a ready"), "{page}");
+    assert!(!page.contains("the ladder's maps"), "{page}");
+    let bb = c.get("/getting-started?game=bottlebats").await.body;
+    assert!(bb.contains("the ladder's maps, the house bots"), "{bb}");
     let zip = server::starters::zip_of("connectfour", "python").unwrap();
     let r = c
         .api_upload(
