@@ -15,14 +15,15 @@ ARG RUST_VERSION=1
 # Builder: compiles the release binary. Only what the build reads is copied in: the
 # workspace manifests and lock file, the crates, the checked SQL's metadata, and what the server embeds at
 # compile time (migrations/ via sqlx::migrate!, templates/ via askama; static/, each
-# game's maps and bots under games/, and the platform's own source and documents for
-# its source archive (server/build.rs); the rules documents and languages.toml via
-# include_*!).
+# game's content under games/ and its maps under maps/, and the platform's own source
+# and documents for its source archive (server/build.rs); languages.toml via
+# include_str!).
 FROM rust:${RUST_VERSION}-bookworm AS builder
 WORKDIR /src
 COPY Cargo.toml Cargo.lock languages.toml README.md ARCHITECTURE.md ./
 COPY games games
-COPY runner runner
+COPY maps maps
+COPY engine engine
 COPY server server
 COPY migrations migrations
 COPY templates templates

@@ -100,7 +100,7 @@ fn watch_whole_folders(dir: &Path) -> bool {
 fn skipped(name: &str) -> bool {
     matches!(
         name,
-        "target" | "node_modules" | "__pycache__" | "bot" | "game.log" | "logs"
+        "target" | "node_modules" | "__pycache__" | "bot" | "game.log" | "game.json" | "logs"
     ) || name.ends_with(".class")
         || name.ends_with(".json.gz")
 }

@@ -118,9 +118,11 @@ class Screen {
       event: part("event"), title: part("title"), progress: part("progress"), turn: part("turn"),
       of: part("of"), state: part("state"), status: part("status"), map: part("map"),
       players: part("players"), winner: part("winner"), link: part("link"), table: part("standings"),
+      idleText: part("idle-text"), idleNote: part("idle-note"),
     };
     this.clocks = [...root.querySelectorAll("[data-screen-clock]")];
     this.site = this.parts.title.textContent;
+    this.title(this.site);
     const pinned = root.getAttribute("data-tournament");
     this.pinned = pinned ? Number(pinned) : null; // the tournament this address keeps to
     this.tournament = this.pinned; // the tournament followed, or null: the ladder
@@ -182,6 +184,12 @@ class Screen {
     pill.setAttribute("data-state", state);
   }
 
+  /** The title, its size fitted to its length (a tournament's long name fits). */
+  title(text) {
+    this.parts.title.textContent = text;
+    this.parts.title.style.setProperty("--chars", String(Math.max(30, text.length)));
+  }
+
   /** Does `fn` in `ms` (one thing waits at a time). */
   later(ms, fn) {
     clearTimeout(this.timer);
@@ -217,7 +225,7 @@ class Screen {
         this.later(ASK_MS, () => this.ask());
         break;
       case "idle":
-        this.idle();
+        this.idle(info);
         this.later(ASK_MS, () => this.ask());
         break;
       case "standings":
@@ -228,15 +236,21 @@ class Screen {
     }
   }
 
-  /** Nothing is being played. */
-  idle() {
+  /** Nothing is being played: the ladder may be paused by its organizers (`info`,
+   *  the channel's answer, says so). */
+  idle(info) {
+    const paused = !!(info && info.paused);
+    this.parts.idleText.textContent = paused ? "The ladder is paused" : "No match is being played right now";
+    this.parts.idleNote.textContent = paused
+      ? "The organizers paused it: no new matches are played until they resume it."
+      : "The next one will show here by itself.";
     this.stop();
     this.shown = null;
     this.phase = "idle";
     this.root.removeAttribute("data-match");
     this.root.removeAttribute("data-turn");
     this.parts.event.textContent = "";
-    this.parts.title.textContent = this.site;
+    this.title(this.site);
     this.parts.progress.textContent = "";
     this.parts.link.textContent = "";
     this.setState("idle");
@@ -262,7 +276,7 @@ class Screen {
     if (t) this.root.setAttribute("data-tournament", String(t.id));
     else this.root.removeAttribute("data-tournament");
     this.parts.event.textContent = t ? t.name : this.site;
-    this.parts.title.textContent = info.title || (t ? t.name : this.site);
+    this.title(info.title || (t ? t.name : this.site));
     this.parts.progress.textContent = progressOf(info);
     this.parts.link.textContent = location.host + (info.page || (t ? t.url : ""));
   }
@@ -401,6 +415,12 @@ class Screen {
       const name = el("p", "screen-winner-name", box, board[w] ? board[w].name : "");
       if (board[w]) name.style.color = board[w].colour;
       el("p", "screen-winner-note", box, "wins");
+      // A surprising result says why: who went out for something its bot did.
+      const fell = board.filter((s, p) => p !== w && s.out && s.note && !/^out at /.test(s.note));
+      if (fell.length) {
+        const list = el("ul", "screen-winner-why", box);
+        for (const s of fell.slice(0, 4)) el("li", "", list, s.name + ": " + s.note);
+      }
     } else {
       el("p", "screen-winner-name", box, status === "voided" ? "Voided" : "A draw");
       el("p", "screen-winner-note", box, status === "voided" ? "this match does not count"
@@ -419,7 +439,7 @@ class Screen {
     this.root.removeAttribute("data-turn");
     const t = info.tournament;
     this.heading(info);
-    this.parts.title.textContent = phase === "final" ? "Final standings" : "Standings";
+    this.title(phase === "final" ? "Final standings" : "Standings");
     this.parts.progress.textContent = phase === "final" ? progressOf(info) : "";
     this.parts.link.textContent = location.host + t.url;
     this.setState(phase === "final" ? "final" : "standings");

@@ -10,6 +10,7 @@
 //! and Vindinium as dev-dependencies); the server's `layers` tests hold that no module
 //! here names one.
 
+pub mod cause;
 pub mod matches;
 pub mod process;
 pub mod sandbox;

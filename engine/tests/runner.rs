@@ -414,3 +414,26 @@ fn a_bot_that_sleeps_through_its_turns_runs_out_of_time_for_the_game() {
         "removed after about 1 s of sleeps: turn {turns}"
     );
 }
+
+/// A bot that raises an exception is removed with the exception and its line first,
+/// then how it ended: the cause is the headline (the replay's reason, the match page,
+/// the error board and `play` all show this text); a signal is said in words.
+#[test]
+fn a_crash_is_told_by_its_exception_and_line_first() {
+    let r = play("raise", "idle", "raise_at_3", &config(20));
+    let error = error_of(&r, 1);
+    assert!(
+        error.starts_with("IndexError: list index out of range, at fixture.py line "),
+        "{error}"
+    );
+    assert!(
+        error.ends_with("(its output ended: the bot exited with status 1)"),
+        "{error}"
+    );
+    assert_eq!(removed_at(&r, 1), Some(3));
+    let r = play("segfault", "idle", "segfault_at_2", &config(20));
+    assert_eq!(
+        error_of(&r, 1),
+        "its output ended: the bot was killed: segmentation fault (signal 11)"
+    );
+}

@@ -89,7 +89,7 @@ fn strengths(rng: &mut ChaCha8Rng) -> Vec<f64> {
 
 /// The shipped maps as matchmaking sees them.
 fn shipped_maps() -> Vec<MapChoice> {
-    server::games::map_choices("bottlebats").unwrap()
+    server::ranker::map_choices("bottlebats").unwrap()
 }
 
 /// What one simulated ladder measured at each checkpoint.

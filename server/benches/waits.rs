@@ -36,7 +36,7 @@ const SETTLE: i64 = 3600;
 const NEW_VERSION_EVERY: i64 = 120;
 
 fn shipped_maps() -> Vec<MapChoice> {
-    server::games::map_choices("bottlebats").unwrap()
+    server::ranker::map_choices("bottlebats").unwrap()
 }
 
 fn bots() -> Vec<Candidate> {

@@ -12,10 +12,11 @@ use sha2::{Digest, Sha256};
 
 use crate::embedded::{files_in, subfolders, File, GameFiles, SOURCE};
 
-/// The running program's file, its size and SHA-256 (hex), hashed once. Its bytes are
-/// never held: a download streams them from the file.
+/// The running program's bytes, their size and SHA-256 (hex), mapped and hashed once.
+/// A download sends slices of the mapping, straight from the page cache: no copy, no
+/// memory of its own and no thread, however slowly it is read.
 pub struct Program {
-    pub path: PathBuf,
+    pub bytes: &'static [u8],
     pub size: u64,
     pub sha256: String,
 }
@@ -41,27 +42,46 @@ fn program_path() -> Result<PathBuf, String> {
     std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))
 }
 
-/// This server's own program, hashed once by streaming its file (or why it cannot be).
+/// `file`'s first `len` bytes, mapped read-only for the rest of the process's life.
+fn map_for_good(file: &std::fs::File, len: usize) -> std::io::Result<&'static [u8]> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    // SAFETY: a private, read-only mapping of a file we hold open, never unmapped, so
+    // the slice stays valid for the rest of the process. Its bytes could change only if
+    // the running program's file were written in place, which the kernel refuses
+    // (ETXTBSY) and which would break the running program's own code just the same.
+    let at = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE,
+            std::os::fd::AsRawFd::as_raw_fd(file),
+            0,
+        )
+    };
+    if at == libc::MAP_FAILED {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `len` readable bytes at `at`, mapped above and never unmapped.
+    Ok(unsafe { std::slice::from_raw_parts(at.cast::<u8>(), len) })
+}
+
+/// This server's own program, mapped and hashed once (or why it cannot be).
 pub fn program() -> Result<&'static Program, String> {
     static PROGRAM: OnceLock<Result<Program, String>> = OnceLock::new();
     PROGRAM
         .get_or_init(|| {
             let path = program_path()?;
             let read = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-            let mut file = std::fs::File::open(&path).map_err(read)?;
-            let (mut hasher, mut size) = (Sha256::new(), 0u64);
-            let mut buf = vec![0u8; 1 << 16];
-            loop {
-                let n = std::io::Read::read(&mut file, &mut buf).map_err(read)?;
-                if n == 0 {
-                    break;
-                }
-                hasher.update(&buf[..n]);
-                size += n as u64;
-            }
+            let file = std::fs::File::open(&path).map_err(read)?;
+            let size = file.metadata().map_err(read)?.len();
+            let len = usize::try_from(size).map_err(|_| format!("{size} bytes is too big"))?;
+            let bytes = map_for_good(&file, len).map_err(read)?;
             Ok(Program {
-                sha256: hex::encode(hasher.finalize()),
-                path,
+                sha256: hex::encode(Sha256::digest(bytes)),
+                bytes,
                 size,
             })
         })

@@ -252,19 +252,3 @@ pub fn numbers_text(stored: &serde_json::Value) -> String {
 pub fn names_text() -> String {
     registry().names().join(", ")
 }
-
-/// A game's shipped maps as matchmaking sees them (ids 1, 2, … in their order): for
-/// the simulations of `server/benches/`.
-pub fn map_choices(game: &str) -> anyhow::Result<Vec<crate::ranker::matchmaking::MapChoice>> {
-    let content = content(game)?;
-    (content.maps().into_iter().enumerate())
-        .map(|(i, (name, text))| {
-            let info = (content.kind.map_info(&text))
-                .map_err(|e| anyhow::anyhow!("the shipped map {name}: {e}"))?;
-            Ok(crate::ranker::matchmaking::MapChoice {
-                id: crate::ids::MapId(i as i64 + 1),
-                seats: info.seats,
-            })
-        })
-        .collect()
-}

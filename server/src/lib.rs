@@ -26,6 +26,7 @@ pub mod compress;
 pub mod config;
 pub mod contest;
 pub mod db;
+pub mod dedicated;
 pub mod downloads;
 pub mod embedded;
 pub mod games;

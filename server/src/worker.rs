@@ -312,7 +312,8 @@ impl Worker {
                     m.players.iter().map(|p| p.seat).collect::<Vec<_>>(),
                     result.clone(),
                 );
-                let work = tokio::task::spawn_blocking(move || prepare(&seats, &shared));
+                let work =
+                    crate::dedicated::spawn("match-record", move || prepare(&seats, &shared))?;
                 let prepared = self.keeping_lease(m.id, work).await?;
                 if self.record_prepared(&m, &result, prepared).await? {
                     let seconds = started.elapsed().as_secs_f64();
@@ -368,15 +369,16 @@ impl Worker {
         // The turns as they are played, for live viewers (`crate::live`).
         let recorder = crate::live::Recorder::default();
         let mut watcher = recorder.watcher();
-        // What is recorded is read off the match on this blocking thread too: a long
-        // game's replay and problems take a while.
-        let mut game = tokio::task::spawn_blocking(move || {
+        // On a thread of its own, which no web request can take (`crate::dedicated`).
+        // What is recorded is read off the match there too: a long game's replay and
+        // problems take a while.
+        let mut game = crate::dedicated::spawn("match", move || {
             let played = run_game(game, framing, &specs, &launcher, &config, &mut |m| {
                 watcher.saw(m);
                 !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
             })?;
             Ok::<_, RunError>(Played::of(&*played.game, played.players))
-        });
+        })?;
         let mut renew = tokio::time::interval(LEASE / 3);
         renew.tick().await;
         let mut live = tokio::time::interval(LIVE_EVERY);
@@ -422,17 +424,17 @@ impl Worker {
         ours
     }
 
-    /// Waits for `work` (done on a blocking thread), renewing the lease meanwhile.
+    /// Waits for `work` (done on a thread of its own), renewing the lease meanwhile.
     async fn keeping_lease<T>(
         &self,
         id: MatchId,
-        mut work: tokio::task::JoinHandle<T>,
+        mut work: crate::dedicated::Dedicated<T>,
     ) -> anyhow::Result<T> {
         let mut renew = tokio::time::interval(LEASE / 3);
         renew.tick().await;
         loop {
             tokio::select! {
-                done = &mut work => return Ok(done?),
+                done = &mut work => return done,
                 _ = renew.tick() => {
                     self.keep_alive(id).await;
                 }

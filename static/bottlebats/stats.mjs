@@ -104,6 +104,17 @@ export function growStats(prev, r) {
   };
 }
 
+/** Why player `p` went out at turn `t`: beaten (`out at turn 12`), or removed for
+ *  something its bot did (`removed at turn 12: IndexError: …`), as the turn's events say. */
+function outNote(replay, t, p) {
+  const turn = replay.turns[t];
+  const removed = (turn && turn.events && turn.events.removed) || [];
+  const hit = removed.find(([q]) => q === p);
+  const why = hit ? String(hit[1] || "") : "";
+  if (!why || why === "defeated") return "out at turn " + t;
+  return "removed at turn " + t + ": " + (why.length > 90 ? why.slice(0, 89) + "…" : why);
+}
+
 /** Each player's line at turn `t` of `replay` and its `stats` (`precompute` or
  *  `growStats`), as the viewer's legend and the big screen show it: `{name, colour,
  *  numbers: [["Forts", n], ["Soldiers", n]], share (of all players' soldiers, 0 to 1),
@@ -119,7 +130,7 @@ export function scoreboard(replay, stats, t) {
     const out = stats.out[p] !== null && t >= stats.out[p];
     return {
       name, colour: palette(p), numbers: [["Forts", stats.forts[t * P + p]], ["Soldiers", soldiers]],
-      share: total > 0 ? soldiers / total : 0, out, note: out ? "out at turn " + stats.out[p] : "",
+      share: total > 0 ? soldiers / total : 0, out, note: out ? outNote(replay, stats.out[p], p) : "",
       winner: !!end && stats.winner === p,
     };
   });

@@ -1,6 +1,6 @@
 /* Connect Four's rules in JavaScript (games/connectfour/rules.md §1–§7), for the viewer:
  * the stored replay keeps the moves, not the boards, so the viewer rebuilds every board
- * from them as the crate does (server/tests/js/connectfour.test.mjs holds them to the
+ * from them as the crate does (games/connectfour/tests/js/connectfour.test.mjs holds them to the
  * crate's boards). Pure, without the DOM.
  *
  * A game is `{cells, moves, maxTurns, end}`: `cells` the 42 cells row by row, row 0

@@ -9,6 +9,18 @@ import { connectfour } from "../connectfour/game.mjs";
 
 export const GAMES = [bottlebats, vindinium, connectfour];
 
+// Each game's own stylesheet (its `style`), on every page that shows a game.
+if (typeof document !== "undefined") {
+  for (const g of GAMES) {
+    if (g.style && !document.querySelector(`link[href="${g.style}"]`)) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = g.style;
+      document.head.append(link);
+    }
+  }
+}
+
 /** The game of `replay` (parsed JSON, a replay read, or a live stream's head). */
 export function gameOf(replay) {
   return GAMES.find((g) => g.accepts(replay)) || bottlebats;

@@ -8,18 +8,20 @@ import { gameOf, gameOfText } from "./games.mjs";
  *  its game; throws with a reason. */
 export function parse(text) {
   const start = text.replace(/^\uFEFF/, "").trimStart();
+  const game = gameOfText(start);
   if (start.charAt(0) === "{") {
     let r;
     try {
       r = JSON.parse(start);
     } catch (e) {
+      // A game's text that is JSON a line (Vindinium's log).
+      if (game) return game.readText(start);
       throw new Error("This is not valid JSON: " + e.message);
     }
     return gameOf(r).read(r);
   }
-  const game = gameOfText(start);
   if (game) return game.readText(start);
-  throw new Error("This is neither a Bottle Bats JSON replay nor a classic log (# STEP: n).");
+  throw new Error("This is neither a JSON replay nor a game's log (a classic log: # STEP: n).");
 }
 
 /** Whether `bytes` start as gzip does. */

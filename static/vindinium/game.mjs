@@ -6,7 +6,9 @@
  * heroes' colours are Okabe and Ito's already: one palette. */
 
 import { el } from "../viewer/dom.mjs";
-import { isVindinium, readVindinium, VindiniumReplay, VindiniumLive } from "./replay.mjs";
+import {
+  isVindinium, readVindinium, VindiniumReplay, VindiniumLive, isVindiniumLog, readVindiniumLog,
+} from "./replay.mjs";
 import { summary, resultText, describe } from "./describe.mjs";
 import { scoreboard } from "./scoreboard.mjs";
 import { BoardView, heroColour, heroInk } from "./render.mjs";
@@ -106,7 +108,10 @@ export class VindiniumRenderer {
 
 export const vindinium = {
   name: "vindinium",
+  style: "/static/vindinium/style.css",
   accepts: isVindinium,
+  readsText: isVindiniumLog,
+  readText: readVindiniumLog,
   read: (r) => (r instanceof VindiniumReplay ? r : readVindinium(r)),
   live: () => new VindiniumLive(),
   renderer: (replay) => new VindiniumRenderer(replay),

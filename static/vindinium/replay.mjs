@@ -265,3 +265,72 @@ export class VindiniumLive {
     if (this.replay) this.replay.result = this.result;
   }
 }
+
+/** The first line of `text`. */
+function firstLine(text) {
+  const end = text.indexOf("\n");
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/** Whether `text` is a Vindinium log as `bottlebats play` writes it (the game's
+ *  `write_log`): the GAME object a bot reads at every state, one a line. */
+export function isVindiniumLog(text) {
+  try {
+    const g = JSON.parse(firstLine(text));
+    return !!g && typeof g === "object" && Array.isArray(g.heroes) && !!g.board &&
+      typeof g.board.tiles === "string" && Number.isInteger(g.maxTurns);
+  } catch {
+    return false;
+  }
+}
+
+const DIR_CHAR = { North: "n", South: "s", East: "e", West: "w", Stay: "x" };
+
+/** Reads a Vindinium log into a `VindiniumReplay`: the map is the first state's
+ *  board (the heroes on their start squares), each move the last order of the hero
+ *  that moved (a hero crashed in it moved `c`), the last line `{"winner": ...}`
+ *  ignored. Throws, saying why, for a log that is not one game's. */
+export function readVindiniumLog(text) {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length > MAX_MOVES + 2) {
+    throw new Error("This log has " + lines.length + " lines; the viewer opens games of at most " + MAX_MOVES + " moves.");
+  }
+  const states = [];
+  for (const [i, line] of lines.entries()) {
+    let g;
+    try {
+      g = JSON.parse(line);
+    } catch (e) {
+      throw new Error("Line " + (i + 1) + " of this log is not JSON: " + e.message);
+    }
+    if (g && "winner" in g && !g.board) break;
+    if (!g || !g.board || !Array.isArray(g.heroes) || g.heroes.length !== 4) {
+      throw new Error("Line " + (i + 1) + " of this log is no Vindinium state.");
+    }
+    states.push(g);
+  }
+  if (states.length === 0) throw new Error("This Vindinium log has no state.");
+  const first = states[0];
+  const size = first.board.size;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_SIZE || first.board.tiles.length !== 2 * size * size) {
+    throw new Error("This Vindinium log's board is not a square of at most " + MAX_SIZE + " squares a side.");
+  }
+  const rows = [];
+  for (let x = 0; x < size; x++) rows.push(first.board.tiles.slice(2 * size * x, 2 * size * (x + 1)));
+  let moves = "";
+  for (let t = 1; t < states.length; t++) {
+    const mover = states[t - 1].turn % 4;
+    const before = states[t - 1].heroes[mover], after = states[t].heroes[mover];
+    if (before.crashed) moves += "x";
+    else if (after.crashed) moves += "c";
+    else {
+      const c = DIR_CHAR[after.lastDir];
+      if (!c) throw new Error("Move " + t + " of this log has no direction.");
+      moves += c;
+    }
+  }
+  return readVindinium({
+    format: FORMAT, version: VERSION, map: rows.join("\n"), heroes: first.heroes.map((h) => h.name),
+    max_turns: first.maxTurns, moves, ms: [], notes: [], result: null,
+  });
+}

@@ -2,7 +2,7 @@
  * the viewer to rebuild every state of a game from its map and its moves: the map text
  * read as `Map::parse` reads it, the start as `plugin::start` sets it up, and one move
  * as `Game::step` plays it. Pure, without the DOM; checked against the crate's own
- * states by server/tests/js/vindinium-rules.test.mjs.
+ * states by games/vindinium/tests/js/vindinium.test.mjs.
  *
  * Squares are `x` (the row, 0 at the top) and `y` (the column), as in the crate. A
  * board is `size` and `tiles` (one byte a square, row by row: `AIR`, `WALL`, `TAVERN`

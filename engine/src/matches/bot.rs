@@ -65,6 +65,29 @@ impl Bot {
         }
     }
 
+    /// Why the bot crashed, as what it wrote on stderr says (this turn's and the end of
+    /// the game's so far): an exception and its line ([`crate::cause`]).
+    pub(super) fn stderr_cause(&self) -> Option<String> {
+        // The bot has ended: its last words come through the pipe in a moment.
+        for _ in 0..40 {
+            let done = self.stderr.lock().unwrap_or_else(|e| e.into_inner()).done;
+            if done {
+                break;
+            }
+            thread::sleep(Duration::from_micros(500));
+        }
+        self.settle_stderr();
+        let mut tail: Vec<u8> = Vec::new();
+        for (_, text) in self.report.stderr.iter().rev() {
+            if tail.len() >= crate::cause::TAIL_BYTES {
+                break;
+            }
+            tail.splice(0..0, text.iter().copied());
+        }
+        tail.extend_from_slice(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()).turn);
+        crate::cause::of_stderr(&String::from_utf8_lossy(&tail))
+    }
+
     /// Files what the bot wrote on stderr this turn under `turn`.
     pub(super) fn file_stderr(&mut self, turn: u32) {
         self.settle_stderr();

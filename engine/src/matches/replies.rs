@@ -211,7 +211,7 @@ impl<'a> Gathering<'a> {
                 }
                 BotEvent::Eof => {
                     let why = ended(bot.process.as_mut(), "its output ended");
-                    self.answers[p] = Some(Answer::Crashed(why));
+                    self.answers[p] = Some(Answer::Crashed(with_cause(bot, why)));
                     return true;
                 }
                 BotEvent::StdinClosed => {
@@ -222,7 +222,7 @@ impl<'a> Gathering<'a> {
                         None => "it closed its input",
                     };
                     let why = ended(bot.process.as_mut(), what);
-                    self.answers[p] = Some(Answer::Crashed(why));
+                    self.answers[p] = Some(Answer::Crashed(with_cause(bot, why)));
                     return true;
                 }
             }
@@ -264,6 +264,16 @@ impl<'a> Gathering<'a> {
     }
 }
 
+/// The reason of a crash led by its cause, when the bot's stderr names one:
+/// `IndexError: string index out of range, at bot.py line 86 (its output ended: the
+/// bot exited with status 1)`.
+fn with_cause(bot: &Bot, why: String) -> String {
+    match bot.stderr_cause() {
+        Some(cause) => format!("{cause} ({why})"),
+        None => why,
+    }
+}
+
 /// The reason for a bot whose pipes closed: its exit status if it has ended.
 fn ended(process: &mut dyn BotProcess, what: &str) -> String {
     let why = exit_reason(process, what);
@@ -297,7 +307,10 @@ fn exit_reason(process: &mut dyn BotProcess, what: &str) -> String {
         std::os::unix::process::ExitStatusExt::signal(&status),
     ) {
         (Some(code), _) => format!("{what}: the bot exited with status {code}"),
-        (None, Some(sig)) => format!("{what}: the bot was killed by signal {sig}"),
+        (None, Some(sig)) => format!(
+            "{what}: the bot was killed: {}",
+            crate::cause::signal_words(sig)
+        ),
         _ => format!("{what}: the bot exited"),
     }
 }

@@ -155,6 +155,17 @@ while True:
                 break
             time.sleep(0.01)
         reply([] if os.path.exists(flag) else ["late x 1"])
+    elif mode == "raise_at_3":
+        # An exception a few turns in, as a contestant's bot crashes.
+        if turn == 3:
+            sys.stderr.write("thinking about turn 3\n")
+            sys.stderr.flush()
+            [][turn]
+        reply([])
+    elif mode == "segfault_at_2":
+        if turn == 2:
+            os.kill(os.getpid(), 11)
+        reply([])
     elif mode == "signal_peer":
         open("peer-%d" % turn, "w").close()
         reply([])

@@ -1,10 +1,11 @@
 //! The games the viewer's port of the rules (static/connectfour/rules.mjs) is checked
 //! against: whole matches played through the game interface (fours, a draw, a move
 //! limit, forfeits for a full column, a timeout and a crash, limits noted), each written
-//! as `server/tests/js/fixtures/connectfour-NAME.json`: the stored replay, the live rows,
+//! as `games/connectfour/tests/js/fixtures/connectfour-NAME.json`: the stored replay, the live rows,
 //! every board the crate rebuilds, how the game ended, the ranks and each seat's
-//! problems. The node test `server/tests/js/connectfour.test.mjs` reads them in
-//! JavaScript and must find the same.
+//! problems; and `example.json`, the stored replay of `random-1`, which the viewer's
+//! contract test reads. The node test `games/connectfour/tests/js/connectfour.test.mjs`
+//! reads them in JavaScript and must find the same.
 //!
 //! The files are committed so that node needs no Rust build: this test fails when one
 //! is not what the crate computes now, and `CONNECTFOUR_FIXTURES=write cargo test -p
@@ -18,7 +19,7 @@ use game_interface::{Answer, Match, RunnerNotes};
 use serde_json::{json, Value};
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../server/tests/js/fixtures")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/js/fixtures")
 }
 
 /// What the seat to move answers at move `t` (from 1) of a fixture game.
@@ -204,12 +205,17 @@ fn the_viewers_fixtures_are_the_crates_games() {
     for (name, m) in games() {
         let c4 = m.as_any().downcast_ref::<ConnectFourMatch>().unwrap();
         ends.push((name, c4.game().end().unwrap().name()));
-        let text = fixture(&*m);
-        let path = dir.join(format!("connectfour-{name}.json"));
-        if write {
-            std::fs::write(&path, &text).unwrap();
-        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            stale.push(path.display().to_string());
+        let mut files = vec![(format!("connectfour-{name}.json"), fixture(&*m))];
+        if name == "random-1" {
+            files.push(("example.json".to_string(), m.replay_json() + "\n"));
+        }
+        for (file, text) in files {
+            let path = dir.join(file);
+            if write {
+                std::fs::write(&path, &text).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path.display().to_string());
+            }
         }
     }
     assert!(

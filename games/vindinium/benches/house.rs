@@ -4,7 +4,7 @@
 //! the six original maps m1–m6 and generated maps of the ladder's sizes (seeds 1 to
 //! 12). It prints, per map and in all, the share of games the bot ends with more gold
 //! than every opponent and its mean rank, and its reply times. The goal
-//! (docs/vindinium.md): more gold than every miner in at least 70% of games.
+//! (games/vindinium/README.md): more gold than every miner in at least 70% of games.
 //!
 //! `VINDINIUM_BOT` and `VINDINIUM_OPPONENT` name other house bots to measure;
 //! `VINDINIUM_SEEDS` the number of generated maps; `VINDINIUM_MAPS=m1,seed 4` plays

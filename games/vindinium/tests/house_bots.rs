@@ -1,5 +1,5 @@
 //! The Vindinium bots shipped with the platform, played by the runner with real
-//! processes (docs/vindinium.md): the house bots of `games/vindinium/bots/house/` play
+//! processes (games/vindinium/README.md): the house bots of `games/vindinium/bots/house/` play
 //! whole games on the six original maps, and each starter kit of
 //! `games/vindinium/bots/starters/` is built with the command of `languages.toml` and
 //! plays a whole game. A kit whose toolchain is not installed is skipped with a message.

@@ -1,9 +1,9 @@
 //! The games the viewer's port of the rules (static/vindinium/rules.mjs) is checked
 //! against: whole matches of seeded bots on the six original maps and a generated one,
 //! played through the game interface (warnings, timeouts, crashes, all four crashed),
-//! each written as `server/tests/js/fixtures/vindinium-NAME.json`: the stored replay and
+//! each written as a file of `games/vindinium/tests/js/fixtures/`: the stored replay and
 //! the states the crate rebuilds from it every [`EVERY`] moves (and the last one). The
-//! node test `server/tests/js/vindinium-rules.test.mjs` replays them in JavaScript.
+//! node test `games/vindinium/tests/js/vindinium.test.mjs` replays them in JavaScript.
 //!
 //! The files are committed so that node needs no Rust build: this test fails when one
 //! is not what the crate computes now, and `VINDINIUM_FIXTURES=write cargo test -p
@@ -23,7 +23,7 @@ use vindinium::{Dir, Game, Pos, Status, Tile, ORIGINAL_MAPS};
 const EVERY: usize = 10;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../server/tests/js/fixtures")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/js/fixtures")
 }
 
 /// How a bot of the fixtures plays: toward a tavern when weak, else toward the
@@ -240,12 +240,19 @@ fn the_viewers_fixtures_are_the_crates_games() {
         total.telefrags += s.telefrags;
         total.crashes += s.crashes;
         let text = serde_json::to_string(&value).unwrap() + "\n";
-        let path = dir.join(format!("vindinium-{name}.json"));
-        if write {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &text).unwrap();
-        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-            stale.push(path.display().to_string());
+        let mut files = vec![(dir.join(format!("vindinium-{name}.json")), text)];
+        // One game's log too, as `bottlebats play` writes it: the viewer opens logs.
+        if name == "crashes" {
+            let log = vindinium::plugin::log(&replay).unwrap();
+            files.push((dir.join(format!("vindinium-{name}.jsonl")), log));
+        }
+        for (path, text) in files {
+            if write {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path.display().to_string());
+            }
         }
     }
     assert!(

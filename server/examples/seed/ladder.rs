@@ -20,7 +20,7 @@ const ERRORS: &[&str] = &[
     "crashed (exit status 1)",
     "timed out 10 turns in a row",
     "its reply was not understood: expected `N commands:`",
-    "killed by signal 11 (SIGSEGV)",
+    "its output ended: the bot was killed: segmentation fault (signal 11)",
 ];
 
 /// A bot as the simulation follows it.

@@ -14,24 +14,56 @@ use game_interface::problems::{Kind, Problem};
 pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -> Option<String> {
     let turn = problem_turn(problems);
     let at = turn.map_or(String::new(), |t| format!(" at turn {t}"));
-    let lead = match (&me.error, me.timeouts) {
-        (Some(e), _) => format!("Its test game against a house bot ended for it{at}: {e}."),
-        (None, n) if n > 0 => {
-            format!("It sent no reply in time{at} of its test game against a house bot.")
-        }
-        _ => return None,
-    };
+    // The game's own reason when the game removed or forfeited the bot (an illegal
+    // move where the rules forfeit one), else the engine's.
+    let removed = (problems.iter()).find(|p| p.kind == Kind::Removed);
     let stderr: Vec<u8> = me
         .stderr
         .iter()
         .flat_map(|(_, b)| b.iter().copied())
         .collect();
-    let said = telling_line(&String::from_utf8_lossy(&stderr));
-    let mut out = lead;
-    if let Some(line) = &said {
+    let stderr = String::from_utf8_lossy(&stderr);
+    // The cause first, when the crash's reason leads with it (an exception and its
+    // line, `engine::cause`): `SyntaxError: ..., at bot.py line 1. Its test game ...`.
+    let cause = engine::cause::of_stderr(&stderr);
+    let (cause, error) = match (&cause, &me.error) {
+        (Some(c), Some(e)) => match e
+            .strip_prefix(c.as_str())
+            .and_then(|r| r.strip_prefix(" ("))
+        {
+            Some(rest) => (
+                Some(c.clone()),
+                Some(rest.strip_suffix(')').unwrap_or(rest).to_string()),
+            ),
+            None => (None, me.error.clone()),
+        },
+        _ => (None, me.error.clone()),
+    };
+    let lead = match (&error, removed, me.timeouts) {
+        (Some(e), _, _) => format!("Its test game against a house bot ended for it{at}: {e}."),
+        (None, Some(p), _) => format!(
+            "Its test game against a house bot ended for it{at}: {}.",
+            p.text.trim_end_matches('.')
+        ),
+        (None, None, n) if n > 0 => {
+            format!("It sent no reply in time{at} of its test game against a house bot.")
+        }
+        _ => return None,
+    };
+    let said = telling_line(&stderr);
+    let mut out = match &cause {
+        Some(c) => format!("{c}. {lead}"),
+        None => lead,
+    };
+    if let (None, Some(line)) = (&cause, &said) {
         out.push_str(&format!(" Its error output says: `{line}`."));
     }
     out.push(' ');
+    if me.error.is_none() && removed.is_some() {
+        let rules = time_rule.split(' ').next().unwrap_or(time_rule);
+        out.push_str(&format!("The rules ({rules}) say which answers are legal: play the bot at home with `bottlebats play` (the kit's config) to see the move it makes there."));
+        return Some(out);
+    }
     // A bot that timed out or was removed later than its first turn replied before.
     let replied = turn.is_some_and(|t| t > 0);
     out.push_str(&likely_fix(me, replied, said.is_some(), time_rule));
@@ -51,7 +83,7 @@ fn likely_fix(me: &PlayerReport, replied: bool, has_stderr: bool, time_rule: &st
     let error = me.error.as_deref().unwrap_or_default();
     if error.contains("reply header") {
         "A reply starts with a header line, `N commands:` (or `? commands:` ended by `end`), then its commands; anything the bot prints for itself belongs on stderr.".into()
-    } else if error.contains("exited") || error.contains("killed by signal") {
+    } else if error.contains("exited") || error.contains("was killed") {
         if has_stderr {
             "Fix that error, and try the bot at home with `bottlebats play` (the kit's config) before uploading again.".into()
         } else {
@@ -142,6 +174,32 @@ mod tests {
         assert_eq!(
             relative_paths(b"x /srv/bb y", Path::new(".")),
             b"x /srv/bb y"
+        );
+    }
+
+    /// A bot the game forfeits for an illegal move neither crashed nor timed out: the
+    /// engine saw nothing wrong, the game's reason is what fails it.
+    #[test]
+    fn a_bot_its_game_removes_fails_with_the_games_reason_first() {
+        let me = PlayerReport::default();
+        assert_eq!(smoke_failure(&me, &[], "§7"), None, "a clean game passes");
+        let forfeit = Problem {
+            kind: Kind::Removed,
+            text: "column 9 is not on the board: the game is forfeit".into(),
+            first_turn: 3,
+            count: 1,
+            turns: Vec::new(),
+        };
+        let said = smoke_failure(&me, &[forfeit], "/docs/connectfour/rules.md §4").unwrap();
+        assert!(
+            said.starts_with(
+                "Its test game against a house bot ended for it at turn 3: column 9 is not on the board: the game is forfeit."
+            ),
+            "{said}"
+        );
+        assert!(
+            said.contains("(/docs/connectfour/rules.md) say which answers are legal"),
+            "{said}"
         );
     }
 }

@@ -29,7 +29,6 @@ mod queue;
 pub use failure::relative_paths;
 pub use queue::{activate, run};
 
-pub const SMOKE_TURNS: u32 = 50;
 /// In the smoke test, a bot that uses no CPU for this long while its reply is awaited
 /// is stuck (most often waiting on its own unflushed output) and fails then, rather
 /// than after every timeout of a ladder game (85 s).
@@ -68,6 +67,18 @@ pub struct Job {
     pub archive: Vec<u8>,
     pub archive_name: String,
     pub attempts: i32,
+}
+
+/// Turns a failed version plays in each other open game, to tell a bot uploaded for
+/// the wrong game: enough for a few replies of every seat.
+const PROBE_TURNS: u32 = 12;
+
+/// A test game played: why it failed (none when it passed), its replay, the bot's
+/// stderr.
+struct TestGame {
+    failure: Option<String>,
+    replay_json: String,
+    stderr: String,
 }
 
 /// How a build and its smoke test went, for the owner.
@@ -276,12 +287,14 @@ impl Builder {
         }
     }
 
-    /// Builds a version and plays its smoke test.
-    /// `set_testing` is called when the test game starts, `on_turn` with each of its
-    /// turns.
+    /// Builds a version and plays its smoke test. `set_testing` is called when the test
+    /// game starts, `on_turn` with each of its turns. A version that fails its test is
+    /// tried for a few turns in each game of `others` (the other open games): one that
+    /// plays there is for that game, and its owner is told so first.
     pub fn build_and_test(
         &self,
         job: &Job,
+        others: &[String],
         set_testing: impl FnOnce(),
         mut on_turn: impl FnMut(u32),
     ) -> anyhow::Result<Verdict> {
@@ -298,10 +311,45 @@ impl Builder {
         };
         set_testing();
         let content = crate::games::content(&job.game)?;
+        let test = self.test_game(job, content, &root, &recipe, None, &mut on_turn)?;
+        let mut failure = test.failure;
+        if failure.is_some() {
+            for other in others {
+                let other = crate::games::content(other)?;
+                let probe =
+                    self.test_game(job, other, &root, &recipe, Some(PROBE_TURNS), &mut |_| {})?;
+                if probe.failure.is_none() {
+                    let (this, that) = (content.describe().title, other.describe().title);
+                    failure = failure.map(|f| {
+                        format!("This looks like a {that} bot, and this bot is for {this}: its page can make it a {that} bot while it has played no ranked game. {f}")
+                    });
+                    break;
+                }
+            }
+        }
+        Ok(Verdict {
+            failure,
+            log,
+            replay_gz: Some(crate::compress::gzip(test.replay_json.as_bytes())),
+            stderr: Some(test.stderr),
+        })
+    }
+
+    /// Plays a test game of `content`'s game for the version built in `root`: a whole
+    /// game, or `turns` turns at most.
+    fn test_game(
+        &self,
+        job: &Job,
+        content: crate::games::Content,
+        root: &Path,
+        recipe: &Recipe,
+        turns: Option<u32>,
+        on_turn: &mut dyn FnMut(u32),
+    ) -> anyhow::Result<TestGame> {
         let bot = BotSpec {
             name: job.bot_name.clone(),
             command: recipe.run.clone(),
-            dir: root.clone(),
+            dir: root.to_path_buf(),
         };
         let mut specs = vec![bot];
         for (i, name) in content.smoke_opponents().iter().enumerate() {
@@ -316,13 +364,17 @@ impl Builder {
             }
             specs.push(opponent);
         }
-        let config = MatchConfig {
-            max_turns: SMOKE_TURNS,
+        // A whole game, as the ladder plays it, bounded by the game's own limits: a
+        // version that crashes at its 50th move fails here, not on the ladder.
+        let mut config = MatchConfig {
             idle_cap: Some(SMOKE_IDLE_CAP),
             // The test fails on any timeout: end it at the first.
             on_timeout: engine::OnTimeout::Eliminate,
             ..crate::games::match_config(content.kind, &MatchConfig::default())
         };
+        if let Some(turns) = turns {
+            config.max_turns = config.max_turns.min(turns);
+        }
         let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
         let game = (content.kind)
             .setup(&content.smoke_map()?, &names, config.max_turns)
@@ -344,17 +396,16 @@ impl Builder {
         let stderr: String = me
             .stderr
             .iter()
-            .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, &root)).into_owned())
+            .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, root)).into_owned())
             .collect();
         let failure = failure::smoke_failure(me, &played.game.problems(0), &content.time_rule())
             .map(|f| {
-                String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), &root)).into_owned()
+                String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), root)).into_owned()
             });
-        Ok(Verdict {
+        Ok(TestGame {
             failure,
-            log,
-            replay_gz: Some(crate::compress::gzip(played.game.replay_json().as_bytes())),
-            stderr: Some(stderr),
+            replay_json: played.game.replay_json(),
+            stderr,
         })
     }
 
@@ -393,7 +444,7 @@ impl Builder {
             "not in this machine's build cache: building it again"
         );
         let me = self.clone();
-        let built = tokio::task::spawn_blocking(move || me.build(&job)).await??;
+        let built = crate::dedicated::run("build", move || me.build(&job)).await??;
         match built.outcome {
             Ok(done) => Ok(done),
             Err(why) => anyhow::bail!(

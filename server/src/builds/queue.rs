@@ -82,8 +82,14 @@ impl Builder {
         let me = self.clone();
         let db = self.db.clone();
         let id = job.id;
+        // A version that fails is tried in the other open games: a bot uploaded for
+        // the wrong game is told so.
+        let others: Vec<String> = (crate::games::open(&self.db).await?.into_iter())
+            .filter(|g| *g != job.game)
+            .collect();
         let handle = tokio::runtime::Handle::current();
-        let verdict = tokio::task::spawn_blocking(move || {
+        // On a thread of its own, which no web request can take (`crate::dedicated`).
+        let verdict = crate::dedicated::run("build", move || {
             let testing = || {
                 let _ = handle.block_on(Self::set_status(&db, id, VersionStatus::Testing));
             };
@@ -93,7 +99,7 @@ impl Builder {
                     let _ = handle.block_on(Self::set_test_turn(&db, id, turn));
                 }
             };
-            me.build_and_test(&job, testing, on_turn)
+            me.build_and_test(&job, &others, testing, on_turn)
         })
         .await;
         match verdict {
@@ -108,7 +114,7 @@ impl Builder {
                 .execute(&self.db)
                 .await?;
             }
-            Err(e) => anyhow::bail!("the build task panicked: {e}"),
+            Err(e) => anyhow::bail!("the build could not run: {e:#}"),
         }
         Ok(true)
     }
@@ -167,7 +173,7 @@ impl Builder {
     /// Keeps the build cache under its size, and its metric up to date.
     pub async fn upkeep(&self) {
         let cache = self.cache.clone();
-        if let Ok(bytes) = tokio::task::spawn_blocking(move || cache.evict()).await {
+        if let Ok(bytes) = crate::dedicated::run("build-cache", move || cache.evict()).await {
             crate::metrics::global()
                 .build_cache_bytes
                 .set(i64::try_from(bytes).unwrap_or(i64::MAX));
@@ -209,7 +215,7 @@ const UPKEEP_EVERY: Duration = Duration::from_secs(600);
 /// every build and every [`UPKEEP_EVERY`].
 pub async fn run(builder: Builder, mut stop: tokio::sync::watch::Receiver<bool>) {
     let cache = builder.cache.clone();
-    let _ = tokio::task::spawn_blocking(move || cache.sweep()).await;
+    let _ = crate::dedicated::run("build-cache", move || cache.sweep()).await;
     builder.upkeep().await;
     let mut last_upkeep = Instant::now();
     loop {

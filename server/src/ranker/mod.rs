@@ -524,3 +524,19 @@ pub async fn status(db: &PgPool) -> sqlx::Result<Status> {
         disabled,
     })
 }
+
+/// A game's shipped maps as matchmaking sees them (ids 1, 2, … in their order): for
+/// the simulations of `server/benches/`.
+pub fn map_choices(game: &str) -> anyhow::Result<Vec<matchmaking::MapChoice>> {
+    let content = crate::games::content(game)?;
+    (content.maps().into_iter().enumerate())
+        .map(|(i, (name, text))| {
+            let info = (content.kind.map_info(&text))
+                .map_err(|e| anyhow::anyhow!("the shipped map {name}: {e}"))?;
+            Ok(matchmaking::MapChoice {
+                id: crate::ids::MapId(i as i64 + 1),
+                seats: info.seats,
+            })
+        })
+        .collect()
+}

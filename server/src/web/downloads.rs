@@ -1,9 +1,12 @@
 //! `/downloads/`: the `bottlebats` program this server runs, its SHA-256, the local kit
 //! (maps, house bots, a config) and the platform's source. The program weighs tens of
-//! MiB: it is streamed from its file, never held in memory, and each address may fetch
-//! it a few times an hour (`guard::DOWNLOADS_PER_ADDRESS`).
+//! MiB: it is sent from its file mapped once (`downloads::Program`), never copied and
+//! on no thread of its own, so a reader that never reads costs its connection and
+//! nothing more; each address may fetch it a few times an hour
+//! (`guard::DOWNLOADS_PER_ADDRESS`), with a few downloads under way at once from one
+//! address and some more on the whole site (`guard::DOWNLOADS_AT_ONCE_PER_ADDRESS`,
+//! `guard::DOWNLOADS_AT_ONCE`).
 
-use std::io::Read;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -11,7 +14,7 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
@@ -70,37 +73,31 @@ pub async fn program_facts() -> Option<(String, String, String)> {
     Some((downloads::platform(), mib, p.sha256.clone()))
 }
 
-/// The chunks of a file read on a blocking thread, as a body's stream.
-struct Chunks(tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>);
-
-impl futures_core::Stream for Chunks {
-    type Item = std::io::Result<Bytes>;
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.0.poll_recv(cx)
-    }
+/// The bytes of a body handed out a slice at a time, holding a place of the downloads
+/// under way until they are all sent or the client is gone.
+struct Sending {
+    rest: &'static [u8],
+    _place: super::guard::Held,
 }
 
-/// The file at `path` streamed in 64 KiB chunks, a few ahead of the client at most.
-fn stream_file(path: std::path::PathBuf) -> std::io::Result<Body> {
-    let mut file = std::fs::File::open(path)?;
-    let (tx, rx) = tokio::sync::mpsc::channel(4);
-    tokio::task::spawn_blocking(move || loop {
-        let mut buf = vec![0u8; 64 * 1024];
-        let chunk = match file.read(&mut buf) {
-            Ok(0) => return,
-            Ok(n) => {
-                buf.truncate(n);
-                Ok(Bytes::from(buf))
-            }
-            Err(e) => Err(e),
-        };
-        let failed = chunk.is_err();
-        // A client gone away closes the channel: stop reading.
-        if tx.blocking_send(chunk).is_err() || failed {
-            return;
+/// Bytes per slice: hyper writes one while the socket takes it.
+const SLICE: usize = 256 * 1024;
+
+impl futures_core::Stream for Sending {
+    type Item = std::io::Result<Bytes>;
+    fn poll_next(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.rest.is_empty() {
+            return Poll::Ready(None);
         }
-    });
-    Ok(Body::from_stream(Chunks(rx)))
+        let (slice, rest) = self.rest.split_at(self.rest.len().min(SLICE));
+        self.rest = rest;
+        Poll::Ready(Some(Ok(Bytes::from_static(slice))))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.rest.len().div_ceil(SLICE);
+        (n, Some(n))
+    }
 }
 
 async fn program(
@@ -109,15 +106,13 @@ async fn program(
     headers: HeaderMap,
 ) -> AppResult<Response> {
     let ip = state.client_ip(addr.ip(), &headers);
-    if let Err(refusal) = state.guard.download(ip) {
-        return Err(AppError::Status(
-            StatusCode::TOO_MANY_REQUESTS,
-            refusal.message("downloads of the program"),
-        ));
-    }
+    let place =
+        (state.guard.download(ip)).map_err(|(status, why)| AppError::Status(status, why))?;
     let p = read_program().await?;
-    let body = stream_file(p.path.clone())
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("the program cannot be served: {e}")))?;
+    let body = Body::from_stream(Sending {
+        rest: p.bytes,
+        _place: place,
+    });
     let mut resp = attachment(body, "application/octet-stream", "bottlebats");
     let h = resp.headers_mut();
     h.insert(header::CONTENT_LENGTH, p.size.into());

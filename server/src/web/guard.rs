@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, StatusCode};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::ids::UserId;
@@ -25,6 +25,10 @@ pub const LOGINS_PER_ADDRESS: u32 = 20;
 /// every [`DOWNLOAD_REFILL`]: a contestant fetches it a few times, a flood is held back.
 pub const DOWNLOADS_PER_ADDRESS: u32 = 10;
 const DOWNLOAD_REFILL: Duration = Duration::from_secs(360);
+/// Downloads of the program being sent at once from one address, and on the whole
+/// site: each is a connection and its socket's buffers as long as its reader takes.
+pub const DOWNLOADS_AT_ONCE_PER_ADDRESS: usize = 2;
+pub const DOWNLOADS_AT_ONCE: usize = 32;
 const LOGIN_REFILL: Duration = Duration::from_secs(30);
 /// Failed logins an account takes before its back-off starts.
 pub const FREE_FAILURES: u32 = 5;
@@ -237,11 +241,114 @@ impl Failures {
     }
 }
 
+/// Why something is not started now: too many of them are under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Busy {
+    /// From this address.
+    Address,
+    /// On the whole site.
+    Site,
+}
+
+impl Busy {
+    /// In words, for `what` ("downloads of the program").
+    pub fn message(&self, what: &str) -> String {
+        match self {
+            Busy::Address => format!(
+                "Too many {what} are under way from your address. Try again when one is done."
+            ),
+            Busy::Site => format!("Too many {what} are under way. Try again in a minute."),
+        }
+    }
+
+    /// The status and the words of a refusal: 429 for the address, 503 for the site.
+    pub fn refusal(&self, what: &str) -> (StatusCode, String) {
+        let status = match self {
+            Busy::Address => StatusCode::TOO_MANY_REQUESTS,
+            Busy::Site => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        (status, self.message(what))
+    }
+}
+
+/// Things under way (downloads, connections, streams), counted per address and in
+/// all. A [`Held`] place is given back when dropped. The table holds an address only
+/// while it has a place, so it never holds more than `total` of them.
+#[derive(Debug)]
+pub struct InFlight {
+    per_address: usize,
+    total: usize,
+    held: Mutex<(usize, HashMap<AddressKey, usize>)>,
+}
+
+impl InFlight {
+    /// At most `per_address` at once from one address and `total` in all.
+    pub fn new(per_address: usize, total: usize) -> Arc<InFlight> {
+        Arc::new(InFlight {
+            per_address,
+            total,
+            held: Mutex::new((0, HashMap::new())),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (usize, HashMap<AddressKey, usize>)> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A place for `key`, or why there is none.
+    pub fn take(self: &Arc<Self>, key: AddressKey) -> Result<Held, Busy> {
+        let mut held = self.lock();
+        let (all, by_address) = &mut *held;
+        if *all >= self.total {
+            return Err(Busy::Site);
+        }
+        let mine = by_address.entry(key).or_insert(0);
+        if *mine >= self.per_address {
+            return Err(Busy::Address);
+        }
+        *mine += 1;
+        *all += 1;
+        Ok(Held {
+            of: self.clone(),
+            key,
+        })
+    }
+
+    /// Places held: in all, and by `key`.
+    pub fn held(&self, key: AddressKey) -> (usize, usize) {
+        let held = self.lock();
+        (held.0, held.1.get(&key).copied().unwrap_or(0))
+    }
+}
+
+/// A place of an [`InFlight`], given back when dropped.
+#[derive(Debug)]
+pub struct Held {
+    of: Arc<InFlight>,
+    key: AddressKey,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut held = self.of.lock();
+        let (all, by_address) = &mut *held;
+        *all = all.saturating_sub(1);
+        if let Some(n) = by_address.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                by_address.remove(&self.key);
+            }
+        }
+    }
+}
+
 /// The limits of one site.
 pub struct Guard {
     logins: DefaultKeyedRateLimiter<AddressKey>,
     registrations: DefaultKeyedRateLimiter<AddressKey>,
     downloads: DefaultKeyedRateLimiter<AddressKey>,
+    /// Downloads of the program being sent.
+    downloads_under_way: Arc<InFlight>,
     failures: Mutex<Failures>,
     checks: AtomicU64,
 }
@@ -271,6 +378,7 @@ impl Guard {
                 Duration::from_secs(3600) / per_hour,
             )),
             downloads: RateLimiter::keyed(quota(DOWNLOADS_PER_ADDRESS, DOWNLOAD_REFILL)),
+            downloads_under_way: InFlight::new(DOWNLOADS_AT_ONCE_PER_ADDRESS, DOWNLOADS_AT_ONCE),
             failures: Mutex::new(Failures::default()),
             checks: AtomicU64::new(0),
         }
@@ -306,9 +414,16 @@ impl Guard {
         self.check(&self.logins, ip.into())
     }
 
-    /// Counts a download of the program from `ip`.
-    pub fn download(&self, ip: IpAddr) -> Result<(), Refusal> {
+    /// Takes a place for a download of the program from `ip`, held until the download
+    /// ends, and counts it against the address's downloads; or says why not: the status
+    /// (429 for the address, 503 for the whole site) and the words. A download refused
+    /// for want of a place is not counted.
+    pub fn download(&self, ip: IpAddr) -> Result<Held, (StatusCode, String)> {
+        let what = "downloads of the program";
+        let held = (self.downloads_under_way.take(ip.into())).map_err(|b| b.refusal(what))?;
         self.check(&self.downloads, ip.into())
+            .map_err(|r| (StatusCode::TOO_MANY_REQUESTS, r.message(what)))?;
+        Ok(held)
     }
 
     /// Counts a registration from `ip`.
@@ -432,6 +547,25 @@ mod tests {
             }
         }
         assert_eq!(checked, FREE_FAILURES + EXEMPT_PER_WAIT);
+    }
+
+    #[test]
+    fn places_are_bounded_per_address_and_in_all_and_given_back() {
+        let places = InFlight::new(2, 3);
+        let (a, b, c) = (AddressKey::V4(1), AddressKey::V4(2), AddressKey::V4(3));
+        let a1 = places.take(a).unwrap();
+        let _a2 = places.take(a).unwrap();
+        assert_eq!(places.take(a).unwrap_err(), Busy::Address);
+        let _b1 = places.take(b).unwrap();
+        assert_eq!(places.take(c).unwrap_err(), Busy::Site);
+        drop(a1);
+        assert_eq!(places.held(a), (2, 1));
+        let _c1 = places.take(c).unwrap();
+        assert_eq!(
+            places.lock().1.len(),
+            3,
+            "only addresses with a place are kept"
+        );
     }
 
     #[test]

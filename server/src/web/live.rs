@@ -238,6 +238,7 @@ async fn api_live(State(state): State<AppState>, Query(ask): Query<Ask>) -> ApiR
     };
     answer["seconds"] = channel.seconds.into();
     answer["game"] = of.name.into();
+    answer["paused"] = crate::ranker::is_paused(&state.db).await?.into();
     Ok(Json(answer))
 }
 
@@ -317,6 +318,10 @@ struct Screen {
     tournament: Option<TournamentId>,
     /// The game whose channel it shows (`/api/live?game=`), unless it is the default.
     game: Option<String>,
+    /// What its game calls a turn, for the counter: `Turn`, `Move`.
+    turn_label: String,
+    /// The other open games' channels, while several games are open: (title, address).
+    others: Vec<(&'static str, String)>,
 }
 
 /// What `/live` asks for: the game whose channel it shows (the default game without).
@@ -332,10 +337,21 @@ async fn screen(
 ) -> AppResult<Html<String>> {
     let game =
         (ListGame::of(&state, channel.game.as_deref()).await?).map_err(AppError::BadRequest)?;
+    let kind = crate::games::kind(&game.name)?;
+    let open = state.open_games.get(&state.db).await?;
+    let others = (open.iter())
+        .filter(|g| **g != game.name)
+        .filter_map(|g| {
+            let title = crate::games::kind(g).ok()?.title();
+            Some((title, format!("/live?game={g}")))
+        })
+        .collect();
     let page = Screen {
-        title: crate::games::kind(&game.name)?.title().into(),
+        title: kind.title().into(),
         game: game.param().map(str::to_string),
         tournament: None,
+        turn_label: kind.describe().turn.title(),
+        others,
     };
     Ok(Html(page.render()?))
 }
@@ -349,10 +365,19 @@ async fn tournament_screen(
     let t = crate::tournaments::load(&state.db, id)
         .await?
         .ok_or(AppError::NotFound)?;
+    let game = sqlx::query_scalar!(
+        "select game from tournaments where id = $1",
+        id as TournamentId
+    )
+    .fetch_one(&state.db)
+    .await?;
+    let turn_label = crate::games::kind(&game)?.describe().turn.title();
     let page = Screen {
         title: t.name,
         tournament: Some(id),
         game: None,
+        turn_label,
+        others: Vec::new(),
     };
     Ok(Html(page.render()?))
 }

@@ -4,7 +4,6 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
-pub mod bot_stats;
 pub mod bots;
 pub mod byte_cache;
 pub mod challenges;

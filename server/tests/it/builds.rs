@@ -437,7 +437,7 @@ async fn a_failure_leads_with_its_cause_and_hides_the_servers_paths() {
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
     assert!(
-        failure.starts_with("Its test game against a house bot ended for it at turn 0: its output ended: the bot exited with status 1."),
+        failure.starts_with("SyntaxError: '(' was never closed, at bot.py line 1. Its test game against a house bot ended for it at turn 0: its output ended: the bot exited with status 1."),
         "{failure}"
     );
     assert!(failure.contains("SyntaxError"), "{failure}");

@@ -427,3 +427,130 @@ async fn vindinium_downloads_are_not_offered_while_it_is_closed() {
         .body
         .contains("vindinium-local-kit"));
 }
+
+/// Every game of the registry passes the conformance suite (random and fuzzed answers
+/// on generated maps to the end: live rows against the stored replay, statistics,
+/// ranks, logs, problems), and has the content a site needs: house bots for its smoke
+/// test, a local kit, its rules and its players' pages.
+#[test]
+fn every_game_of_the_registry_conforms_and_ships_its_content() {
+    for content in server::games::all() {
+        let name = content.name();
+        let report = game_interface::conformance::check(content.kind, 6, 11)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.matches, 6, "{name}");
+        let house: Vec<String> = content
+            .house_bots()
+            .iter()
+            .map(|b| b.name.to_string())
+            .collect();
+        for opponent in content.smoke_opponents() {
+            assert!(
+                house.contains(&opponent),
+                "{name}: smoke opponent {opponent} in {house:?}"
+            );
+        }
+        content
+            .smoke_map()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!content.maps().is_empty(), "{name} has maps or a board");
+        for (map, text) in content.maps() {
+            content
+                .kind
+                .map_info(&text)
+                .unwrap_or_else(|e| panic!("{name} {map}: {e}"));
+        }
+    }
+    assert_eq!(
+        server::games::all().count(),
+        server::games::registry().names().len()
+    );
+}
+
+/// A version that crashes at its 50th move passed a 50-turn test game and went on to
+/// crash in every ranked game; the test game is now a whole game, so it fails there,
+/// in each game, with its exception first.
+#[tokio::test]
+async fn a_bot_that_crashes_at_its_50th_move_fails_its_test_game_in_every_game() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "crash-at-50");
+    while b.build_next().await.unwrap() {}
+    c.register("late", PW).await;
+    let token = c.new_token("late").await;
+    // Bottle Bats: reads its three sections a turn, answers nothing, and at its 50th
+    // turn indexes past a list.
+    let bottlebats = b"import sys\nturn = 0\nwhile True:\n    for _ in range(3):\n        n = int(sys.stdin.readline().split()[0])\n        for _ in range(n): sys.stdin.readline()\n    if turn == 50:\n        print([][turn])\n    print('0 commands:', flush=True)\n    turn += 1\n";
+    // Vindinium: stays, and at its hero's 50th move reads a key the state lacks.
+    let vindinium = b"import json, sys\nmoves = 0\nfor line in sys.stdin:\n    state = json.loads(line)\n    if moves == 50:\n        print(state['nothing'])\n    print('Stay', flush=True)\n    moves += 1\n";
+    for (game, source, cause) in [
+        (
+            "bottlebats",
+            &bottlebats[..],
+            "IndexError: list index out of range, at bot.py line 8",
+        ),
+        (
+            "vindinium",
+            &vindinium[..],
+            "KeyError: 'nothing', at bot.py line 6",
+        ),
+    ] {
+        let name = format!("late-{game}");
+        let r = c
+            .api_upload(
+                "/api/bots",
+                &token,
+                &[("name", &name), ("game", game)],
+                Some(("bot.py", source)),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{game}: {}", r.body);
+        b.build_next().await.unwrap();
+        let (st, failure) = status(&c, &name, 1).await;
+        assert_eq!(st, "failed", "{game}: {failure:?}");
+        let failure = failure.unwrap();
+        assert!(failure.starts_with(cause), "{game}: {failure}");
+    }
+}
+
+/// A bot uploaded for the wrong game fails its test game, and is told which game it
+/// looks like: it plays a few turns of the other open game without a fault.
+#[tokio::test]
+async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
+    let mut c = Client::new().await;
+    open_both(&c).await;
+    let b = builder(&c, "wrong-game");
+    while b.build_next().await.unwrap() {}
+    c.register("mixed", PW).await;
+    let token = c.new_token("mixed").await;
+    let hero = b"import sys\nfor line in sys.stdin:\n    print('Stay', flush=True)\n";
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "heroic"), ("game", "bottlebats")],
+            Some(("bot.py", &hero[..])),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    b.build_next().await.unwrap();
+    let (st, failure) = status(&c, "heroic", 1).await;
+    assert_eq!(st, "failed");
+    let failure = failure.unwrap();
+    assert!(
+        failure.starts_with("This looks like a Vindinium bot, and this bot is for Bottle Bats"),
+        "{failure}"
+    );
+    // A Bottle Bats bot that fails for its own reasons is not sent elsewhere.
+    let broken = b"import sys\nsys.exit(3)\n";
+    c.api_upload(
+        "/api/bots",
+        &token,
+        &[("name", "broken"), ("game", "bottlebats")],
+        Some(("bot.py", &broken[..])),
+    )
+    .await;
+    b.build_next().await.unwrap();
+    let (_, failure) = status(&c, "broken", 1).await;
+    assert!(!failure.unwrap().contains("looks like"), "a bot of no game");
+}

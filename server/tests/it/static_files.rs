@@ -168,18 +168,31 @@ fn the_viewers_modules_pass_their_node_tests() {
     std::fs::write(fixtures.join("game.log"), log).unwrap();
     write_compact_games(&fixtures.join("compact"));
 
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/js");
-    let mut tests: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_str().is_some_and(|p| p.ends_with(".test.mjs")))
-        .collect();
-    tests.sort();
-    assert!(!tests.is_empty(), "no tests in {}", dir.display());
+    // The core's tests, then each game's (games/NAME/tests/js/), for every game of the
+    // registry.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games = server::games::registry().names();
+    let dirs = std::iter::once(root.join("tests/js")).chain(
+        games
+            .iter()
+            .map(|g| root.join("../games").join(g).join("tests/js")),
+    );
+    let mut tests: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_str().is_some_and(|p| p.ends_with(".test.mjs")))
+            .collect();
+        found.sort();
+        assert!(!found.is_empty(), "no tests in {}", dir.display());
+        tests.extend(found);
+    }
     let out = Command::new(node)
         .arg("--test")
         .args(&tests)
         .env("BOTTLEBATS_JS_FIXTURES", &fixtures)
+        .env("BOTTLEBATS_GAMES", games.join(","))
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);

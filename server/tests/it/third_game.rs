@@ -219,7 +219,6 @@ async fn the_connectfour_local_kit_plays() {
 /// A bot the game removes at its first move must fail its smoke test: a version that
 /// cannot play one legal move should never join the ladder.
 #[tokio::test]
-#[ignore = "fails: the smoke test passes a bot the game removes (builds/failure.rs reads only crashes and timeouts); main is fixing it"]
 async fn a_bot_answering_only_illegal_columns_fails_its_smoke_test() {
     let mut c = Client::new().await;
     open_connectfour(&c).await;

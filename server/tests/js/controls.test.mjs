@@ -38,7 +38,7 @@ test("turns are clamped to the game", () => {
 });
 
 test("what is not a replay is refused with a reason", () => {
-  assert.throws(() => parse("hello"), /neither a Bottle Bats JSON replay nor a classic log/);
+  assert.throws(() => parse("hello"), /neither a JSON replay nor a game's log/);
   assert.throws(() => parse("{ nope"), /not valid JSON/);
   assert.throws(() => parse('{"format": "other"}'), /not a Bottle Bats replay/);
   assert.throws(() => parse('{"format": "bottlebats-replay", "version": 7}'), /version 7/);

@@ -199,7 +199,7 @@ test("each player's score: forts, soldiers in forts and on the roads, out, winne
       assert.equal(s.colour, palette(p));
       assert.deepEqual(s.numbers, [["Forts", forts], ["Soldiers", held + marching]], "at turn " + t);
       assert.equal(s.out, p === 1 && t >= 6);
-      assert.equal(s.note, s.out ? "out at turn 6" : "");
+      assert.equal(s.note, s.out ? "removed at turn 6: crashed" : "", "the reason it went out");
       assert.equal(s.winner, p === 0 && t === r.turns.length - 1);
     });
     const total = board.reduce((sum, s) => sum + s.numbers[1][1], 0);

@@ -1,23 +1,25 @@
 // The viewer's core and its renderers (static/viewer/viewer.mjs's contract): a replay
 // is read by its game, picked by its format (a classic log of 2016 is Bottle Bats');
-// each game's renderer gives each player's numbers at a turn (the legend's and the big
-// screen's), which are the game's own; the colour-blind palette tells every player
-// apart under deuteranopia and protanopia.
+// every game of the registry has a renderer with the whole contract, which reads the
+// example replay in its folder (games/NAME/tests/js/fixtures/example.json); the
+// colour-blind palette tells every player apart under deuteranopia and protanopia.
+// Each game's own tests are in games/NAME/tests/js/.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 
 import { parse } from "../../../static/viewer/replay.mjs";
 import { gameOf, GAMES } from "../../../static/viewer/games.mjs";
-import { bottlebats } from "../../../static/bottlebats/game.mjs";
-import { vindinium } from "../../../static/vindinium/game.mjs";
-import { connectfour } from "../../../static/connectfour/game.mjs";
 import { PALETTES, NEUTRAL_FILL, palette, ink, usePalette, isLight } from "../../../static/bottlebats/colours.mjs";
 import { numberWord } from "../../../static/screen.mjs";
 
-const DIR = new URL("./fixtures/", import.meta.url);
-const VINDINIUM = readdirSync(DIR).filter((f) => /^vindinium-.*\.json$/.test(f)).sort();
+/** The registry's games (the harness passes them), else the viewer's. */
+const REGISTRY = (process.env.BOTTLEBATS_GAMES || GAMES.map((g) => g.name).join(",")).split(",");
+
+/** A game's example replay, from its folder. */
+const example = (name) =>
+  readFileSync(new URL("../../../games/" + name + "/tests/js/fixtures/example.json", import.meta.url), "utf8");
 
 /** What every renderer implements (the contract at the top of viewer.mjs). */
 const METHODS = [
@@ -25,40 +27,24 @@ const METHODS = [
   "describe", "problems", "scoreboard", "charts", "colour", "ink", "swatch", "extend", "finish",
 ];
 
-/** A Bottle Bats game of 3 turns: red takes beta, blue is out at turn 2. */
-function small() {
-  return {
-    format: "bottlebats-replay", version: 1, players: ["red", "blue"], max_steps: 5,
-    map: { forts: [["alpha", 0, 0], ["beta", 3, 4]], roads: [[0, 1, 5]] },
-    turns: [
-      { owners: [0, 1], garrisons: [10, 5], marches: [], events: {} },
-      { owners: [0, 1], garrisons: [2, 5], marches: [[0, 0, 0, 8, 0]], events: {} },
-      { owners: [0, 0], garrisons: [2, 3], marches: [], events: { removed: [[1, "defeated"]] } },
-      { owners: [0, 0], garrisons: [3, 4], marches: [], events: {} },
-    ],
-    result: { winner: 0, ranks: [1, 2], removed: [null, 2], turns: 3 },
-  };
-}
-
-test("a replay's game is picked by its format; a classic log is Bottle Bats'", () => {
-  assert.deepEqual(GAMES.map((g) => g.name), ["bottlebats", "vindinium", "connectfour"]);
-  const bb = parse(JSON.stringify(small()));
-  assert.equal(gameOf(bb), bottlebats);
-  const v = parse(readFileSync(new URL(VINDINIUM[0], DIR), "utf8").replace(/^\{"every":\d+,"replay":/, "").replace(/,"states":.*$/s, ""));
-  assert.equal(gameOf(v), vindinium);
-  assert.equal(vindinium.read(v), v, "a replay read is read once");
+test("every game of the registry is one of the viewer's, and reads its own replays", () => {
+  for (const name of REGISTRY) {
+    const game = GAMES.find((g) => g.name === name);
+    assert.ok(game, "the viewer's list of games (static/viewer/games.mjs) lacks " + name);
+    const replay = parse(example(name));
+    assert.equal(gameOf(replay), game, name + ": its example is picked by its format");
+    assert.equal(game.read(replay), replay, name + ": a replay read is read once");
+  }
   const log = parse("# STEP: 0\n2 forts:\na 0 0 red 3\nb 3 4 blue 2\n1 roads:\na b\n0 marches:\n");
   assert.equal(log.source, "classic log");
-  assert.equal(gameOf(log), bottlebats);
+  assert.equal(gameOf(log), GAMES.find((g) => g.name === "bottlebats"));
   assert.throws(() => parse('{"format": "chess"}'), /not a Bottle Bats replay/);
   assert.throws(() => parse("hello"), /neither/);
 });
 
 test("each game's renderer has the whole contract", () => {
-  const v = JSON.parse(readFileSync(new URL(VINDINIUM[0], DIR), "utf8")).replay;
-  const c4 = JSON.parse(readFileSync(new URL("connectfour-timeout.json", DIR), "utf8")).replay;
-  for (const [game, replay] of [[bottlebats, small()], [vindinium, v], [connectfour, c4]]) {
-    const r = game.renderer(game.read(replay), false);
+  for (const game of GAMES) {
+    const r = game.renderer(game.read(JSON.parse(example(game.name))), false);
     for (const m of METHODS) assert.equal(typeof r[m], "function", game.name + ": " + m);
     for (const w of ["player", "names", "problems", "step", "tail"]) assert.ok(r.words[w], game.name + ": " + w);
     assert.equal(typeof game.live, "function");
@@ -66,47 +52,6 @@ test("each game's renderer has the whole contract", () => {
     for (const c of r.charts()) assert.equal(c.series.length, c.T * c.P, game.name + ": " + c.title);
   }
 });
-
-test("Bottle Bats' scoreboard: forts and soldiers with their share, out, the winner at the end", () => {
-  const r = bottlebats.renderer(bottlebats.read(small()), false);
-  assert.deepEqual(r.scoreboard(1).map((s) => [s.name, s.numbers, s.share, s.out, s.winner]), [
-    ["red", [["Forts", 1], ["Soldiers", 10]], 10 / 15, false, false],
-    ["blue", [["Forts", 1], ["Soldiers", 5]], 5 / 15, false, false],
-  ]);
-  const end = r.scoreboard(3);
-  assert.deepEqual(end.map((s) => [s.numbers, s.out, s.note, s.winner]), [
-    [[["Forts", 2], ["Soldiers", 7]], false, "", true],
-    [[["Forts", 0], ["Soldiers", 0]], true, "out at turn 2", false],
-  ]);
-  assert.deepEqual(r.result(), { winner: 0, text: "red wins" });
-  assert.equal(r.plannedTurns(), 5);
-});
-
-for (const name of VINDINIUM) {
-  test(name + ": Vindinium's scoreboard is each hero's gold, mines, life and deaths as the crate says", () => {
-    const f = JSON.parse(readFileSync(new URL(name, DIR), "utf8"));
-    const game = gameOf(f.replay);
-    assert.equal(game, vindinium);
-    const r = game.renderer(game.read(f.replay), false);
-    const last = r.lastTurn();
-    for (const st of f.states) {
-      const board = r.scoreboard(st.t);
-      st.heroes.forEach((h, p) => {
-        // The crate's [row, column, life, gold, mines, deaths, crashed].
-        assert.deepEqual(board[p].numbers, [["Gold", h[3]], ["Mines", h[4]], ["Life", h[2], "legend"], ["Deaths", h[5]]],
-          name + ": hero " + (p + 1) + " at move " + st.t);
-        assert.equal(board[p].name, f.replay.heroes[p]);
-        assert.equal(board[p].out, h[6], name + ": crashed at move " + st.t);
-        assert.equal(board[p].share, undefined, "no share bar");
-      });
-      if (st.t < last) assert.ok(board.every((s) => !s.winner), "no winner before the end");
-    }
-    const gold = r.scoreboard(last).map((s) => s.numbers[0][1]);
-    assert.deepEqual(gold, f.replay.result.gold, name + ": the result's gold at the end");
-    const { winner } = r.replay.outcome();
-    assert.deepEqual(r.scoreboard(last).map((s) => s.winner), [0, 1, 2, 3].map((p) => p === winner));
-  });
-}
 
 test("the big screen writes a number's word after it: 1 fort, 12 soldiers, 340 gold", () => {
   assert.equal(numberWord("Forts", 1), "fort");

@@ -148,7 +148,7 @@ pub fn advance(
 /// Movement (games/bottlebats/rules.md §3 stage 3): on every road with marches, two
 /// [`half_step`]s with the battles they bring, then the [`arrivals`] leave it. One
 /// pass over the roads: a second pass for the arrivals cost about a tenth more CPU
-/// time per turn on `maps/vast-2p.map`. The arrivals are sorted by fort; at one
+/// time per turn on `maps/bottlebats/vast-2p.map`. The arrivals are sorted by fort; at one
 /// fort, by road in map order, those heading to the road's first fort first.
 fn movement(map: &Map, roads: &mut [RoadMarches], battles: &mut Vec<Battle>) -> Vec<Arrival> {
     let mut arrived: Vec<Arrival> = Vec::new();

@@ -9,6 +9,9 @@ mod activate;
 mod api;
 mod files;
 mod page;
+mod stats;
+
+pub use stats::BOARD_MATCHES;
 
 use axum::extract::{DefaultBodyLimit, Multipart};
 use axum::http::StatusCode;

@@ -228,13 +228,15 @@ struct BotPage {
     test_turn: Option<i32>,
     /// The test game's length.
     test_turns: u32,
+    /// What the bot's game calls a turn (`move`).
+    test_word: &'static str,
     /// The page refreshes itself every few seconds: a version is on its way and was
     /// uploaded recently.
     refresh: bool,
     /// Where a script uploads a new version.
     api_url: String,
     /// Rating, results, chart, recent matches; the error board for the owner.
-    stats: crate::web::bot_stats::Stats,
+    stats: super::stats::Stats,
     /// A logged-in visitor may challenge it, or challenge others with it (its owner).
     can_challenge: bool,
     /// Its latest challenges and A/B tests, for its owner.
@@ -309,7 +311,7 @@ pub(super) async fn render_bot(
         site.trim_end_matches('/'),
         bot.name
     );
-    let stats = crate::web::bot_stats::stats(state, &bot, is_owner).await?;
+    let stats = super::stats::stats(state, &bot, is_owner).await?;
     let (logs, challenges) = if is_owner {
         (
             inline_logs(state, bot.id).await?,
@@ -336,7 +338,8 @@ pub(super) async fn render_bot(
         max_mib: max_mib(state),
         on_its_way,
         test_turn,
-        test_turns: crate::builds::SMOKE_TURNS,
+        test_turns: crate::games::kind(&bot.game).map_or(0, |k| k.defaults().max_turns),
+        test_word: crate::games::kind(&bot.game).map_or("turn", |k| k.describe().turn.one),
         refresh,
         api_url,
         error: error.as_ref().filter(|_| !at_versions).map(|e| e.1.clone()),
@@ -388,7 +391,7 @@ pub async fn new_version(
 #[template(path = "bots/record.html")]
 struct RecordFragment {
     name: String,
-    stats: crate::web::bot_stats::Stats,
+    stats: super::stats::Stats,
 }
 
 /// `/bots/NAME/record`: the record section alone, which the page fetches again to stay
@@ -398,7 +401,7 @@ pub async fn record(
     Path(name): Path<String>,
 ) -> AppResult<Response> {
     let bot = find_bot(&state, &name).await?;
-    let stats = crate::web::bot_stats::stats(&state, &bot, false).await?;
+    let stats = super::stats::stats(&state, &bot, false).await?;
     let html = RecordFragment {
         name: bot.name,
         stats,

@@ -110,10 +110,14 @@ struct MatchPage {
     duration: String,
     when: String,
     seats: Vec<SeatRow>,
-    /// The names of its game's statistics, a column each.
+    /// Its game, and the names of the game's statistics, a column each.
+    game: String,
     stat_names: &'static [&'static str],
-    /// What the game calls its log (`Description::log`): the download's label.
+    /// What its game calls its log (`Classic log (2016)`).
     log_title: &'static str,
+    /// Its game's title, and what the game calls turns (`moves`).
+    game_title: &'static str,
+    turn_words: &'static str,
     /// The page of the challenge or tournament it was played for, when unranked, and
     /// what played it for.
     unranked: Option<(String, &'static str)>,
@@ -145,6 +149,9 @@ pub async fn page(
         seats,
         stat_names: crate::games::content(&m.game)?.stat_names(),
         log_title: crate::games::kind(&m.game)?.describe().log.title,
+        game_title: crate::games::kind(&m.game)?.title(),
+        turn_words: crate::games::kind(&m.game)?.describe().turn.many,
+        game: m.game,
         unranked: m
             .challenge
             .zip(m.kind)

@@ -91,6 +91,10 @@ struct ApiPage {
     limits: crate::challenges::Limits,
     /// This site's address, for the commands shown.
     site: String,
+    /// Every game: (name, title, statistics' names).
+    games: Vec<(&'static str, &'static str, &'static [&'static str])>,
+    /// Every game's replay format, in words: (name, title, HTML of its folder).
+    replays: Vec<(&'static str, &'static str, &'static str)>,
 }
 
 pub async fn api_page(
@@ -103,6 +107,15 @@ pub async fn api_page(
             layout: visitor.layout(),
             limits: state.config.challenge_limits,
             site: state.site_address(&headers),
+            games: (crate::games::all())
+                .map(|c| (c.name(), c.describe().title, c.stat_names()))
+                .collect(),
+            replays: (crate::games::all())
+                .filter_map(|c| {
+                    let html = crate::embedded::find(c.files.site, "replay.html")?.text();
+                    Some((c.name(), c.describe().title, html))
+                })
+                .collect(),
         }
         .render()?,
     ))

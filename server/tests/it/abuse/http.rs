@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::binary::{start_with, Server};
 
-const MIB: u64 = 1024 * 1024;
+pub(super) const MIB: u64 = 1024 * 1024;
 
-fn data_dir(name: &str) -> String {
+pub(super) fn data_dir(name: &str) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("abuse-http-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     dir.display().to_string()
@@ -29,7 +29,7 @@ fn server(name: &str, args: &[&str]) -> Server {
 
 /// Reads until the server closes the connection or `within` passes; what was read,
 /// and whether it closed.
-fn read_until_closed(s: &mut TcpStream, within: Duration) -> (Vec<u8>, bool) {
+pub(super) fn read_until_closed(s: &mut TcpStream, within: Duration) -> (Vec<u8>, bool) {
     let deadline = Instant::now() + within;
     let mut got = Vec::new();
     let mut buf = [0u8; 65536];
@@ -56,7 +56,7 @@ fn read_until_closed(s: &mut TcpStream, within: Duration) -> (Vec<u8>, bool) {
 }
 
 /// Resident memory of a process, bytes.
-fn rss(pid: u32) -> u64 {
+pub(super) fn rss(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
@@ -181,7 +181,7 @@ fn connections_past_the_cap_wait_their_turn() {
 }
 
 /// The CSRF cookie and token of a fresh visitor.
-fn csrf(s: &Server) -> String {
+pub(super) fn csrf(s: &Server) -> String {
     let (_, home) = s.request("GET", "/", "", "");
     home.lines()
         .filter_map(|l| l.strip_prefix("set-cookie: bb_csrf="))
@@ -191,7 +191,7 @@ fn csrf(s: &Server) -> String {
 }
 
 /// Posts a form, ignoring a connection the server closes before reading it all.
-fn post(addr: &str, path: &str, token: &str, body: &str) -> String {
+pub(super) fn post(addr: &str, path: &str, token: &str, body: &str) -> String {
     let mut c = TcpStream::connect(addr).unwrap();
     let head = format!(
         "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: bb_csrf={token}\r\n\

@@ -5,6 +5,7 @@
 
 mod builds;
 mod database;
+mod downloads;
 mod http;
 mod sandbox;
 mod web;

@@ -311,9 +311,21 @@ async fn each_games_live_channel_features_its_own_matches() {
     let screen = stranger.get("/live?game=vindinium").await.body;
     assert!(screen.contains(r#"data-game="vindinium""#));
     assert!(screen.contains("<title>Live · Vindinium</title>"));
+    // It counts in the game's words, and leads to the other open game's channel.
+    assert!(
+        screen.contains(r#"<span class="screen-turn-label">Move</span>"#),
+        "{screen}"
+    );
+    assert!(screen.contains(r#"<nav class="screen-switch" aria-label="Other games"><a href="/live?game=bottlebats">Bottle Bats</a></nav>"#), "{screen}");
     let screen = stranger.get("/live").await.body;
-    assert!(!screen.contains("data-game"));
+    assert!(!screen.contains(r#"main class="screen" data-screen data-state="idle" data-game"#));
     assert!(screen.contains("<title>Live · Bottle Bats</title>"));
+    assert!(screen.contains(r#"<span class="screen-turn-label">Turn</span>"#));
+    assert!(screen.contains(r#"href="/live?game=vindinium">Vindinium</a>"#));
+    // A paused ladder says so on its channel.
+    assert_eq!(stranger.get("/api/live").await.json()["paused"], false);
+    server::ranker::set_paused(&db, true).await.unwrap();
+    assert_eq!(stranger.get("/api/live").await.json()["paused"], true);
 }
 
 #[tokio::test]

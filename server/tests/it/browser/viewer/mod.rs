@@ -537,7 +537,7 @@ fn a_replay_it_cannot_load_says_why(v: &mut Visit) {
     v.page("/viewer?replay=/static/viewer.css");
     b.wait_text(
         "[data-viewer-status]",
-        "neither a Bottle Bats JSON replay nor a classic log",
+        "neither a JSON replay nor a game's log",
     );
 }
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
-import { parse } from "../../../static/viewer/replay.mjs";
+import { parse } from "../../../../static/viewer/replay.mjs";
 
 const dir = process.env.BOTTLEBATS_JS_FIXTURES;
 const games = dir

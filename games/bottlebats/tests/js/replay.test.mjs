@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { checkReplay, MAX_TURNS } from "../../../static/bottlebats/replay.mjs";
+import { checkReplay, MAX_TURNS } from "../../../../static/bottlebats/replay.mjs";
 
 function crafted(forts, turns) {
   const map = {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { problemsAt } from "../../../static/bottlebats/describe.mjs";
+import { problemsAt } from "../../../../static/bottlebats/describe.mjs";
 
 const replay = {
   players: ["ann", "bob"],

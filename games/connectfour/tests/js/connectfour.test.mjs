@@ -3,19 +3,26 @@
 // diagonals too, a draw, a
 // move limit, forfeits for a full column, garbage, a timeout and a crash), its reader
 // gives the same game from the stored replay and from the live rows, says the problems
-// the crate says at the same turns, and refuses replays the rules refuse.
+// the crate says at the same turns, and refuses replays the rules refuse. Its example
+// replay (fixtures/example.json, the viewer's contract test reads it) is a fixture too.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
-import { start, drop, forfeit, ranks, COLUMNS } from "../../../static/connectfour/rules.mjs";
-import { readConnectFour, ConnectFourLive } from "../../../static/connectfour/replay.mjs";
-import { connectfour } from "../../../static/connectfour/game.mjs";
-import { gameOf } from "../../../static/viewer/games.mjs";
+import { start, drop, forfeit, ranks, COLUMNS } from "../../../../static/connectfour/rules.mjs";
+import { readConnectFour, ConnectFourLive } from "../../../../static/connectfour/replay.mjs";
+import { connectfour } from "../../../../static/connectfour/game.mjs";
+import { gameOf } from "../../../../static/viewer/games.mjs";
 
 const DIR = new URL("./fixtures/", import.meta.url);
 const FIXTURES = readdirSync(DIR).filter((f) => /^connectfour-.*\.json$/.test(f)).sort();
+
+test("the example replay is a fixture's game", () => {
+  const example = JSON.parse(readFileSync(new URL("example.json", DIR), "utf8"));
+  assert.deepEqual(example, fixture("connectfour-random-1.json").replay);
+  assert.equal(gameOf(example), connectfour);
+});
 
 function fixture(name) {
   return JSON.parse(readFileSync(new URL(name, DIR), "utf8"));

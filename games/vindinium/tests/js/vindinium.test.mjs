@@ -8,12 +8,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
-import { parseMap, start, step, copy, mineCount, MINE } from "../../../static/vindinium/rules.mjs";
+import { parseMap, start, step, copy, mineCount, MINE } from "../../../../static/vindinium/rules.mjs";
 import {
   readVindinium, VindiniumLive, KEYFRAME_EVERY, MAX_MOVES, MAX_SIZE,
-} from "../../../static/vindinium/replay.mjs";
-import { describe } from "../../../static/vindinium/describe.mjs";
-import { vindinium } from "../../../static/vindinium/game.mjs";
+} from "../../../../static/vindinium/replay.mjs";
+import { describe } from "../../../../static/vindinium/describe.mjs";
+import { vindinium } from "../../../../static/vindinium/game.mjs";
+import { gameOf } from "../../../../static/viewer/games.mjs";
 
 /** The problems of the replies to state `t` of `r`, as the viewer's renderer says them. */
 const problemsAt = (r, t) => vindinium.renderer(r).problems(t);
@@ -207,4 +208,45 @@ test("each move in words: who went where, kills, telefrags, crashes, and the end
   const crashes = saidOf("vindinium-crashes.json");
   assert.ok(crashes.some((s) => /crashed: its hero stays until the end/.test(s)));
   assert.match(crashes[crashes.length - 1], /The end \(all four crashed\)/);
+});
+
+for (const name of FIXTURES) {
+  test(name + ": Vindinium's scoreboard is each hero's gold, mines, life and deaths as the crate says", () => {
+    const f = JSON.parse(readFileSync(new URL(name, DIR), "utf8"));
+    const game = gameOf(f.replay);
+    assert.equal(game, vindinium);
+    const r = game.renderer(game.read(f.replay), false);
+    const last = r.lastTurn();
+    for (const st of f.states) {
+      const board = r.scoreboard(st.t);
+      st.heroes.forEach((h, p) => {
+        // The crate's [row, column, life, gold, mines, deaths, crashed].
+        assert.deepEqual(board[p].numbers, [["Gold", h[3]], ["Mines", h[4]], ["Life", h[2], "legend"], ["Deaths", h[5]]],
+          name + ": hero " + (p + 1) + " at move " + st.t);
+        assert.equal(board[p].name, f.replay.heroes[p]);
+        assert.equal(board[p].out, h[6], name + ": crashed at move " + st.t);
+        assert.equal(board[p].share, undefined, "no share bar");
+      });
+      if (st.t < last) assert.ok(board.every((s) => !s.winner), "no winner before the end");
+    }
+    const gold = r.scoreboard(last).map((s) => s.numbers[0][1]);
+    assert.deepEqual(gold, f.replay.result.gold, name + ": the result's gold at the end");
+    const { winner } = r.replay.outcome();
+    assert.deepEqual(r.scoreboard(last).map((s) => s.winner), [0, 1, 2, 3].map((p) => p === winner));
+  });
+}
+
+
+test("a Vindinium log, as bottlebats play writes it, opens as the game it tells", async () => {
+  const { parse } = await import("../../../../static/viewer/replay.mjs");
+  const text = readFileSync(new URL("vindinium-crashes.jsonl", DIR), "utf8");
+  const fromLog = parse(text);
+  const stored = fixture("vindinium-crashes.json").replay;
+  assert.equal(gameOf(fromLog), vindinium);
+  assert.equal(fromLog.lastTurn(), stored.moves.length);
+  const fromReplay = readVindinium(stored);
+  for (const t of [0, 1, Math.floor(stored.moves.length / 2), stored.moves.length]) {
+    assert.deepEqual(fromLog.state(t).heroes, fromReplay.state(t).heroes, "state " + t);
+  }
+  assert.throws(() => parse(text.split("\n")[0] + "\n{\"nope\": 1}\n"), /no Vindinium state/);
 });

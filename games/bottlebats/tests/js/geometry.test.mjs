@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import {
   roadLength, bounds, closestDistance, viewGeometry, roadWays, marchProgress, pointOn,
   arrow, battlePoint, flashRadius, flashAlpha, labelBox, fortLabelBox, overlaps,
-} from "../../../static/bottlebats/geometry.mjs";
+} from "../../../../static/bottlebats/geometry.mjs";
 
 test("road lengths are the ceiling of the distance, in integers", () => {
   assert.equal(roadLength(0, 0, 3, 4), 5);

@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { precompute, countTotals, outTurns, winnerOf } from "../../../static/bottlebats/stats.mjs";
-import { summary, describe } from "../../../static/bottlebats/describe.mjs";
+import { precompute, countTotals, outTurns, winnerOf } from "../../../../static/bottlebats/stats.mjs";
+import { summary, describe } from "../../../../static/bottlebats/describe.mjs";
 
 /** Three players on three forts over three snapshots: blue is out at turn 2. */
 function game(result) {

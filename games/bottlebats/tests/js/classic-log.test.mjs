@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-import { parseClassicLog, settleTurns } from "../../../static/bottlebats/classic-log.mjs";
+import { parseClassicLog, settleTurns } from "../../../../static/bottlebats/classic-log.mjs";
 
 const TWO_STEPS = `# STEP: 0
 3 forts:

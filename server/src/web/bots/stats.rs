@@ -2,14 +2,14 @@
 //! recent matches, and for its owner an error board per version with links to the
 //! turn where each problem shows in the replay.
 
-use super::bots::BotRow;
-use super::error::AppResult;
-use super::format::code_spans;
-use super::ladder::ListedMatch;
-use super::AppState;
+use super::BotRow;
 use crate::ids::BotId;
 use crate::ranker::rating::conservative;
 use crate::standings::{latest_matches, MatchFilter, Record};
+use crate::web::error::AppResult;
+use crate::web::format::code_spans;
+use crate::web::ladder::ListedMatch;
+use crate::web::AppState;
 
 /// Most points a rating chart draws (one more when the last game is not on the step).
 pub const CHART_POINTS: i64 = 500;
@@ -154,21 +154,33 @@ fn next_match(st: &crate::standings::BotStanding, place: i64, line: i64) -> Stri
         (None, 0, _) => {
             "none yet: no other player's bot plays, and a bot never meets its owner's other bots".into()
         }
-        (None, _, Some(gap)) => {
-            let within = (2.0 * gap).ceil().max(1.0);
-            format!(
-                "usually within about {within} minute{}: bots here play a ranked game about every {} minute{} (the ladder's pace over the last 10 minutes), and a bot that has waited twice as long as most goes first. It is {} of {line} in line (least played first)",
-                if within == 1.0 { "" } else { "s" },
-                format_args!("{:.0}", gap.max(1.0)),
-                if gap.max(1.0) < 1.5 { "" } else { "s" },
-                ordinal(place)
-            )
-        }
+        (None, _, Some(gap)) => format!(
+            "usually within about {}: bots here play a ranked game about every {} (the ladder's pace over the last 10 minutes), and a bot that has waited twice as long as most goes first. It is {} of {line} in line (least played first)",
+            span(2.0 * gap),
+            span(gap),
+            ordinal(place)
+        ),
         (None, _, None) => format!(
             "as soon as a worker is free: no ranked match finished in the last 10 minutes. It is {} of {line} in line (least played first)",
             ordinal(place)
         ),
     }
+}
+
+/// A wait of `minutes` in words, as measured: `20 seconds`, `3 minutes`
+/// (a ladder that plays every few seconds is not said to take a minute).
+fn span(minutes: f64) -> String {
+    let seconds = (minutes * 60.0).max(1.0);
+    if seconds < 60.0 {
+        let s = if seconds < 10.0 {
+            seconds.ceil()
+        } else {
+            (seconds / 5.0).ceil() * 5.0
+        };
+        return format!("{s:.0} second{}", if s == 1.0 { "" } else { "s" });
+    }
+    let m = (seconds / 60.0).round();
+    format!("{m:.0} minute{}", if m == 1.0 { "" } else { "s" })
 }
 
 fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str) -> StandingText {
@@ -184,7 +196,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str
     };
     let next = st.line.map(|(place, line)| next_match(st, place, line));
     StandingText {
-        rank: (st.rank).map(|(p, of)| super::games::rank_text(p as usize, of as usize, game)),
+        rank: (st.rank).map(|(p, of)| crate::web::games::rank_text(p as usize, of as usize, game)),
         change,
         interval: format!(
             "{:.2} and {:.2}",
@@ -193,7 +205,7 @@ fn standing_text(st: &crate::standings::BotStanding, record: &Record, game: &str
         ),
         last_played: st
             .last_game_at
-            .map_or_else(|| "never".into(), super::format::ago),
+            .map_or_else(|| "never".into(), crate::web::format::ago),
         next,
     }
 }
@@ -305,7 +317,7 @@ pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Sta
     } else {
         Vec::new()
     };
-    let board = super::ladder::leaderboard(state, &bot.game).await?;
+    let board = crate::web::ladder::leaderboard(state, &bot.game).await?;
     let standing = crate::standings::bot_standing(
         &state.db,
         &state.day_ago_ranks,
@@ -390,7 +402,16 @@ async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoar
 
 #[cfg(test)]
 mod tests {
-    use super::{grouped, next_match, ProblemLine};
+    use super::{grouped, next_match, span, ProblemLine};
+
+    #[test]
+    fn waits_are_said_as_measured() {
+        assert_eq!(span(0.05), "3 seconds");
+        assert_eq!(span(0.3), "20 seconds");
+        assert_eq!(span(0.99), "60 seconds");
+        assert_eq!(span(1.0), "1 minute");
+        assert_eq!(span(7.4), "7 minutes");
+    }
 
     #[test]
     fn one_problem_over_many_matches_is_one_group_with_its_latest_match() {
@@ -449,5 +470,8 @@ mod tests {
         assert!(pace.starts_with("usually within about 3 minutes"), "{pace}");
         assert!(pace.contains("3rd of 9 in line"), "{pace}");
         assert!(next_match(&st(None, 5, None), 1, 9).starts_with("as soon as a worker is free"));
+        // Games every few seconds are not said to take a minute.
+        let busy = next_match(&st(None, 5, Some(0.05)), 1, 9);
+        assert!(busy.starts_with("usually within about 6 seconds: bots here play a ranked game about every 3 seconds"), "{busy}");
     }
 }
