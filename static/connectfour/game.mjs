@@ -1,13 +1,16 @@
 /* Connect Four in the viewer (the contract at the top of viewer/viewer.mjs): its stored
- * replays and live stream (replay.mjs: `ConnectFourReplay`, `ConnectFourLive`, every
- * board rebuilt by the rules of rules.mjs), and its renderer. A turn is a move: board
+ * replays, its text log and live stream (replay.mjs: `ConnectFourReplay`,
+ * `readConnectFourLog`, `ConnectFourLive`, every board rebuilt by the rules of
+ * rules.mjs), and its renderer. A turn is a move: board
  * `t` follows the `t`-th move. The board is a canvas (render.mjs); the legend gives
  * each player's discs and threats (empty cells where its disc would make four) at the
  * move shown, and a player who forfeited as out; the charts its discs and threats over
  * the game. */
 
 import { el } from "../viewer/dom.mjs";
-import { isConnectFour, readConnectFour, ConnectFourReplay, ConnectFourLive } from "./replay.mjs";
+import {
+  isConnectFour, readConnectFour, ConnectFourReplay, ConnectFourLive, isConnectFourLog, readConnectFourLog,
+} from "./replay.mjs";
 import { summary, resultText, describe, scoreboard } from "./describe.mjs";
 import { BoardView, discColour, discInk } from "./render.mjs";
 import { COLUMNS, ROWS, CELLS } from "./rules.mjs";
@@ -98,6 +101,8 @@ export class ConnectFourRenderer {
 export const connectfour = {
   name: "connectfour",
   accepts: isConnectFour,
+  readsText: isConnectFourLog,
+  readText: readConnectFourLog,
   read: (r) => (r instanceof ConnectFourReplay ? r : readConnectFour(r)),
   live: () => new ConnectFourLive(),
   renderer: (replay) => new ConnectFourRenderer(replay),

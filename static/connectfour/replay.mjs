@@ -253,3 +253,81 @@ export class ConnectFourLive {
     if (this.replay) this.replay.result = this.result;
   }
 }
+
+/** The first line of a Connect Four log (games/connectfour/rules.md §9). */
+const LOG_HEAD = /^Connect Four: (.+) \(1\) against (.+) \(2\), (\d+) moves at most$/;
+
+/** Whether `text` is a Connect Four log: the text `bottlebats play` writes to its
+ *  `logfile`, and the match page's "Game log (text)". */
+export function isConnectFourLog(text) {
+  return LOG_HEAD.test(text.split("\n", 1)[0].replace(/\r$/, ""));
+}
+
+/** Reads a Connect Four log into a `ConnectFourReplay`: the players and move limit of
+ *  its first line, each move's line (`move T: NAME drops a disc in column C`, or `move T:
+ *  NAME forfeits the game: REASON`), each board checked against the one the rules
+ *  rebuild, and the result once its `result:` line says the game is over. The limits
+ *  a replay keeps are not in a log. Throws, saying at which line, for a log that is not
+ *  one game's. */
+export function readConnectFourLog(text) {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const head = LOG_HEAD.exec(lines[0]);
+  if (!head) throw new Error("This is not a Connect Four log.");
+  const r = new ConnectFourReplay({ format: FORMAT, version: VERSION, players: [head[1], head[2]], max_turns: Number(head[3]) });
+  let board = null, t = -1, ended = false;
+  const fail = (i, why) => { throw new Error("Line " + (i + 1) + " of this log: " + why); };
+  lines.forEach((line, i) => {
+    if (i === 0 || line === "") return;
+    if (board !== null) {
+      board.push(line);
+      if (board.length === 6) {
+        const want = [];
+        const cells = r.board(t);
+        for (let row = 0; row < 6; row++) want.push(cells.slice(row * 7, row * 7 + 7).map((c) => ".12"[c]).join(""));
+        if (board.join("\n") !== want.join("\n")) fail(i, "the board after move " + t + " is not the one its moves make.");
+        board = null;
+      }
+      return;
+    }
+    const move = /^move (\d+): (.*)$/.exec(line);
+    if (move) {
+      if (Number(move[1]) !== t + 1) fail(i, "move " + move[1] + " where move " + (t + 1) + " was due.");
+      t += 1;
+      board = [];
+      if (t === 0) {
+        if (move[2] !== "the empty board") fail(i, "move 0 is not the empty board.");
+        return;
+      }
+      const name = r.players[r.game.moves.length % 2], rest = move[2];
+      if (!rest.startsWith(name + " ")) fail(i, "move " + t + " is not " + name + "'s, whose turn it is.");
+      const what = rest.slice(name.length + 1);
+      const disc = /^drops a disc in column (\d)$/.exec(what);
+      try {
+        if (disc) r.playDisc(Number(disc[1]));
+        else if (what.startsWith(FORFEITS + ": ")) {
+          const reason = what.slice(FORFEITS.length + 2);
+          r.playForfeit(reason, reason === TIMEOUT);
+        } else fail(i, "move " + t + " is neither a disc nor a forfeit.");
+      } catch (e) {
+        fail(i, e.message);
+      }
+      return;
+    }
+    if (line.startsWith("result: ")) {
+      if (!r.over()) fail(i, "a result before the end of the game.");
+      ended = true;
+      return;
+    }
+    fail(i, "`" + line.slice(0, 40) + "` is no line of a Connect Four log.");
+  });
+  if (board !== null) throw new Error("This Connect Four log ends inside a board.");
+  if (t < 0) throw new Error("This Connect Four log has no board.");
+  if (ended) {
+    const g = r.game;
+    r.result = {
+      end: g.end.kind, ranks: ranks(g), discs: [0, 1].map((s) => discs(g, s)),
+      forfeits: [0, 1].map((s) => (g.end.kind === "forfeit" && g.end.seat === s ? 1 : 0)),
+    };
+  }
+  return r;
+}

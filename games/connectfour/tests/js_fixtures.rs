@@ -3,7 +3,8 @@
 //! limit, forfeits for a full column, a timeout and a crash, limits noted), each written
 //! as `games/connectfour/tests/js/fixtures/connectfour-NAME.json`: the stored replay, the live rows,
 //! every board the crate rebuilds, how the game ended, the ranks and each seat's
-//! problems; and `example.json`, the stored replay of `random-1`, which the viewer's
+//! problems, with its log beside it (`connectfour-NAME.txt`, which the viewer opens too);
+//! and `example.json`, the stored replay of `random-1`, which the viewer's
 //! contract test reads. The node test `games/connectfour/tests/js/connectfour.test.mjs`
 //! reads them in JavaScript and must find the same.
 //!
@@ -205,7 +206,11 @@ fn the_viewers_fixtures_are_the_crates_games() {
     for (name, m) in games() {
         let c4 = m.as_any().downcast_ref::<ConnectFourMatch>().unwrap();
         ends.push((name, c4.game().end().unwrap().name()));
-        let mut files = vec![(format!("connectfour-{name}.json"), fixture(&*m))];
+        let log = plugin::log(&m.replay_json()).unwrap();
+        let mut files = vec![
+            (format!("connectfour-{name}.json"), fixture(&*m)),
+            (format!("connectfour-{name}.txt"), log),
+        ];
         if name == "random-1" {
             files.push(("example.json".to_string(), m.replay_json() + "\n"));
         }

@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
 import { start, drop, forfeit, ranks, COLUMNS } from "../../../../static/connectfour/rules.mjs";
-import { readConnectFour, ConnectFourLive } from "../../../../static/connectfour/replay.mjs";
+import { readConnectFour, ConnectFourLive, readConnectFourLog } from "../../../../static/connectfour/replay.mjs";
+import { parse } from "../../../../static/viewer/replay.mjs";
 import { connectfour } from "../../../../static/connectfour/game.mjs";
 import { gameOf } from "../../../../static/viewer/games.mjs";
 
@@ -98,7 +99,43 @@ for (const name of FIXTURES) {
       for (const c of renderer.charts()) assert.equal(c.series.length, c.T * c.P);
     }
   });
+
+  test(name + ": its log opens as the same game", () => {
+    const f = fixture(name);
+    const text = readFileSync(new URL(name.replace(/\.json$/, ".txt"), DIR), "utf8");
+    const r = parse(text);
+    assert.equal(gameOf(r), connectfour);
+    assert.equal(connectfour.read(r), r);
+    assert.equal(r.lastTurn(), f.rows.length - 1);
+    for (let t = 0; t <= r.lastTurn(); t++) assert.deepEqual(rowsOf(r.board(t)), f.boards[t], name + " board " + t);
+    assert.deepEqual(r.result, f.replay.result, "the result, once over");
+    const renderer = connectfour.renderer(r, false);
+    assert.equal(renderer.result().winner, f.ranks[0] !== f.ranks[1] ? f.ranks.indexOf(1) : null);
+    // Forfeits and timeouts are in the log; limits are not.
+    const forfeit = f.rows[f.rows.length - 1];
+    if (forfeit.forfeit) {
+      const said = renderer.problems(r.lastTurn() - 1).filter((p) => p.kind !== "limit");
+      const want = forfeit.timeout ? ["timeout", "removed"] : ["removed"];
+      assert.deepEqual(said.map((p) => p.kind), want);
+    }
+  });
 }
+
+test("logs that are not one game's are refused, saying where", () => {
+  const text = readFileSync(new URL("connectfour-full-column.txt", DIR), "utf8");
+  for (const [bad, why] of [
+    [text.replace("column 0\n", "column 1\n"), /Line 17 of this log: the board after move 1 is not the one its moves make/],
+    [text.replace("move 2:", "move 3:"), /move 3 where move 2 was due/],
+    [text.replace("move 1: ann", "move 1: ben"), /not ann's, whose turn it is/],
+    [text.replace("move 1: ann drops a disc in column 0", "move 1: ann drops a disc in column 9"), /Line \d+ of this log: .*not a column/],
+    [text.replace(/\nresult: .*\n$/, "\n......."), /ends inside a board|no line/],
+    [text.split("\n").slice(0, 10).join("\n") + "\nresult: ann wins\n", /a result before the end/],
+    [text + "hello\n", /`hello` is no line of a Connect Four log/],
+  ]) {
+    assert.throws(() => readConnectFourLog(bad), why);
+  }
+  assert.throws(() => parse("Connect Four!\n"), /neither/);
+});
 
 test("words: the summary, the moves, the end", () => {
   const f = fixture("connectfour-full-column.json");
