@@ -1,8 +1,8 @@
 //! The games the viewer's port of the rules (static/connectfour/rules.mjs) is checked
 //! against: whole matches played through the game interface (fours, a draw, a move
 //! limit, forfeits for a full column, a timeout and a crash, limits noted), each written
-//! as `games/connectfour/tests/js/fixtures/connectfour-NAME.json`: the stored replay, the live rows,
-//! every board the crate rebuilds, how the game ended, the ranks and each seat's
+//! in `games/connectfour/tests/js/fixtures/` as `connectfour-NAME.json`: the stored
+//! replay, the live rows, every board the crate rebuilds, how the game ended, the ranks and each seat's
 //! problems, with its log beside it (`connectfour-NAME.txt`, which the viewer opens too);
 //! and `example.json`, the stored replay of `random-1`, which the viewer's
 //! contract test reads. The node test `games/connectfour/tests/js/connectfour.test.mjs`
