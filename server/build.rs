@@ -193,6 +193,21 @@ fn git_revision(manifest: &Path) -> String {
     git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into())
 }
 
+/// The folder to watch for a game's folder `root`: itself, or where it does not exist
+/// (a game played on one board has no `maps/NAME/`) the nearest folder above it that
+/// does, so that its creation is seen. Cargo takes a missing path as changed, and would
+/// build the crate again every time.
+fn watched(root: &Path) -> &Path {
+    let mut dir = root;
+    while !dir.exists() {
+        match dir.parent() {
+            Some(up) => dir = up,
+            None => break,
+        }
+    }
+    dir
+}
+
 /// An embedded folder's constant: its name, and whether it is public (a game's
 /// folders are reached through `GAMES` only).
 struct Constant<'a> {
@@ -255,7 +270,7 @@ fn main() {
     for game in &games {
         for (field, folder) in GAME_FOLDERS {
             let root = repo.join(folder.replace("{}", game));
-            println!("cargo:rerun-if-changed={}", root.display());
+            println!("cargo:rerun-if-changed={}", watched(&root).display());
             let mut list = Vec::new();
             files(&root, Path::new(""), &mut list);
             let name = constant(game, field);

@@ -24,6 +24,8 @@ pub fn registry() -> &'static Registry {
         let mut r = Registry::new(bottlebats::plugin::kind());
         r.add(vindinium::plugin::kind())
             .expect("every game has a name of its own");
+        r.add(connectfour::plugin::kind())
+            .expect("every game has a name of its own");
         r
     })
 }

@@ -5,8 +5,9 @@
 
 import { bottlebats } from "../bottlebats/game.mjs";
 import { vindinium } from "../vindinium/game.mjs";
+import { connectfour } from "../connectfour/game.mjs";
 
-export const GAMES = [bottlebats, vindinium];
+export const GAMES = [bottlebats, vindinium, connectfour];
 
 // Each game's own stylesheet (its `style`), on every page that shows a game.
 if (typeof document !== "undefined") {

@@ -41,6 +41,8 @@ pub struct GameCard {
     pub bot_html: &'static str,
     /// Its local kit's `config.json`.
     pub config: &'static str,
+    /// Whether it is played on maps (its local kit carries them), not on one board.
+    pub has_maps: bool,
     /// (language key, name) of its starter kits this server builds.
     pub kits: Vec<(&'static str, String)>,
 }
@@ -59,6 +61,7 @@ impl GameCard {
             bot_html: site("bot.html"),
             config: crate::embedded::find(content.files.kit, "config.json")
                 .map_or("", |f| f.text()),
+            has_maps: matches!(d.maps, game_interface::Maps::Files { .. }),
             kits: crate::starters::kits_of(d.name, languages),
         }
     }

@@ -11,6 +11,8 @@
 //!   (the local arbiter), `bots` (the house bots and starter kits in real games) and
 //!   `reference_arbiter` (every game's classic log against an independent reading of
 //!   the 2016 rules).
+//! - `third_game` — Connect Four, a third game added as a contributor adds one: opened,
+//!   its house bots and a kit pass their smoke test and play a ranked match.
 //! - `browser` — headless Chromium on a served site.
 //! - `abuse` — the abuse suite, a module per surface.
 //!
@@ -39,5 +41,6 @@ mod remote;
 mod restart;
 mod serve;
 mod static_files;
+mod third_game;
 mod tournaments;
 mod uploads;
