@@ -279,7 +279,7 @@ async fn a_worker_voids_a_claimed_match_of_a_bot_out_of_the_ladder() {
 fn a_hero_flooding_stderr_costs_the_runner_no_more_than_what_is_kept() {
     use std::time::Duration;
     let bot = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../runner/tests/bots/vindinium.py")
+        .join("../games/vindinium/tests/bots/vindinium.py")
         .canonicalize()
         .unwrap();
     let names: Vec<String> = ["flood", "ben", "cat", "dan"].map(String::from).to_vec();

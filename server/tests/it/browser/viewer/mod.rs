@@ -161,7 +161,7 @@ fn the_empty_page_offers_to_open_a_file(v: &mut Visit) {
     b.wait_text("main h1", "Replay viewer");
     assert!(b
         .text("main label.file")
-        .contains("Open a replay or a classic log from your computer; it is not uploaded"));
+        .contains("Open a replay or a log from your computer; it is not uploaded"));
     assert!(
         !b.displayed(&b.find("[data-viewer]")),
         "no viewer before a file"

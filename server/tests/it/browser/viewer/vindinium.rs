@@ -37,8 +37,9 @@ struct Fixture {
 
 impl Fixture {
     fn load(name: &str) -> Fixture {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("tests/js/fixtures/vindinium-{name}.json"));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "../games/vindinium/tests/js/fixtures/vindinium-{name}.json"
+        ));
         let f: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         Fixture {
             replay: f["replay"].clone(),
