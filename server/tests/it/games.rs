@@ -346,6 +346,17 @@ async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
         page.contains(r#"href="/bots/new?game=vindinium""#),
         "{page}"
     );
+    // The link's form has the game chosen; a name that is no open game chooses none.
+    let form = c.get("/bots/new?game=vindinium").await.body;
+    assert!(
+        form.contains(r#"<option value="vindinium" selected>"#),
+        "{form}"
+    );
+    let form = c.get("/bots/new?game=chess").await.body;
+    assert!(
+        !form.contains(r#"<option value="vindinium" selected>"#),
+        "{form}"
+    );
     let mut tried = Vec::new();
     for lang in server::starters::languages_of("vindinium") {
         let link = format!("/starters/vindinium/{lang}.zip");

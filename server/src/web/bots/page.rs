@@ -58,13 +58,28 @@ struct NewPage {
     remote: bool,
 }
 
-pub async fn new_page(State(state): State<AppState>, who: LoggedIn) -> AppResult<Html<String>> {
+/// `GET /bots/new?game=NAME`: the form, the game the contestant came from chosen.
+#[derive(serde::Deserialize)]
+pub struct NewQuery {
+    game: Option<String>,
+}
+
+pub async fn new_page(
+    State(state): State<AppState>,
+    who: LoggedIn,
+    axum::extract::Query(q): axum::extract::Query<NewQuery>,
+) -> AppResult<Html<String>> {
+    let games = crate::web::games::choices(&state).await?;
+    // Only an open game's name is taken from the address.
+    let game = (q.game)
+        .filter(|g| games.iter().any(|c| c.name == *g))
+        .unwrap_or_default();
     let page = NewPage {
         remote: crate::remote::site_mode(&state.db).await? != crate::remote::Mode::Off,
         layout: who.layout(),
         choices: choices(&state),
-        games: crate::web::games::choices(&state).await?,
-        game: String::new(),
+        games,
+        game,
         name: String::new(),
         language: "auto".into(),
         compile: String::new(),
