@@ -93,6 +93,22 @@ pub trait GameKind: Send + Sync {
         players: &[String],
         max_turns: u32,
     ) -> Result<Box<dyn Match>, SetupError>;
+    /// A practice game (unrated, against house bots) on `map_text`, as
+    /// [`GameKind::setup`]: a game whose practice rules differ says so here (Vindinium's
+    /// training game ends at the first crash); by default the game's own rules.
+    fn setup_practice(
+        &self,
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        self.setup(map_text, players, max_turns)
+    }
+    /// The game's own HTTP API for bots that play over requests ([`crate::HttpApi`]),
+    /// if it has one.
+    fn http_api(&self) -> Option<&dyn crate::HttpApi> {
+        None
+    }
     /// A fair map for `seats` seats, as text; the same seed always gives the same map.
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError>;
     /// [`GameKind::generate`] of a given size, where the game's maps have one (Bottle

@@ -15,6 +15,7 @@ pub mod conformance;
 mod describe;
 mod framing;
 mod game;
+mod http;
 pub mod problems;
 mod registry;
 
@@ -24,4 +25,5 @@ pub use game::{
     number, Answer, GameKind, GenerateError, MapInfo, Match, Numbers, Outcome, RunnerNotes, Seat,
     SetupError, StepReport, Stream,
 };
+pub use http::{Addresses, HttpApi, Refusals};
 pub use registry::{DuplicateName, Registry};

@@ -54,11 +54,11 @@ impl Game {
         Ok(())
     }
 
-    /// The original's `Game.setTimedOut` (arena games): mark the mover crashed; when all
-    /// four have crashed the game is over.
+    /// The original's `Game.setTimedOut`: mark the mover crashed; when all four have
+    /// crashed the game is over, and a training game is over at its first crash.
     fn crash(&mut self, id: HeroId) {
         self.hero_mut(id).crashed = true;
-        if self.heroes.iter().all(|h| h.crashed) {
+        if self.training || self.heroes.iter().all(|h| h.crashed) {
             self.status = Status::AllCrashed;
         }
     }

@@ -37,6 +37,8 @@ pub struct Game {
     pub max_turns: u32,
     /// Whether the game is over.
     pub status: Status,
+    /// A training game (the original's `training`): the first crash ends it.
+    pub training: bool,
 }
 
 /// The result of a finished (or unfinished) game.
@@ -77,6 +79,7 @@ impl Game {
             turn: 0,
             max_turns,
             status: Status::Started,
+            training: false,
         }
     }
 

@@ -19,6 +19,7 @@ pub mod board;
 pub mod game;
 pub mod generate;
 pub mod hero;
+pub mod http;
 pub mod map;
 pub mod plugin;
 pub mod pos;

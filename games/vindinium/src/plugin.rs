@@ -130,6 +130,22 @@ impl GameKind for Vindinium {
         Ok(Box::new(VindiniumMatch::new(map_text, players, max_turns)?))
     }
 
+    /// A training game (§9): the first crash ends it, as the original's did.
+    fn setup_practice(
+        &self,
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        Ok(Box::new(VindiniumMatch::new_as(
+            map_text, players, max_turns, true,
+        )?))
+    }
+
+    fn http_api(&self) -> Option<&dyn game_interface::HttpApi> {
+        Some(&crate::http::Api)
+    }
+
     fn generate(&self, seed: u64, seats: usize) -> Result<String, GenerateError> {
         if seats != 4 {
             return Err(GenerateError(format!(
@@ -163,6 +179,16 @@ impl GameKind for Vindinium {
 /// A game set up as a match sets it up: hero `i + 1` named `players[i]`, id [`GAME_ID`];
 /// a game of 0 moves is over at once.
 pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game, SetupError> {
+    start_as(map_text, players, max_turns, false)
+}
+
+/// [`start`] of a training game (§9) when `training`.
+pub fn start_as(
+    map_text: &str,
+    players: &[String],
+    max_turns: u32,
+    training: bool,
+) -> Result<Game, SetupError> {
     let map = parse(map_text)?;
     let names: [&str; 4] = match players {
         [a, b, c, d] => [a, b, c, d],
@@ -181,6 +207,7 @@ pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game,
         }
     }
     let mut game = Game::new(GAME_ID, &map, names, max_turns);
+    game.training = training;
     if max_turns == 0 {
         game.status = Status::TurnMax;
     }
@@ -188,22 +215,26 @@ pub fn start(map_text: &str, players: &[String], max_turns: u32) -> Result<Game,
 }
 
 /// The head of the live stream: what a viewer needs before the rows.
-pub fn head_json(map_text: &str, heroes: &[String], max_turns: u32) -> String {
-    serde_json::json!({
+/// A training game's head says so (`"training": true`); any other's is as it was.
+pub fn head_json(map_text: &str, heroes: &[String], max_turns: u32, training: bool) -> String {
+    let mut head = serde_json::json!({
         "format": FORMAT,
         "version": VERSION,
         "map": map_text,
         "heroes": heroes,
         "max_turns": max_turns,
-    })
-    .to_string()
+    });
+    if training {
+        head["training"] = serde_json::Value::Bool(true);
+    }
+    head.to_string()
 }
 
 /// What the live stream sends of a stored replay: its head, every row (JSON) and the
 /// result (JSON, `null` before the end), the bytes a viewer got while it was played.
 pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), String> {
     let stored = read(replay_json)?;
-    let head = head_json(&stored.map, &stored.heroes, stored.max_turns);
+    let head = head_json(&stored.map, &stored.heroes, stored.max_turns, stored.training);
     let rows = (stored.rows().iter())
         .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
@@ -222,8 +253,8 @@ pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Re
     let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
     let stored = read(replay_json).map_err(invalid)?;
     check(&stored).map_err(invalid)?;
-    let mut game =
-        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| invalid(e.to_string()))?;
+    let mut game = start_as(&stored.map, &stored.heroes, stored.max_turns, stored.training)
+        .map_err(|e| invalid(e.to_string()))?;
     let mut line = Vec::new();
     let mut write = |g: &Game, out: &mut dyn std::io::Write| {
         line.clear();
@@ -255,8 +286,8 @@ fn check(stored: &Stored) -> Result<(), String> {
     {
         return Err(format!("reply times or notes beyond the {moves} moves"));
     }
-    let mut game =
-        start(&stored.map, &stored.heroes, stored.max_turns).map_err(|e| e.to_string())?;
+    let mut game = start_as(&stored.map, &stored.heroes, stored.max_turns, stored.training)
+        .map_err(|e| e.to_string())?;
     for (i, c) in stored.moves.chars().enumerate() {
         let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
         game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
@@ -310,7 +341,17 @@ impl VindiniumMatch {
         players: &[String],
         max_turns: u32,
     ) -> Result<VindiniumMatch, SetupError> {
-        let game = start(map_text, players, max_turns)?;
+        VindiniumMatch::new_as(map_text, players, max_turns, false)
+    }
+
+    /// [`VindiniumMatch::new`], of a training game (§9) when `training`.
+    pub fn new_as(
+        map_text: &str,
+        players: &[String],
+        max_turns: u32,
+        training: bool,
+    ) -> Result<VindiniumMatch, SetupError> {
+        let game = start_as(map_text, players, max_turns, training)?;
         Ok(VindiniumMatch {
             game,
             map_text: map_text.to_string(),
@@ -372,6 +413,7 @@ impl VindiniumMatch {
             map: self.map_text.clone(),
             heroes: self.heroes.clone(),
             max_turns: self.game.max_turns,
+            training: self.game.training,
             moves,
             ms,
             notes,
@@ -542,7 +584,12 @@ impl Match for VindiniumMatch {
     }
 
     fn replay_head(&self) -> String {
-        head_json(&self.map_text, &self.heroes, self.game.max_turns)
+        head_json(
+            &self.map_text,
+            &self.heroes,
+            self.game.max_turns,
+            self.game.training,
+        )
     }
 
     fn rows_since(&self, n: usize) -> Vec<String> {

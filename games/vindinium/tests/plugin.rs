@@ -549,3 +549,33 @@ fn a_stored_replay_is_twenty_times_smaller_than_the_states() {
         assert!(full >= 20 * bare, "{what}: {bare} B against {full} B");
     }
 }
+
+/// rules.md §9: a practice game is the original's training, over at its first crash;
+/// its replay says so, and reads back (stored, live, log) as the game it was.
+#[test]
+fn a_training_game_ends_at_its_first_crash() {
+    let kind = plugin::kind();
+    let mut m = kind.setup_practice(map("m1"), &names(), 40).unwrap();
+    let notes = RunnerNotes::default();
+    m.step(&[(0, Answer::Lines(vec!["North".into()]))], &notes);
+    assert!(!m.is_over());
+    m.step(&[(1, Answer::NoReply)], &notes);
+    assert!(m.is_over(), "the first crash ends a training game");
+    assert_eq!(inner(&*m).game().status, Status::AllCrashed);
+    assert_eq!(m.turn(), 2);
+    let json = m.replay_json();
+    assert!(json.contains(r#""training":true"#), "{json}");
+    assert_eq!(decode(&json).unwrap().len(), 3);
+    let rows = m.rows_since(0);
+    assert_eq!(decode_live(&m.replay_head(), &rows).unwrap().len(), 3);
+    let mut log = Vec::new();
+    kind.write_log(&json, &mut log).unwrap();
+    let log = String::from_utf8(log).unwrap();
+    assert_eq!(log.lines().count(), 4, "three states and the winner: {log}");
+    assert!(log.lines().nth(2).unwrap().contains(r#""finished":true"#));
+    // An arena game goes on past a crash, and its replay is as it always was.
+    let mut a = setup(map("m1"), 40);
+    a.step(&[(0, Answer::NoReply)], &notes);
+    assert!(!a.is_over());
+    assert!(!a.replay_json().contains("training"));
+}

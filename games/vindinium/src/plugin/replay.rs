@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{start, FORMAT, VERSION};
+use super::{start_as, FORMAT, VERSION};
 use crate::game::Game;
 use crate::pos::{Dir, Move};
 use game_interface::Seat;
@@ -124,6 +124,9 @@ pub struct Stored {
     pub heroes: Vec<String>,
     /// The match's turn limit.
     pub max_turns: u32,
+    /// A training game (§9: the first crash ends it); left out when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub training: bool,
     /// One character per move.
     pub moves: String,
     /// Reply times per move.
@@ -162,9 +165,11 @@ pub fn replay_moves(
     map_text: &str,
     heroes: &[String],
     max_turns: u32,
+    training: bool,
     moves: impl IntoIterator<Item = char>,
 ) -> Result<Vec<Game>, String> {
-    let mut game = start(map_text, heroes, max_turns).map_err(|e| e.to_string())?;
+    let mut game =
+        start_as(map_text, heroes, max_turns, training).map_err(|e| e.to_string())?;
     let mut states = vec![game.clone()];
     for (i, c) in moves.into_iter().enumerate() {
         let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
@@ -200,6 +205,7 @@ pub fn decode(json: &str) -> Result<Vec<Game>, String> {
         &stored.map,
         &stored.heroes,
         stored.max_turns,
+        stored.training,
         stored.moves.chars(),
     )?;
     let last = states.last().expect("the initial state at least");
@@ -219,6 +225,8 @@ pub fn decode_live(head: &str, rows: &[String]) -> Result<Vec<Game>, String> {
         map: String,
         heroes: Vec<String>,
         max_turns: u32,
+        #[serde(default)]
+        training: bool,
     }
     let head: Head = serde_json::from_str(head).map_err(|e| e.to_string())?;
     let first: Option<Row> = rows.first().and_then(|r| serde_json::from_str(r).ok());
@@ -230,5 +238,11 @@ pub fn decode_live(head: &str, rows: &[String]) -> Result<Vec<Game>, String> {
         let row: Row = serde_json::from_str(text).map_err(|e| format!("row {t}: {e}"))?;
         moves.push(row.m.ok_or_else(|| format!("row {t} has no move"))?);
     }
-    replay_moves(&head.map, &head.heroes, head.max_turns, moves.chars())
+    replay_moves(
+        &head.map,
+        &head.heroes,
+        head.max_turns,
+        head.training,
+        moves.chars(),
+    )
 }
