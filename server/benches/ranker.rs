@@ -104,6 +104,7 @@ fn games(max_steps: u32) -> anyhow::Result<HashMap<String, (Played, usize)>> {
                         .collect(),
                     replay_json: bottlebats::replay_v2::encode(&replay).to_json(),
                     players,
+                    last_views: Default::default(),
                 },
                 gz,
             ),

@@ -73,6 +73,11 @@ pub struct Claimed {
     pub map_text: String,
     /// Its players, by seat.
     pub players: Vec<ClaimedSeat>,
+    /// A practice game (house bots only, unrated): played by the game's practice rules
+    /// (`GameKind::setup_practice`).
+    pub practice: bool,
+    /// A turn limit below the game's, asked for by a remote bot's practice session.
+    pub max_turns: Option<u32>,
 }
 
 /// One seat of a claimed match.
@@ -109,6 +114,9 @@ pub struct Played {
     pub problems: Vec<Vec<Problem>>,
     pub replay_json: String,
     pub players: Vec<PlayerReport>,
+    /// What each remote seat would be sent of the finished game (its view after the
+    /// end), by seat: a client that reads states by request is answered the last one.
+    pub last_views: HashMap<usize, Vec<u8>>,
 }
 
 impl Played {
@@ -121,6 +129,7 @@ impl Played {
             problems: (0..m.seats()).map(|s| m.problems(s)).collect(),
             replay_json: m.replay_json(),
             players,
+            last_views: HashMap::new(),
         }
     }
 
@@ -267,6 +276,8 @@ impl Worker {
             game: claimed.game,
             map_text: claimed.text,
             players,
+            practice: false,
+            max_turns: None,
         }))
     }
 
@@ -412,6 +423,10 @@ impl Worker {
         let kind = crate::games::kind(&m.game)?;
         let mut specs = Vec::new();
         let mut remote_seats = HashMap::new();
+        let remote_at: Vec<usize> = (m.players.iter().enumerate())
+            .filter(|(_, p)| remote.contains_key(&p.seat))
+            .map(|(i, _)| i)
+            .collect();
         for p in &m.players {
             if let Some(process) = remote.remove(&p.seat) {
                 // Played elsewhere: nothing to fetch, and no folder of ours.
@@ -437,10 +452,15 @@ impl Worker {
         let roots: Vec<std::path::PathBuf> = specs.iter().map(|s| s.dir.clone()).collect();
         let mut config = crate::games::match_config(kind, &self.match_config);
         // The worker's own cap on turns (tests play short games); the site's is none.
-        config.max_turns = config.max_turns.min(self.match_config.max_turns);
+        config.max_turns = (config.max_turns.min(self.match_config.max_turns))
+            .min(m.max_turns.unwrap_or(u32::MAX));
         let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-        let game = (kind.setup(&m.map_text, &names, config.max_turns))
-            .map_err(|e| anyhow::anyhow!("the match could not be set up: {e}"))?;
+        let game = if m.practice {
+            kind.setup_practice(&m.map_text, &names, config.max_turns)
+        } else {
+            kind.setup(&m.map_text, &names, config.max_turns)
+        }
+        .map_err(|e| anyhow::anyhow!("the match could not be set up: {e}"))?;
         let framing = kind.framing();
         let sandbox = self.builder.sandbox.launcher(Limits::game());
         let stop = self.stop.clone();
@@ -458,7 +478,11 @@ impl Worker {
                 watcher.saw(m);
                 !stop.load(Ordering::Relaxed) && !lost_flag.load(Ordering::Relaxed)
             })?;
-            Ok::<_, RunError>(Played::of(&*played.game, played.players))
+            let mut p = Played::of(&*played.game, played.players);
+            for seat in remote_at {
+                p.last_views.insert(seat, played.game.view(seat));
+            }
+            Ok::<_, RunError>(p)
         })?;
         let mut renew = tokio::time::interval(LEASE / 3);
         renew.tick().await;

@@ -60,7 +60,8 @@ export class VindiniumReplay {
     this.ms = [];
     this.notes = new Map(); // row t -> the notes of the move that led to state t
     this.result = null;
-    const first = start(this.map, this.players, this.maxTurns);
+    this.training = head.training === true;
+    const first = start(this.map, this.players, this.maxTurns, this.training);
     this.keyframes = [copy(first)];
     this.numbers = [];
     this.logs = [[]]; // what happened in the move that led to state t

@@ -108,8 +108,8 @@ export function spawnOf(size, first, id) {
 
 /** The state at the start of a game on `map` (`parseMap`) for the four `names`, with
  *  `maxTurns` moves; a game of 0 moves is over at once. Throws as `plugin::start`
- *  refuses players. */
-export function start(map, names, maxTurns) {
+ *  refuses players. A `training` game is over at its first crash (§9). */
+export function start(map, names, maxTurns, training) {
   if (!Array.isArray(names) || names.length !== 4) {
     throw new Error("Vindinium is played by 4 heroes, not " + (names && names.length));
   }
@@ -135,6 +135,7 @@ export function start(map, names, maxTurns) {
     turn: 0,
     maxTurns,
     status: maxTurns === 0 ? "turn_max" : "started",
+    training: !!training,
   };
 }
 
@@ -142,7 +143,7 @@ export function start(map, names, maxTurns) {
 export function copy(s) {
   return {
     size: s.size, tiles: s.tiles.slice(), mines: s.mines, turn: s.turn, maxTurns: s.maxTurns,
-    status: s.status, heroes: s.heroes.map((h) => ({ ...h })),
+    status: s.status, training: s.training, heroes: s.heroes.map((h) => ({ ...h })),
   };
 }
 
@@ -191,7 +192,8 @@ export function step(s, c, log) {
   if (c === "c") {
     me.crashed = true;
     log.push(["crash", id]);
-    if (s.heroes.every((h) => h.crashed)) s.status = "all_crashed";
+    // A training game is over at its first crash (rules.md §9).
+    if (s.training || s.heroes.every((h) => h.crashed)) s.status = "all_crashed";
   } else {
     reach(s, me, me.x + DIRS[c][0], me.y + DIRS[c][1], log);
     fights(s, me, log);

@@ -234,7 +234,12 @@ pub fn head_json(map_text: &str, heroes: &[String], max_turns: u32, training: bo
 /// result (JSON, `null` before the end), the bytes a viewer got while it was played.
 pub fn stream_of(replay_json: &str) -> Result<(String, Vec<String>, String), String> {
     let stored = read(replay_json)?;
-    let head = head_json(&stored.map, &stored.heroes, stored.max_turns, stored.training);
+    let head = head_json(
+        &stored.map,
+        &stored.heroes,
+        stored.max_turns,
+        stored.training,
+    );
     let rows = (stored.rows().iter())
         .map(|r| serde_json::to_string(r).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
@@ -253,8 +258,13 @@ pub fn write_log(replay_json: &str, out: &mut dyn std::io::Write) -> std::io::Re
     let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
     let stored = read(replay_json).map_err(invalid)?;
     check(&stored).map_err(invalid)?;
-    let mut game = start_as(&stored.map, &stored.heroes, stored.max_turns, stored.training)
-        .map_err(|e| invalid(e.to_string()))?;
+    let mut game = start_as(
+        &stored.map,
+        &stored.heroes,
+        stored.max_turns,
+        stored.training,
+    )
+    .map_err(|e| invalid(e.to_string()))?;
     let mut line = Vec::new();
     let mut write = |g: &Game, out: &mut dyn std::io::Write| {
         line.clear();
@@ -286,8 +296,13 @@ fn check(stored: &Stored) -> Result<(), String> {
     {
         return Err(format!("reply times or notes beyond the {moves} moves"));
     }
-    let mut game = start_as(&stored.map, &stored.heroes, stored.max_turns, stored.training)
-        .map_err(|e| e.to_string())?;
+    let mut game = start_as(
+        &stored.map,
+        &stored.heroes,
+        stored.max_turns,
+        stored.training,
+    )
+    .map_err(|e| e.to_string())?;
     for (i, c) in stored.moves.chars().enumerate() {
         let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;
         game.step(mv).map_err(|e| format!("move {}: {e}", i + 1))?;

@@ -258,6 +258,7 @@ async fn overhead_in(turns: u32, bin: &Path, scratch: &Path) -> anyhow::Result<(
         timeouts: 0,
         warnings: 0,
         latency: None,
+        last_view: None,
     });
     let _ = tokio::task::spawn_blocking(move || client.wait()).await;
     let hosted_turns =

@@ -25,6 +25,7 @@ use tokio::sync::{mpsc, oneshot, watch, Notify, Semaphore};
 use uuid::Uuid;
 
 use super::keys::{self, KeyedBot};
+use super::play::Prefs;
 use super::seat::SeatLink;
 use super::wire::{Ending, Offer};
 use super::{Mode, Settings};
@@ -99,6 +100,7 @@ struct Entry {
     owner: UserId,
     game: String,
     want: Want,
+    prefs: Prefs,
     /// Since when it waits for a match; `None` while it plays one (or before it said
     /// it is ready).
     idle_since: Option<Instant>,
@@ -153,6 +155,21 @@ pub struct Session {
 }
 
 impl Session {
+    /// Ends the session now, its row gone before this returns: a new session of the
+    /// bot is taken at once (dropping it lets the row go a moment later).
+    pub async fn close(self) {
+        let (hub, bot, id) = (self.hub.clone(), self.bot.id, self.id);
+        if hub.forget(bot, id) {
+            let _ = sqlx::query!(
+                "delete from remote_sessions where bot_id = $1 and session = $2",
+                bot as BotId,
+                id
+            )
+            .execute(&hub.db)
+            .await;
+        }
+    }
+
     /// The transport is ready for a match.
     pub fn idle(&self) {
         self.hub.set_idle(self.bot.id, self.id, true);
@@ -254,6 +271,17 @@ impl Hub {
         key: &str,
         want: Want,
     ) -> anyhow::Result<Result<Session, Refused>> {
+        self.open_with(bot, key, want, Prefs::default()).await
+    }
+
+    /// [`Hub::open`] with what the session asks of its games ([`Prefs`]).
+    pub async fn open_with(
+        self: &Arc<Self>,
+        bot: KeyedBot,
+        key: &str,
+        want: Want,
+        prefs: Prefs,
+    ) -> anyhow::Result<Result<Session, Refused>> {
         let mode = super::site_mode(&self.db).await?;
         match (mode, want) {
             (Mode::Off, _) => {
@@ -310,6 +338,7 @@ impl Hub {
                     owner: bot.owner,
                     game: bot.game.clone(),
                     want,
+                    prefs,
                     idle_since: None,
                     connected: time::OffsetDateTime::now_utc(),
                     assign,
@@ -558,15 +587,20 @@ impl Hub {
         e.assign.try_send(assignment).is_ok()
     }
 
-    /// The idle sessions, longest waiting first: (bot, owner, game, want).
-    fn idle(&self) -> Vec<(BotId, UserId, String, Want)> {
+    /// Whether `bot`'s session reads states by request ([`Prefs::polled`]).
+    pub fn polled(&self, bot: BotId) -> bool {
+        self.sessions().get(&bot).is_some_and(|e| e.prefs.polled)
+    }
+
+    /// The idle sessions, longest waiting first: (bot, owner, game, want, prefs).
+    fn idle(&self) -> Vec<(BotId, UserId, String, Want, Prefs)> {
         let sessions = self.sessions();
         let mut idle: Vec<(&BotId, &Entry)> = (sessions.iter())
             .filter(|(_, e)| e.idle_since.is_some())
             .collect();
         idle.sort_by_key(|(_, e)| e.idle_since);
         (idle.into_iter())
-            .map(|(b, e)| (*b, e.owner, e.game.clone(), e.want))
+            .map(|(b, e)| (*b, e.owner, e.game.clone(), e.want, e.prefs))
             .collect()
     }
 
@@ -618,14 +652,15 @@ impl Hub {
     /// made and a match's room is free.
     async fn offer_round(self: &Arc<Self>) -> anyhow::Result<()> {
         let mut round = super::play::Round::default();
-        for (bot, owner, game, want) in self.idle() {
+        for (bot, owner, game, want, prefs) in self.idle() {
             let Ok(permit) = self.running.clone().try_acquire_owned() else {
                 return Ok(());
             };
             if !self.reserve(bot) {
                 continue;
             }
-            let planned = super::play::plan(self, &mut round, (bot, owner, &game, want)).await;
+            let planned =
+                super::play::plan(self, &mut round, (bot, owner, &game, want, prefs)).await;
             match planned {
                 Ok(Some(plan)) => {
                     let hub = self.clone();

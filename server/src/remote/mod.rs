@@ -22,6 +22,7 @@
 pub mod hub;
 pub mod keys;
 pub mod play;
+pub mod poll;
 pub mod seat;
 pub mod wire;
 
@@ -370,7 +371,10 @@ mod tests {
         let s = Settings::default();
         assert_eq!(s.allowance("bottlebats"), Duration::from_millis(300));
         assert_eq!(s.allowance("vindinium"), Duration::from_millis(150));
-        assert_eq!(allowance_rule(), "bottlebats=300,vindinium=150,connectfour=150");
+        assert_eq!(
+            allowance_rule(),
+            "bottlebats=300,vindinium=150,connectfour=150"
+        );
         let set = Settings {
             allowances: parse_allowances(&["vindinium=250".into(), " bottlebats = 40 ".into()])
                 .unwrap(),

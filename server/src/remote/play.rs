@@ -106,12 +106,23 @@ pub struct Planned {
     pub map: String,
 }
 
+/// What a session asked of its games besides ladder or practice: a practice game's
+/// map and turn limit (the 2014 HTTP API's `map` and `turns`), and whether its client
+/// reads states by request, whose replies get no network allowance (the original
+/// timed a move on the server, from the answer to the next request).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prefs {
+    pub map: Option<MapId>,
+    pub max_turns: Option<u32>,
+    pub polled: bool,
+}
+
 /// Plans a match for the idle session of `bot` (reserved by the caller), or `None`
 /// when none can be made now. Other sessions a match needs are reserved here.
 pub async fn plan(
     hub: &Arc<Hub>,
     round: &mut Round,
-    (bot, owner, game, want): (BotId, UserId, &str, Want),
+    (bot, owner, game, want, prefs): (BotId, UserId, &str, Want, Prefs),
 ) -> anyhow::Result<Option<Planned>> {
     let gate = round.gate(hub).await?;
     if gate.paused || !gate.open.iter().any(|g| g == game) || gate.mode == super::Mode::Off {
@@ -139,8 +150,19 @@ pub async fn plan(
     let seed = cands.len() - 1;
     let mut rng = rand_chacha::ChaCha8Rng::from_entropy();
     let settings = hub.player().map(|p| p.settings).unwrap_or_default();
-    let Some(chosen) = matchmaking::players_for(seed, &cands, &ladder.maps, &settings, &mut rng)
-    else {
+    // A practice game on the map its session asked for.
+    let asked: Vec<MapChoice>;
+    let maps = match prefs.map {
+        Some(id) if want == Want::Practice => {
+            asked = vec![MapChoice {
+                id,
+                seats: crate::games::kind(game)?.defaults().seats.1,
+            }];
+            &asked
+        }
+        _ => &ladder.maps,
+    };
+    let Some(chosen) = matchmaking::players_for(seed, &cands, maps, &settings, &mut rng) else {
         return Ok(None);
     };
     let plays = if ladder_ok {
@@ -150,9 +172,15 @@ pub async fn plan(
     } else {
         HashMap::new()
     };
-    let Some(p) = matchmaking::map_for(chosen, &cands, &ladder.maps, &plays, &mut rng) else {
+    let Some(mut p) = matchmaking::map_for(chosen, &cands, maps, &plays, &mut rng) else {
         return Ok(None);
     };
+    if !ladder_ok {
+        // A practice game's trainee plays the first seat, as the original's training.
+        if let Some(at) = p.seats.iter().position(|&i| i == seed) {
+            p.seats[..=at].rotate_right(1);
+        }
+    }
     let seats: Vec<(BotId, VersionId)> = (p.seats.iter())
         .map(|&i| (cands[i].bot_id, cands[i].version_id))
         .collect();
@@ -165,8 +193,11 @@ pub async fn plan(
     )
     .execute(&mut *tx)
     .await?;
-    let planned = take(&mut tx, hub, id, !ladder_ok).await?;
+    let mut planned = take(&mut tx, hub, id, !ladder_ok).await?;
     tx.commit().await?;
+    if let Some(p) = planned.as_mut().filter(|p| p.practice) {
+        p.claimed.max_turns = prefs.max_turns;
+    }
     Ok(planned)
 }
 
@@ -297,6 +328,8 @@ async fn take(
                     out: p.out,
                 })
                 .collect(),
+            practice,
+            max_turns: None,
         },
         remote,
         practice,
@@ -383,6 +416,7 @@ fn void(plan: &Planned, o: &Offered, reason: &str) -> Ending {
         timeouts: 0,
         warnings: 0,
         latency: None,
+        last_view: None,
     }
 }
 
@@ -407,6 +441,7 @@ fn finished(plan: &Planned, o: &Offered, played: &Played, recorded: bool) -> End
         timeouts: me.timeouts,
         warnings: me.warnings,
         latency: Latency::of(&me.reply_ms),
+        last_view: played.last_views.get(&o.seat).cloned(),
     }
 }
 
@@ -423,10 +458,15 @@ async fn play(
     let m = &plan.claimed;
     let kind = crate::games::kind(&m.game)?;
     let config = crate::games::match_config(kind, &player.match_config);
-    let allowance = hub.settings.allowance(&m.game);
+    let site_allowance = hub.settings.allowance(&m.game);
     let mut processes: HashMap<i32, Box<dyn BotProcess>> = HashMap::new();
     let mut gone = Vec::new();
     for &(seat, bot) in &plan.remote {
+        let allowance = if hub.polled(bot) {
+            std::time::Duration::ZERO
+        } else {
+            site_allowance
+        };
         let (process, link) = seat::open(allowance)?;
         let (accept, accepted) = oneshot::channel();
         let (ending, ended) = oneshot::channel();

@@ -104,6 +104,10 @@ pub struct Ending {
     pub timeouts: u32,
     pub warnings: u64,
     pub latency: Option<Latency>,
+    /// What the seat would be sent of the finished game, for a transport whose client
+    /// reads states by request (`super::poll`); never on the wire.
+    #[serde(skip)]
+    pub last_view: Option<Vec<u8>>,
 }
 
 /// What the server says.

@@ -20,6 +20,7 @@ pub mod live;
 pub mod live_feed;
 pub mod ops;
 pub mod pages;
+pub mod poll;
 pub mod profile;
 pub mod remote;
 pub mod rendered;
@@ -81,6 +82,8 @@ pub struct Shared {
     pub remote: Arc<crate::remote::hub::Hub>,
     /// Limits on remote sessions' connection attempts.
     pub remote_attempts: remote::Attempts,
+    /// Seats played through a game's own HTTP API (`poll`).
+    pub polls: Arc<crate::remote::poll::Polls>,
 }
 
 impl std::ops::Deref for AppState {
@@ -117,6 +120,7 @@ impl AppState {
             day_ago_ranks: crate::standings::DayAgoRanks::default(),
             remote: Arc::new(hub),
             remote_attempts: remote::Attempts::default(),
+            polls: Arc::default(),
         }))
     }
 }
@@ -282,6 +286,7 @@ pub fn app(state: AppState) -> Router {
         .merge(tournaments::router())
         .merge(live::router())
         .merge(remote::router())
+        .merge(poll::router())
         .route("/static/{*path}", get(asset))
         .merge(ops::router())
         .route_layer(middleware::from_fn(crate::metrics::track))
@@ -325,13 +330,15 @@ pub fn app(state: AppState) -> Router {
 /// - [`plain_refusal`]: axum's own refusals of a bad address or form made the site's;
 ///   a NUL character (`%00`), which no name or text here can hold (PostgreSQL refuses
 ///   it), refused before any handler sees it;
-/// - [`api_json`]: every refusal on `/api/` JSON;
+/// - [`api_json`]: every refusal on `/api/` JSON (but a game's own HTTP API's, in its
+///   own words: [`poll`]);
 /// - the API's reads and replay downloads open to pages of any origin: simple GETs,
 ///   which need no preflight, answers and refusals alike (a browser sends no
 ///   credentials with `*`).
 async fn finish_answers(req: Request, next: middleware::Next) -> Response {
     let path = req.uri().path();
     let api = path.starts_with("/api/");
+    let own_words = api && poll::owns(path);
     let open = matches!(*req.method(), Method::GET | Method::HEAD)
         && (api || path.ends_with("/replay.json"));
     let nul = req
@@ -345,9 +352,15 @@ async fn finish_answers(req: Request, next: middleware::Next) -> Response {
             "the address holds a NUL character (%00)",
         )
     } else {
-        plain_refusal(api, next.run(req).await).await
+        let response = next.run(req).await;
+        if own_words {
+            response
+        } else {
+            plain_refusal(api, response).await
+        }
     };
-    if api {
+    // A game's own HTTP API answers in its own words (`poll`).
+    if api && !own_words {
         response = api_json(response);
     }
     if open {

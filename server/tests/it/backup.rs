@@ -188,6 +188,8 @@ async fn vindinium_match(db: &PgPool, w: &server::worker::Worker, owner: &str) -
                 out: false,
             })
             .collect(),
+        practice: false,
+        max_turns: None,
     };
     let reports = (names.iter())
         .map(|n| engine::PlayerReport {

@@ -168,8 +168,7 @@ pub fn replay_moves(
     training: bool,
     moves: impl IntoIterator<Item = char>,
 ) -> Result<Vec<Game>, String> {
-    let mut game =
-        start_as(map_text, heroes, max_turns, training).map_err(|e| e.to_string())?;
+    let mut game = start_as(map_text, heroes, max_turns, training).map_err(|e| e.to_string())?;
     let mut states = vec![game.clone()];
     for (i, c) in moves.into_iter().enumerate() {
         let mv = char_move(c).ok_or_else(|| format!("move {}: `{c}` is no move", i + 1))?;

@@ -9,6 +9,7 @@
 //! The limits (two sessions with one key, a revoked key, a no-show, attempts, the
 //! sessions' cap) are in the abuse suite, `abuse/remote.rs`, on this harness.
 
+mod http_api;
 mod ladder;
 mod trouble;
 
