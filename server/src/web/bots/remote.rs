@@ -35,6 +35,9 @@ pub struct Panel {
     /// The time its replies have on the site's clock: the game's, plus the network's.
     pub reply_ms: u128,
     pub allowance_ms: u128,
+    /// Its game's own HTTP API, when it has one: (the game's title, the site's
+    /// address, a move's time in ms on the server's clock).
+    pub http_api: Option<(&'static str, String, u128)>,
 }
 
 /// The panel of `bot`, a remote bot.
@@ -82,6 +85,13 @@ pub async fn panel(
         paused: bot.remote_paused.clone().filter(|_| is_owner),
         reply_ms: (turn + allowance).as_millis(),
         allowance_ms: allowance.as_millis(),
+        http_api: kind.http_api().map(|_| {
+            (
+                kind.title(),
+                site.trim_end_matches('/').to_string(),
+                turn.as_millis(),
+            )
+        }),
     })
 }
 

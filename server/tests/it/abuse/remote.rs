@@ -369,3 +369,59 @@ async fn remote_bots_count_in_the_cap_on_bots() {
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("is a remote bot"), "{}", r.body);
 }
+
+/// A game's own HTTP API (docs/remote.md, "Playing over HTTP") meets the same limits:
+/// a large body, a flood of moves with made-up tokens, keys tried in a loop, a key of a
+/// game without such an API, a site that takes practice games only.
+#[test]
+fn the_http_api_refuses_large_bodies_made_up_tokens_key_loops_and_other_games_keys() {
+    let (site, db) = site("abuse-http-api", &[]);
+    user(&site, "mallory");
+    let post = |path: &str, body: &[u8]| {
+        site.request(
+            "POST",
+            path,
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            body,
+        )
+    };
+    // A body past 4 KiB is refused before anything is read of it.
+    let big = format!("key={}", "k".repeat(5000));
+    assert_eq!(post("/api/training", big.as_bytes()).0, 413);
+    // Made-up tokens: each is a short 404, and nothing is held for them.
+    let started = Instant::now();
+    for i in 0..300 {
+        let (status, body) = post(&format!("/api/{i}/{i:064x}/play"), b"dir=North");
+        assert_eq!(status, 404, "{body}");
+        assert!(body.starts_with("Vindinium - Unknown game"), "{body}");
+    }
+    println!("300 made-up moves answered in {:?}", started.elapsed());
+    // A key of a game without an HTTP API is told how its bot plays instead.
+    let bats = key(&site, "mallory", "mallory-bats", "bottlebats");
+    let (status, body) = post("/api/training", format!("key={bats}").as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("which has no HTTP API"), "{body}");
+    // Rated games where the site takes practice games only.
+    let hero = key(&site, "mallory", "mallory-hero", "vindinium");
+    db.exec("update ranker set remote = 'practice'");
+    let (status, body) = post("/api/arena", format!("key={hero}").as_bytes());
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("practice games only"), "{body}");
+    db.exec("update ranker set remote = 'ladder'");
+    // Keys tried in a loop from one address: limited before any key is looked up.
+    let mut limited = None;
+    for i in 0..200 {
+        let (status, body) = post("/api/arena", format!("key=bbk_guess{i}").as_bytes());
+        if status == 429 {
+            limited = Some((i, body));
+            break;
+        }
+        assert_eq!((status, body.as_str()), (400, "Vindinium - Key not found"));
+    }
+    let (i, body) = limited.expect("attempts from one address are limited");
+    assert!(
+        i >= crate::remote::ADDRESS_BURST as usize - 5,
+        "limited after {i}"
+    );
+    assert!(body.contains("try again in"), "{body}");
+}
