@@ -39,6 +39,9 @@ pub struct GameCard {
     pub rules_html: &'static str,
     /// What a bot of it reads and writes (`games/NAME/site/bot.html`).
     pub bot_html: &'static str,
+    /// How its own HTTP API's clients play here (`games/NAME/site/http.html`, `{site}`
+    /// standing for the site's address), if it has one.
+    pub http_html: &'static str,
     /// Its local kit's `config.json`.
     pub config: &'static str,
     /// Whether it is played on maps (its local kit carries them), not on one board.
@@ -59,6 +62,7 @@ impl GameCard {
             summary: d.summary,
             rules_html: site("rules.html"),
             bot_html: site("bot.html"),
+            http_html: site("http.html"),
             config: crate::embedded::find(content.files.kit, "config.json")
                 .map_or("", |f| f.text()),
             has_maps: matches!(d.maps, game_interface::Maps::Files { .. }),
@@ -121,6 +125,8 @@ struct GettingStartedPage {
     program: Option<(String, String, String)>,
     /// This site's address, for the commands shown.
     site: String,
+    /// The chosen game's `http_html` with the site's address in it, escaped.
+    http_html: String,
     /// What remote bots may do here (`crate::remote`): off, practice or ladder.
     remote: &'static str,
 }
@@ -241,8 +247,16 @@ async fn getting_started(
         )),
         None => None,
     };
+    let site = state.site_address(&headers);
+    let http_html = chosen.as_ref().map_or_else(String::new, |c| {
+        let escaped = askama::filters::escape(&site, askama::filters::Html)
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        c.http_html.replace("{site}", &escaped)
+    });
     let page = GettingStartedPage {
-        site: state.site_address(&headers),
+        site,
+        http_html,
         layout: visitor.layout(),
         games: cards,
         chosen_name: chosen.as_ref().map_or("", |c| c.name),

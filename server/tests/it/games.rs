@@ -346,6 +346,13 @@ async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
         page.contains(r#"href="/bots/new?game=vindinium""#),
         "{page}"
     );
+    // How to point a 2014 client at this site, with its address in the command.
+    assert!(
+        page.contains("Already have a Vindinium client from 2014?")
+            && page.contains("/api/training</code>")
+            && page.contains("python client.py KEY training 30 http://"),
+        "{page}"
+    );
     // The link's form has the game chosen; a name that is no open game chooses none.
     let form = c.get("/bots/new?game=vindinium").await.body;
     assert!(
