@@ -118,6 +118,8 @@ export class Viewer {
     this.options = {
       hash: options.hash !== false, keyboard: options.keyboard !== false,
       chrome: options.chrome !== false,
+      // The result hidden until the end unless the spectator chose otherwise (kept).
+      hideResult: options.hideResult === true,
     };
     this.timing = {};
     this._speed = validSpeed(options.speed) ?? rememberedSpeed() ?? "auto";
@@ -437,7 +439,10 @@ export class Viewer {
     help(side, r.words);
     this._listen();
     this._controls.setPlaying(false);
-    if (this.options.chrome) this.hideResult(stored(SPOILERS_KEY) === "1");
+    if (this.options.chrome) {
+      const kept = stored(SPOILERS_KEY);
+      this.hideResult(kept === null ? this.options.hideResult : kept === "1");
+    }
     this.fit();
   }
 

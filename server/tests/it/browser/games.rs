@@ -88,6 +88,34 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
         .collect();
     seated.sort();
     assert_eq!(names, json!(seated), "the legend names the match's heroes");
+    // At move 0 the result waits for the end of the playback: the viewer's and the
+    // page's; the spectator may choose to see it.
+    let hidden =
+        "return [getComputedStyle(document.querySelector('#viewer .bbv-result')).visibility,
+                          getComputedStyle(document.querySelector('.result-card')).display];";
+    assert_eq!(
+        b.execute(hidden),
+        json!(["hidden", "none"]),
+        "no winner at move 0"
+    );
+    assert_eq!(
+        b.execute("return document.querySelector('.bbv-hide-result input').checked;"),
+        json!(true)
+    );
+    let key = |k: &str| {
+        b.execute(&format!(
+            "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}));"
+        ));
+    };
+    key("End");
+    assert_ne!(
+        b.execute(hidden),
+        json!(["hidden", "none"]),
+        "the result at the end"
+    );
+    key("Home");
+    b.click(".bbv-hide-result input");
+    assert_eq!(b.execute(hidden)[0], json!("visible"), "shown when chosen");
     let heads = b.execute(
         "return [...document.querySelectorAll('table.result thead th')].map(e => e.textContent.trim());",
     );
