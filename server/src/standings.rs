@@ -354,6 +354,8 @@ impl MatchFilter {
 #[derive(Debug, sqlx::FromRow)]
 pub struct MatchRow {
     pub id: MatchId,
+    /// Its game, by registry name.
+    pub game: String,
     pub map: String,
     pub turns: Option<i32>,
     pub seconds: Option<f64>,
@@ -361,6 +363,9 @@ pub struct MatchRow {
     /// Its players' ranks and bots, best first.
     pub ranks: Vec<i32>,
     pub bots: Vec<String>,
+    /// Each one's first statistic (its game's headline number: gold, forts), in the
+    /// same order.
+    pub firsts: Vec<Option<i64>>,
     /// The challenge it was played for: an unranked match.
     pub challenge_id: Option<i64>,
     /// The tournament it was played in: an unranked match.
@@ -376,6 +381,20 @@ impl MatchRow {
             .iter()
             .zip(&self.bots)
             .map(|(r, b)| (*r as u32, b.clone()))
+            .collect()
+    }
+
+    /// Each one's first statistic with its name (`350 gold`), best first; empty where
+    /// none was kept.
+    pub fn firsts_text(&self) -> Vec<String> {
+        let name = (crate::games::kind(&self.game).ok())
+            .and_then(|k| k.describe().stats.first().copied())
+            .unwrap_or("");
+        (0..self.bots.len())
+            .map(|i| match self.firsts.get(i).copied().flatten() {
+                Some(v) if !name.is_empty() => format!("{v} {name}"),
+                _ => String::new(),
+            })
             .collect()
     }
 }
@@ -427,12 +446,17 @@ pub async fn latest_matches(
         limit,
     );
     let sql = format!(
-        "select m.id, maps.name as map, m.turns, \
+        "select m.id, m.game, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
-             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, m.challenge_id, m.tournament_id, m.practice \
+             coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, \
+             coalesce(pl.firsts, '{{}}') as firsts, m.challenge_id, m.tournament_id, m.practice \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
-         cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots \
-             from (select p.rank, b.name from match_players p join bots b on b.id = p.bot_id \
+         cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots, \
+                 array_agg(s.first) as firsts \
+             from (select p.rank, b.name, \
+                     case when jsonb_typeof(p.stats -> 0 -> 1) = 'number' \
+                          then (p.stats -> 0 ->> 1)::numeric::bigint end as first \
+                 from match_players p join bots b on b.id = p.bot_id \
                  where p.match_id = m.id order by p.rank, p.seat) s) pl \
          order by m.finished_at desc, m.id desc"
     );

@@ -171,6 +171,14 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
             .any(|x| x["id"] == id),
         "{default}"
     );
+    // The list says the game's words: its moves, and each hero's gold.
+    let list = c.get("/matches?game=vindinium").await.body;
+    assert!(list.contains(&format!("{turns} moves")), "{list}");
+    let most = gold.iter().max().unwrap();
+    assert!(
+        list.contains(&format!(r#"<span class="first-stat">{most} gold</span>"#)),
+        "{list}"
+    );
     let r = c.get("/api/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.json()["error"]

@@ -42,7 +42,8 @@ pub struct ListedMatch {
     pub turns: String,
     pub duration: String,
     pub when: String,
-    pub players: Vec<(u32, String)>,
+    /// (rank, bot, its first statistic: `350 gold`, or empty), best first.
+    pub players: Vec<(u32, String, String)>,
     /// A challenge's game: unranked.
     pub unranked: bool,
 }
@@ -52,10 +53,19 @@ impl From<&MatchRow> for ListedMatch {
         ListedMatch {
             id: m.id,
             map: m.map.clone(),
-            turns: m.turns.map_or_else(String::new, |t| t.to_string()),
+            // In the game's word: Vindinium's moves, Bottle Bats' turns.
+            turns: m.turns.map_or_else(String::new, |t| {
+                crate::games::kind(&m.game).map_or_else(
+                    |_| t.to_string(),
+                    |k| k.describe().turn.count(t.max(0) as u64),
+                )
+            }),
             duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
             when: m.finished_at.map_or_else(String::new, when),
-            players: m.ranked(),
+            players: (m.ranked().into_iter())
+                .zip(m.firsts_text())
+                .map(|((rank, bot), first)| (rank, bot, first))
+                .collect(),
             unranked: m.challenge_id.is_some() || m.tournament_id.is_some() || m.practice,
         }
     }
