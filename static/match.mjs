@@ -93,8 +93,8 @@ function start(frame) {
     frame.addEventListener("liveend", () => reloadWhenShown(live));
     return;
   }
-  // A spectator arriving at a finished match watches it from the start: its result
-  // (the viewer's and the page's) waits for the end, unless they choose to see it.
+  // A spectator arriving at a finished match watches it from the start: the viewer's
+  // result waits for the end, unless they choose to see it (or to hide the page's too).
   fromUrl(frame, frame.getAttribute("data-replay"), { hideResult: true }).catch((err) => {
     frame.classList.add("viewer-failed");
     frame.textContent = "The replay could not be shown: " + String(err && err.message ? err.message : err);

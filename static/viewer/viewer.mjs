@@ -249,12 +249,12 @@ export class Viewer {
   /** Hides the result (the head's, the winner's badge, the charts ahead of the turn
    *  shown) until the last turn is shown, or shows it; kept in the browser. The page
    *  (`html.bbv-no-spoilers`) may hide its own. */
-  hideResult(on) {
-    for (const e of [this.container, document.documentElement]) {
-      e.classList.toggle("bbv-no-spoilers", on);
-    }
+  hideResult(on, kept = true) {
+    this.container.classList.toggle("bbv-no-spoilers", on);
+    // The page's own result goes only by the spectator's choice, not by a default.
+    document.documentElement.classList.toggle("bbv-no-spoilers", on && kept);
     this._spoilerBox.checked = on;
-    store(SPOILERS_KEY, on ? "1" : "0");
+    if (kept) store(SPOILERS_KEY, on ? "1" : "0");
   }
 
   /** Draws with the renderer's palette `name` (the colour-blind one, or the usual),
@@ -441,7 +441,8 @@ export class Viewer {
     this._controls.setPlaying(false);
     if (this.options.chrome) {
       const kept = stored(SPOILERS_KEY);
-      this.hideResult(kept === null ? this.options.hideResult : kept === "1");
+      if (kept === null) this.hideResult(this.options.hideResult, false);
+      else this.hideResult(kept === "1");
     }
     this.fit();
   }

@@ -179,6 +179,14 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
         list.contains(&format!(r#"<span class="first-stat">{most} gold</span>"#)),
         "{list}"
     );
+    // On a four-player ladder, "won" says it counts first places only.
+    let board = c.get("/leaderboard?game=vindinium").await.body;
+    assert!(board.contains(">Won first</th>"), "{board}");
+    let bot_page = c.get("/bots/ann-miner").await.body;
+    assert!(
+        bot_page.contains("won counts the games finished first alone"),
+        "{bot_page}"
+    );
     let r = c.get("/api/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.json()["error"]

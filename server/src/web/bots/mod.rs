@@ -12,7 +12,7 @@ mod page;
 mod remote;
 mod stats;
 
-pub use stats::BOARD_MATCHES;
+pub use stats::{record_note, BOARD_MATCHES};
 
 use axum::extract::{DefaultBodyLimit, Multipart};
 use axum::http::StatusCode;

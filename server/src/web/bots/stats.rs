@@ -245,9 +245,25 @@ pub struct Stats {
     pub wins: i32,
     pub losses: i32,
     pub draws: i32,
+    /// What won, drawn and lost count, in a game of more than two players (where a
+    /// second place is not a win).
+    pub record_note: Option<String>,
     pub chart: Option<Chart>,
     pub recent: Vec<ListedMatch>,
     pub error_board: Vec<ErrorBoardRow>,
+}
+
+/// [`Stats::record_note`] of `game`'s bots.
+pub fn record_note(game: &str) -> Option<String> {
+    let kind = crate::games::kind(game).ok()?;
+    let most = kind.defaults().seats.1;
+    (most > 2).then(|| {
+        format!(
+            "In {}'s games of up to {most} players, won counts the games finished first alone, \
+             drawn those whose first place was shared, and lost every other place.",
+            kind.title()
+        )
+    })
 }
 
 fn chart(history: &[f64], games: usize) -> Option<Chart> {
@@ -341,6 +357,7 @@ pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Sta
         wins: record.wins,
         losses: record.losses,
         draws: record.draws,
+        record_note: record_note(&bot.game),
         chart: chart(&history, games),
         recent,
         error_board,

@@ -492,6 +492,11 @@ struct LeaderboardPage {
 }
 
 impl LeaderboardPage {
+    /// What "won" counts, where the game seats more than two.
+    fn won_note(&self) -> Option<String> {
+        crate::web::bots::record_note(&self.game.name)
+    }
+
     /// The address of page `page` of the game's leaderboard (the top without `page`),
     /// of the bots it shows.
     fn page_address(&self, page: usize) -> String {

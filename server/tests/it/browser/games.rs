@@ -88,14 +88,14 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
         .collect();
     seated.sort();
     assert_eq!(names, json!(seated), "the legend names the match's heroes");
-    // At move 0 the result waits for the end of the playback: the viewer's and the
-    // page's; the spectator may choose to see it.
+    // At move 0 the viewer's result waits for the end of the playback (the page's
+    // table stays); the spectator may choose to see it.
     let hidden =
         "return [getComputedStyle(document.querySelector('#viewer .bbv-result')).visibility,
                           getComputedStyle(document.querySelector('.result-card')).display];";
     assert_eq!(
         b.execute(hidden),
-        json!(["hidden", "none"]),
+        json!(["hidden", "block"]),
         "no winner at move 0"
     );
     assert_eq!(
@@ -108,14 +108,15 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
         ));
     };
     key("End");
-    assert_ne!(
-        b.execute(hidden),
-        json!(["hidden", "none"]),
+    assert_eq!(
+        b.execute(hidden)[0],
+        json!("visible"),
         "the result at the end"
     );
     key("Home");
     b.click(".bbv-hide-result input");
     assert_eq!(b.execute(hidden)[0], json!("visible"), "shown when chosen");
+    b.execute("localStorage.removeItem('bottlebats-viewer-hide-result');");
     let heads = b.execute(
         "return [...document.querySelectorAll('table.result thead th')].map(e => e.textContent.trim());",
     );
