@@ -337,7 +337,7 @@ class Screen {
     list.textContent = "";
     list.style.setProperty("--n", String(Math.max(names.length, 2)));
     // Long names get a smaller size, so that what tells them apart (the end of
-    // `vindinium-miner`, `vindinium-fighter`) is not cut off; short ones keep theirs.
+    // `vin-miner`, `vin-fighter`) is not cut off; short ones keep theirs.
     list.style.setProperty("--chars", String(Math.max(8, ...names.map((n) => n.length))));
     list.setAttribute("data-count", String(names.length));
     this.rows = names.map((name) => {

@@ -49,7 +49,7 @@ pub struct Content {
 }
 
 /// One house bot: a folder of `games/NAME/bots/house/` with a `bot.py`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct HouseBot {
     /// Its game, by registry name.
     pub game: &'static str,
@@ -58,6 +58,9 @@ pub struct HouseBot {
     pub name: &'static str,
     /// The source of its `bot.py`.
     pub source: &'static str,
+    /// The name it was registered under before the game's prefix was short:
+    /// `GAME-FOLDER` (none for the first game, whose house bots had plain names).
+    pub former: Option<String>,
 }
 
 /// The content of the game called `name` (a name of the registry with a folder).
@@ -162,6 +165,9 @@ impl Content {
                     game: d.name,
                     name,
                     source: f.text(),
+                    former: (!d.house_prefix.is_empty())
+                        .then(|| format!("{}-{folder}", d.name))
+                        .filter(|former| former != name),
                 })
             })
             .collect()

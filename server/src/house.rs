@@ -55,9 +55,33 @@ pub async fn register(db: &PgPool) -> anyhow::Result<()> {
     .fetch_one(db)
     .await?;
     let open = crate::games::open(db).await?;
-    for &HouseBot { game, name, source } in bots() {
+    for HouseBot {
+        game,
+        name,
+        source,
+        former,
+    } in bots()
+    {
+        let (game, name, source) = (*game, *name, *source);
         if !open.iter().any(|g| g == game) {
             continue;
+        }
+        if let Some(former) = former {
+            // Registered under its former name: renamed, its rating and games kept.
+            let renamed = sqlx::query!(
+                "update bots set name = $1 where owner_id = $2 and game = $3
+                     and lower(name) = lower($4)
+                     and not exists (select 1 from bots o where lower(o.name) = lower($1))",
+                name,
+                house as UserId,
+                game,
+                former
+            )
+            .execute(db)
+            .await?;
+            if renamed.rows_affected() > 0 {
+                tracing::info!("house bot `{former}` is now called `{name}`");
+            }
         }
         let existing = sqlx::query!(
             r#"select id as "id: BotId", owner_id as "owner: UserId" from bots

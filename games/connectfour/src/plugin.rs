@@ -77,7 +77,7 @@ pub static DESCRIPTION: Description = Description {
         map: "",
         opponents: &["random"],
     },
-    house_prefix: "connectfour-",
+    house_prefix: "c4-",
     time_rule: "§6",
 };
 

@@ -130,6 +130,9 @@ pub struct Description {
     pub smoke: Smoke,
     /// House bots are registered as `PREFIX` + their folder's name: names are one
     /// namespace across games, and the first game's house bots kept their plain names.
+    /// Keep it short (`vin-`): names are cut on narrow screens, and what tells two house
+    /// bots apart is their folder's name. (House bots once named `GAME-FOLDER` are
+    /// renamed when the server starts.)
     pub house_prefix: &'static str,
     /// The section of its rules (`games/NAME/rules.md`) that says how long a reply may
     /// take: `§7`.

@@ -96,7 +96,7 @@ pub static DESCRIPTION: Description = Description {
         map: "m1",
         opponents: &["random", "random", "random"],
     },
-    house_prefix: "vindinium-",
+    house_prefix: "vin-",
     time_rule: "§9",
 };
 

@@ -672,9 +672,9 @@ async fn a_version_that_crashes_on_the_ladder_is_held_off_it_and_the_previous_pl
         let house: Vec<_> = match game {
             "bottlebats" => vec![playing(&c.state.db, "idle").await],
             _ => vec![
-                playing(&c.state.db, "vindinium-random").await,
-                playing(&c.state.db, "vindinium-miner").await,
-                playing(&c.state.db, "vindinium-fighter").await,
+                playing(&c.state.db, "vin-random").await,
+                playing(&c.state.db, "vin-miner").await,
+                playing(&c.state.db, "vin-fighter").await,
             ],
         };
         let w = crate::common::worker(&b, "guard", 40);
@@ -748,7 +748,7 @@ async fn the_challenge_form_follows_the_bots_game() {
         "only its game's maps: {form}"
     );
     assert!(
-        form.contains(r#"<option value="vindinium-strong" data-game="vindinium">"#),
+        form.contains(r#"<option value="vin-strong" data-game="vindinium">"#),
         "{form}"
     );
     // Refused (a game of four needs three opponents): every field comes back.
@@ -758,7 +758,7 @@ async fn the_challenge_form_follows_the_bots_game() {
             &[
                 ("bot", "duo-hero"),
                 ("mode", "named"),
-                ("names", "vindinium-strong"),
+                ("names", "vin-strong"),
                 ("games", "7"),
                 ("map", "m2"),
             ],
@@ -767,7 +767,7 @@ async fn the_challenge_form_follows_the_bots_game() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
     assert!(r.body.contains("at least 4 players"), "{}", r.body);
     assert!(
-        r.body.contains(r#"name="names" value="vindinium-strong""#),
+        r.body.contains(r#"name="names" value="vin-strong""#),
         "{}",
         r.body
     );
@@ -777,4 +777,48 @@ async fn the_challenge_form_follows_the_bots_game() {
         r.body
     );
     assert!(r.body.contains(r#"value="m2" checked"#), "{}", r.body);
+}
+
+/// House bots' names differ where screens cut them (`vin-fighter`, `vin-miner`); a site
+/// whose house bots had the former long names (`vindinium-strong`) keeps them, renamed,
+/// with their rating and games.
+#[tokio::test]
+async fn house_bots_of_the_former_long_names_are_renamed_and_keep_their_record() {
+    let c = Client::new().await;
+    open_both(&c).await;
+    let names: Vec<String> =
+        sqlx::query_scalar("select b.name from bots b join users u on u.id = b.owner_id where u.name = 'house' and b.game = 'vindinium' order by b.name")
+            .fetch_all(&c.state.db)
+            .await
+            .unwrap();
+    assert_eq!(
+        names,
+        ["vin-fighter", "vin-miner", "vin-random", "vin-strong"]
+    );
+    let cut: std::collections::HashSet<String> =
+        names.iter().map(|n| n.chars().take(8).collect()).collect();
+    assert_eq!(
+        cut.len(),
+        names.len(),
+        "their first 8 letters tell them apart"
+    );
+    // As an older release registered it, with games played.
+    let id: i64 = sqlx::query_scalar(
+        "update bots set name = 'vindinium-strong', games = 7 where name = 'vin-strong' returning id",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    server::house::register(&c.state.db).await.unwrap();
+    let (now, games): (String, i32) = sqlx::query_as("select name, games from bots where id = $1")
+        .bind(id)
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!((now.as_str(), games), ("vin-strong", 7));
+    let left: i64 = sqlx::query_scalar("select count(*) from bots where name like 'vindinium-%'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
 }

@@ -47,7 +47,7 @@ async fn connectfour_house_bots_pass_their_smoke_test_and_play_a_ranked_match() 
     open_connectfour(&c).await;
     let b = builder(&c, "third-game");
     while b.build_next().await.unwrap() {}
-    for bot in ["connectfour-random", "connectfour-strong"] {
+    for bot in ["c4-random", "c4-strong"] {
         assert_eq!(status(&c, bot, 1).await, ("active".into(), None), "{bot}");
     }
     // Its one board is its one map, named after it.
