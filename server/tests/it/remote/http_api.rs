@@ -230,3 +230,113 @@ fn a_2014_client_plays_training_on_every_original_map_and_arena_games() {
         "an arena game goes on"
     );
 }
+
+/// Two public 2014 clients, as published (games/vindinium/tests/clients, BSD): the
+/// Node starter kit vindinium.org linked to, and the `vindinium-client` npm package;
+/// each plays a training game and an arena game here, pointed at the site by its
+/// command line. (The official Python starter, which states no licence and so is not
+/// kept here, was checked by hand the same way: games/vindinium/README.md.)
+#[test]
+fn the_public_2014_clients_play_training_and_arena_games_unchanged() {
+    let modules = std::path::Path::new("/usr/share/nodejs");
+    let node = Command::new("node").arg("--version").output().is_ok();
+    if !node
+        || !["request", "qs", "optimist"]
+            .iter()
+            .all(|m| modules.join(m).exists())
+    {
+        eprintln!(
+            "SKIPPED the_public_2014_clients_play_training_and_arena_games_unchanged: node and \
+             its modules request, qs and optimist are needed \
+             (apt-get install nodejs node-request node-qs node-optimist)"
+        );
+        return;
+    }
+    let (site, db) = site("http-api-clients", &[]);
+    user(&site, "kim");
+    let key = key(&site, "kim", "kim-2014", "vindinium");
+    let clients =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games/vindinium/tests/clients");
+    let run = |dir: &str, path: &str, args: &[&str]| -> String {
+        let out = Command::new("node")
+            .args(args)
+            .current_dir(clients.join(dir))
+            .env("NODE_PATH", path)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{dir} {args:?}: {text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let finished = |practice: bool| -> i64 {
+        db.json(&format!(
+            "select count(*) from matches m join match_players p on p.match_id = m.id
+             join bots b on b.id = p.bot_id
+             where b.name = 'kim-2014' and m.status = 'finished' and m.practice = {practice}"
+        ))
+        .as_i64()
+        .unwrap()
+    };
+
+    // ozten/vindinium-starter-nodejs: `client.js KEY MODE N SERVER`.
+    let ozten = "/usr/share/nodejs";
+    let out = run(
+        "ozten-nodejs",
+        ozten,
+        &["client.js", &key, "training", "10", &site.url],
+    );
+    assert!(out.contains("Game Finished: 1 / 1"), "{out}");
+    let out = run(
+        "ozten-nodejs",
+        ozten,
+        &["client.js", &key, "arena", "1", &site.url],
+    );
+    assert!(out.contains("Game Finished: 1 / 1"), "{out}");
+    assert_eq!((finished(true), finished(false)), (1, 1));
+
+    // stephank/vindinium-client: its README's bot, the key and address in a file.
+    let config = site.data_dir.join("stephank.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"key": key, "serverUrl": site.url}).to_string(),
+    )
+    .unwrap();
+    let lib = format!(
+        "{}:/usr/share/nodejs",
+        clients.join("stephank-nodejs/lib").display()
+    );
+    let config = config.to_str().unwrap();
+    let out = run(
+        "stephank-nodejs",
+        &lib,
+        &["bot.js", "-t", "1", "--turns", "10", "--map", "m3", config],
+    );
+    assert!(
+        out.contains(&format!("START - {}/matches/", site.url)),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("Replay: {}/matches/", site.url)),
+        "{out}"
+    );
+    assert!(
+        out.contains("kim-2014: "),
+        "the heroes' gold at the end: {out}"
+    );
+    let out = run("stephank-nodejs", &lib, &["bot.js", "-a", "1,1", config]);
+    assert!(
+        out.contains(&format!("Replay: {}/matches/", site.url)),
+        "{out}"
+    );
+    assert_eq!((finished(true), finished(false)), (2, 2));
+    let map = db.json(
+        "select maps.name from matches m join maps on maps.id = m.map_id
+         join match_players p on p.match_id = m.id join bots b on b.id = p.bot_id
+         where b.name = 'kim-2014' and m.practice order by m.id desc limit 1",
+    );
+    assert_eq!(map, "m3", "the map asked for");
+}
