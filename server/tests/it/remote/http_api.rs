@@ -107,6 +107,10 @@ fn a_2014_client_plays_training_on_every_original_map_and_arena_games() {
         );
     }
 
+    // Its page says how it plays over HTTP, and that no stderr comes that way.
+    let (_, page) = site.request("GET", "/bots/ann-2014", &[], b"");
+    assert!(page.contains("No stderr comes over that API"), "{page}");
+
     // Without a map, a generated one; an unknown map is refused.
     let lines = client(&site, &key, "training", &["--turns", "3"]);
     assert_eq!(lines.last().unwrap()["end"]["finished"], true, "{lines:?}");
