@@ -587,6 +587,66 @@ async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
     b.build_next().await.unwrap();
     let (_, failure) = status(&c, "broken", 1).await;
     assert!(!failure.unwrap().contains("looks like"), "a bot of no game");
+
+    // Its page offers what the failure says: it becomes a Vindinium bot, and its
+    // version is tested again there and plays.
+    let page = c.get("/bots/heroic").await.body;
+    assert!(
+        page.contains(r#"action="/bots/heroic/game""#)
+            && page.contains(r#"<option value="vindinium">Vindinium</option>"#),
+        "{page}"
+    );
+    // Nobody else may change it.
+    let mut other = c.stranger();
+    other.register("nosy", PW).await;
+    let r = other
+        .post("/bots/heroic/game", &[("game", "vindinium")])
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
+    let r = c.post("/bots/heroic/game", &[("game", "chess")]).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    assert!(
+        r.body.contains("is no game open on this site"),
+        "{}",
+        r.body
+    );
+    let r = c.post("/bots/heroic/game", &[("game", "vindinium")]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    b.build_next().await.unwrap();
+    assert_eq!(status(&c, "heroic", 1).await, ("active".into(), None));
+    let game: String = sqlx::query_scalar("select game from bots where name = 'heroic'")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    assert_eq!(game, "vindinium");
+    // Once on the ladder it keeps its game, whatever is posted.
+    let page = c.get("/bots/heroic").await.body;
+    assert!(!page.contains(r#"action="/bots/heroic/game""#), "{page}");
+    let r = c.post("/bots/heroic/game", &[("game", "bottlebats")]).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    assert!(r.body.contains("never played a ranked game"), "{}", r.body);
+
+    // The broken bot, which played no match, is deleted (the box ticked), its name free.
+    let r = c.post("/bots/broken/delete", &[]).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    assert!(r.body.contains("Tick the box"), "{}", r.body);
+    let r = c.post("/bots/broken/delete", &[("sure", "on")]).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    assert_eq!(c.get("/bots/broken").await.status, StatusCode::NOT_FOUND);
+    let r = c
+        .api_upload(
+            "/api/bots",
+            &token,
+            &[("name", "broken"), ("game", "bottlebats")],
+            Some(("bot.py", &broken[..])),
+        )
+        .await;
+    assert_eq!(
+        r.status,
+        StatusCode::CREATED,
+        "the name is free: {}",
+        r.body
+    );
 }
 
 /// The (bot, active version) of the bot called `name`.

@@ -7,6 +7,7 @@
 
 mod activate;
 mod api;
+mod change;
 mod files;
 mod page;
 mod remote;
@@ -35,6 +36,8 @@ pub fn router(max_upload: u64) -> Router<AppState> {
         )
         .route("/bots/{name}", get(page::bot_page))
         .route("/bots/{name}/record", get(page::record))
+        .route("/bots/{name}/game", post(change::change_game))
+        .route("/bots/{name}/delete", post(change::delete))
         .route(
             "/bots/{name}/versions",
             post(page::new_version).layer(limit),

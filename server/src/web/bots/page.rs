@@ -284,6 +284,9 @@ struct BotPage {
     /// A remote bot's part: connected or not, and for its owner its key and how to
     /// play.
     remote: Option<super::remote::Panel>,
+    /// For its owner, while it never played a ranked game: the games it may become a
+    /// bot of, and whether it may be deleted.
+    change: super::change::Offer,
 }
 
 /// The versions as the page lists them, with the owner's inline logs.
@@ -394,6 +397,11 @@ pub(super) async fn render_bot_with(
         true => Some(super::remote::panel(state, &bot, is_owner, new_key).await?),
         false => None,
     };
+    let change = if is_owner {
+        super::change::offer(state, &bot.name).await?
+    } else {
+        super::change::Offer::default()
+    };
     let page = BotPage {
         stats,
         layout: visitor.layout(),
@@ -421,6 +429,7 @@ pub(super) async fn render_bot_with(
         can_challenge,
         challenges,
         remote,
+        change,
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
     Ok((status, Html(page.render()?)).into_response())
