@@ -156,7 +156,7 @@ async fn create_from_form(
             tracing::info!(organizer = %who.user.name, tournament = %made.id, "tournament made");
             Ok(Redirect::to(&url_of(made.id)).into_response())
         }
-        Err(r) => super::admin::done(&state, &who, Err(r.message())).await,
+        Err(r) => super::admin::done(&state, &who, Err(r.refusal.message())).await,
     }
 }
 
@@ -185,7 +185,7 @@ async fn api_create(
     organizer(&user).map_err(|e| ApiError::new(StatusCode::FORBIDDEN, e))?;
     let made = tournaments::create(&state.db, user.id, &ask)
         .await?
-        .map_err(api_refusal)?;
+        .map_err(|p| api_refusal(p.refusal))?;
     let url = url_of(made.id);
     Ok((
         StatusCode::CREATED,

@@ -3,6 +3,7 @@
 //! workers' order, exactly once), its refusals (`refused.rs`), and the submission
 //! deadline (`deadline.rs`).
 
+mod by_game;
 mod deadline;
 mod played;
 mod refused;
