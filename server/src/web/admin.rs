@@ -4,7 +4,7 @@
 
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
@@ -33,8 +33,9 @@ pub fn router() -> Router<AppState> {
 struct AdminPage {
     layout: Layout,
     status: Status,
-    /// The open games, a choice for tournaments when there are several.
-    games: Vec<crate::web::games::GameChoice>,
+    /// The tournament form: the open games and what each can play, and what was typed
+    /// when it was refused.
+    tournament: crate::web::tournaments::FormPart,
     live: crate::live::Channel,
     /// The bots to pick from to disable or enable one: the latest to play first.
     bots: Vec<BotChoice>,
@@ -94,24 +95,49 @@ fn organizer(who: &LoggedIn) -> AppResult<()> {
     }
 }
 
-async fn render(
-    state: &AppState,
-    who: &LoggedIn,
+/// What the page shows beyond the state of things: an outcome, a deadline to confirm,
+/// a refused form.
+#[derive(Default)]
+struct Shown {
     notice: Option<String>,
     error: Option<String>,
     confirm: Option<Confirm>,
-) -> AppResult<Response> {
+    tournament: Option<(
+        crate::web::tournaments::TournamentForm,
+        crate::tournaments::Pointed,
+    )>,
+}
+
+async fn render(state: &AppState, who: &LoggedIn, shown: Shown) -> AppResult<Response> {
     let page = AdminPage {
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
-        games: crate::web::games::choices(state).await?,
+        tournament: crate::web::tournaments::FormPart::new(state, shown.tournament).await?,
         live: crate::live::channel(&state.db, state.config.live_delay).await?,
         bots: latest_bots(state).await?,
-        notice,
-        error,
-        confirm,
+        notice: shown.notice,
+        error: shown.error,
+        confirm: shown.confirm,
     };
     Ok(Html(page.render()?).into_response())
+}
+
+/// The page again with the tournament form as typed and why it was refused, answered
+/// with `status` (no redirect: what was typed is in this answer only).
+pub(crate) async fn tournament_refused(
+    state: &AppState,
+    who: &LoggedIn,
+    status: StatusCode,
+    typed: crate::web::tournaments::TournamentForm,
+    wrong: crate::tournaments::Pointed,
+) -> AppResult<Response> {
+    let shown = Shown {
+        tournament: Some((typed, wrong)),
+        ..Shown::default()
+    };
+    let mut resp = render(state, who, shown).await?;
+    *resp.status_mut() = status;
+    Ok(resp)
 }
 
 /// The bots that played last (or were made last), for the organizer's list.
@@ -186,7 +212,12 @@ async fn page(
         Some((false, m)) => (None, Some(m)),
         None => (None, None),
     };
-    let mut resp = render(&state, &who, notice, error, None).await?;
+    let shown = Shown {
+        notice,
+        error,
+        ..Shown::default()
+    };
+    let mut resp = render(&state, &who, shown).await?;
     if cookie_value(&headers, FLASH_COOKIE).is_some() {
         resp.headers_mut().append(
             header::SET_COOKIE,
@@ -333,8 +364,12 @@ async fn confirm_first(
         freeze: f.freeze.is_some(),
         what,
     };
-    let mut resp = render(state, who, None, None, Some(confirm)).await?;
-    *resp.status_mut() = axum::http::StatusCode::CONFLICT;
+    let shown = Shown {
+        confirm: Some(confirm),
+        ..Shown::default()
+    };
+    let mut resp = render(state, who, shown).await?;
+    *resp.status_mut() = StatusCode::CONFLICT;
     Ok(resp)
 }
 

@@ -5,6 +5,7 @@
 
 mod by_game;
 mod deadline;
+mod form;
 mod played;
 mod refused;
 mod screen;
