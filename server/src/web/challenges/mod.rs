@@ -328,7 +328,9 @@ async fn create_from_form(
 struct AbForm {
     bot: String,
     candidate: i32,
-    games: i64,
+    /// As typed: a refusal gives it back.
+    #[serde(default)]
+    games: String,
 }
 
 #[derive(Deserialize)]
@@ -351,22 +353,39 @@ async fn more_abtest_games(
     }
 }
 
-/// `POST /abtests` from a version's "A/B test" button on the bot page.
+/// `POST /abtests` from a version's "A/B test" button on the bot page: to the test's
+/// page, or the bot page again with the games as typed and what is wrong.
 async fn create_abtest_from_form(
     State(state): State<AppState>,
     who: LoggedIn,
     Form(f): Form<AbForm>,
 ) -> AppResult<Response> {
-    let ask = AbAsk {
-        bot: f.bot,
-        candidate: f.candidate,
-        games: f.games,
+    let typed: String = f.games.trim().chars().take(20).collect();
+    let made = match typed.parse::<i64>() {
+        Ok(games) => {
+            let ask = AbAsk {
+                bot: f.bot.clone(),
+                candidate: f.candidate,
+                games,
+            };
+            let limits = state.config.challenge_limits;
+            challenges::create_abtest(&state.db, limits, who.user.id, &ask).await?
+        }
+        Err(_) => Err(Refusal::Invalid(format!(
+            "The number of games is a whole number, not `{typed}`."
+        ))),
     };
-    match challenges::create_abtest(&state.db, state.config.challenge_limits, who.user.id, &ask)
-        .await?
-    {
+    match made {
         Ok(id) => Ok(Redirect::to(&url_of(Kind::Abtest, id)).into_response()),
-        Err(r) => Err(AppError::Status(status_of(&r), r.message())),
+        Err(r) => {
+            let again = crate::web::bots::BotTyped {
+                abtest: Some((f.candidate, typed)),
+                ..Default::default()
+            };
+            let visitor = super::session::Visitor::from(&who);
+            let error = (status_of(&r), r.message());
+            crate::web::bots::render_bot_typed(&state, &visitor, &f.bot, error, again).await
+        }
     }
 }
 

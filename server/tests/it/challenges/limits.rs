@@ -289,3 +289,49 @@ async fn owners_are_held_to_their_limits_and_organizers_can_turn_challenges_off(
     let claimed = w.claim().await.unwrap().expect("played again once on");
     assert!(!claimed.ranked);
 }
+
+/// The A/B test form of a version on the bot page: refused, the page comes back with
+/// the games as typed in that version's form, marked, and the reason above the
+/// versions.
+#[tokio::test]
+async fn a_refused_ab_test_comes_back_on_the_bot_page_with_the_games_typed() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let db = c.state.db.clone();
+    crate::ladder::by_game::bot_of(&db, "alice", "Keeper", "bottlebats", 25.0).await;
+    sqlx::query(
+        "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, \
+             archive_sha256, status) \
+         select id, 2, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'ready' \
+         from bots where name = 'Keeper'",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    for (games, says) in [
+        ("7", "Ask for an even number of games from 2 to 100, not 7"),
+        (
+            "ten",
+            "The number of games is a whole number, not <code>ten</code>.",
+        ),
+    ] {
+        let r = c
+            .post(
+                "/abtests",
+                &[("bot", "Keeper"), ("candidate", "2"), ("games", games)],
+            )
+            .await;
+        assert_eq!(r.status, 400, "{games}: {}", r.body);
+        assert!(r.body.contains(says), "{games}: {}", r.body);
+        let at = r
+            .body
+            .find("<input type=\"number\" name=\"games\"")
+            .unwrap();
+        let field = &r.body[at..at + r.body[at..].find('>').unwrap()];
+        assert!(
+            field.contains(&format!("value=\"{games}\"")) && field.contains("aria-invalid"),
+            "{field}"
+        );
+        assert!(r.body.contains("<h1"), "the bot page: {}", r.body);
+    }
+}
