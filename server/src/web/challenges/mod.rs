@@ -103,6 +103,22 @@ impl Typed {
             .collect()
     }
 
+    /// The form to draw again: each field cut to its length (a number's to 20
+    /// characters, a name's to 64), whatever was sent.
+    fn echoed(self) -> Typed {
+        let cut = |s: &str, most: usize| s.chars().take(most).collect::<String>();
+        Typed {
+            bot: cut(&self.bot, NAME_FIELD),
+            version: cut(&self.version, NUMBER_FIELD),
+            mode: cut(&self.mode, NUMBER_FIELD),
+            names: self.names.iter().map(|n| cut(n, NAME_FIELD)).collect(),
+            k: cut(&self.k, NUMBER_FIELD),
+            players: cut(&self.players, NUMBER_FIELD),
+            maps: self.maps.iter().map(|m| cut(m, NAME_FIELD)).collect(),
+            games: cut(&self.games, NUMBER_FIELD),
+        }
+    }
+
     /// The opponents' fields to draw: every name typed, one a field, then empty ones up
     /// to [`OPPONENT_FIELDS`].
     fn name_fields(&self) -> Vec<String> {
@@ -163,6 +179,10 @@ fn seats_hint(seats: &str) -> String {
         "empty: your bot and every opponent".into()
     }
 }
+
+/// The length of the form's fields as given back: a name's (`maxlength`), a number's.
+const NAME_FIELD: usize = 64;
+const NUMBER_FIELD: usize = 20;
 
 /// Opponents' fields the form shows: as many as can sit at one game with the bot.
 const OPPONENT_FIELDS: usize = challenges::MAX_PLAYERS as usize - 1;
@@ -263,7 +283,7 @@ async fn render_new(
         game,
         rivals,
         maps,
-        typed,
+        typed: typed.echoed(),
         error,
         max_games: challenges::MAX_GAMES,
     };

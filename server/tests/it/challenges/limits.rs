@@ -335,3 +335,50 @@ async fn a_refused_ab_test_comes_back_on_the_bot_page_with_the_games_typed() {
         assert!(r.body.contains("<h1"), "the bot page: {}", r.body);
     }
 }
+
+/// A refused challenge gives its fields back escaped and cut to their lengths: a
+/// number's 20 characters, an opponent's name's 64.
+#[tokio::test]
+async fn a_refused_challenge_gives_back_its_fields_cut_and_escaped() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    crate::ladder::by_game::bot_of(&c.state.db, "alice", "mine", "bottlebats", 25.0).await;
+    let version = "1".repeat(50);
+    let rival = format!("<x>{}", "n".repeat(200));
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("version", &version),
+                ("mode", "named"),
+                ("names", &rival),
+                ("games", "4"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("The version is a whole number"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains(&format!(
+        "name=\"version\" min=\"1\" value=\"{}\"",
+        "1".repeat(20)
+    )));
+    assert!(!r.body.contains(&"1".repeat(21)));
+    let kept = format!("<x>{}", "n".repeat(61));
+    assert!(
+        [
+            kept.replace('<', "&#60;").replace('>', "&#62;"),
+            kept.replace('<', "&lt;").replace('>', "&gt;"),
+        ]
+        .iter()
+        .any(|k| r.body.contains(&format!("name=\"names\" value=\"{k}\""))),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains(&"n".repeat(62)));
+    assert!(r.body.contains("name=\"games\" min=\"1\""));
+}
