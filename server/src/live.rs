@@ -161,24 +161,36 @@ pub const DELAYS: std::ops::RangeInclusive<u32> = 0..=100;
 impl Channel {
     /// The settings `seconds` and `delay` as typed, or why not.
     pub fn parse(seconds: &str, delay: &str) -> Result<Channel, String> {
-        let within = |text: &str, range: &std::ops::RangeInclusive<u32>, what: &str| {
-            text.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|n| range.contains(n))
-                .ok_or_else(|| {
-                    format!(
-                        "The {what} is a whole number from {} to {}.",
-                        range.start(),
-                        range.end()
-                    )
-                })
-        };
         Ok(Channel {
-            seconds: within(seconds, &SECONDS, "pace")?,
-            delay: within(delay, &DELAYS, "delay")?,
+            seconds: parse_seconds(seconds)?,
+            delay: parse_delay(delay)?,
         })
     }
+}
+
+/// A number typed for a setting, within `range`, or why not (naming it as `what`).
+fn within(text: &str, range: &std::ops::RangeInclusive<u32>, what: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "The {what} is a whole number from {} to {}.",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// The pace as typed (seconds a game), or why not.
+pub fn parse_seconds(text: &str) -> Result<u32, String> {
+    within(text, &SECONDS, "pace")
+}
+
+/// The delay as typed (turns held back), or why not.
+pub fn parse_delay(text: &str) -> Result<u32, String> {
+    within(text, &DELAYS, "delay")
 }
 
 /// The channel's settings: the organizer's, else the defaults (`delay`: the config's).

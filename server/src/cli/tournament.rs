@@ -26,7 +26,7 @@ pub enum TournamentCmd {
         /// Map names separated by commas; every enabled map of the right size if none.
         #[arg(long, default_value = "")]
         maps: String,
-        /// Players a game (groups).
+        /// Players a game (groups; the fewest the game seats, at least 2, if not given).
         #[arg(long)]
         players: Option<u32>,
         /// Games (groups; about two meetings of every pair if not given).
@@ -124,7 +124,7 @@ async fn run_on(db: &sqlx::PgPool, cmd: TournamentCmd) -> anyhow::Result<()> {
                     "tournament {} made: {} games queued; follow it at /tournaments/{}",
                     made.id, made.queued, made.id
                 ),
-                Err(r) => bail!("{}", r.message()),
+                Err(r) => bail!("{}", r.refusal.message()),
             }
         }
         TournamentCmd::Status { id } => status(db, id).await?,

@@ -7,11 +7,12 @@ use std::collections::HashSet;
 use rand::{RngCore, SeedableRng};
 use sqlx::{PgConnection, PgPool};
 
-pub use super::ask::{Ask, Format, Participants};
-use super::{plan, Outcome, Refusal, MAX_GAMES, MAX_PARTICIPANTS, MAX_ROUNDS, MAX_RUNNING};
-use crate::challenges::{outcome, Step};
+pub use super::ask::{Ask, Format, Part, Participants, GROUP_PLAYERS};
+use super::{plan, Refusal, MAX_GAMES, MAX_PARTICIPANTS, MAX_ROUNDS, MAX_RUNNING};
+use crate::challenges::{Failure, Step};
 use crate::ids::{BotId, MapId, TournamentId, UserId, VersionId};
 use crate::ranker::{insert_match, Purpose};
+use game_interface::GameKind;
 
 /// A tournament made.
 #[derive(Clone, Debug)]
@@ -19,6 +20,59 @@ pub struct Created {
     pub id: TournamentId,
     /// Games queued now (a Swiss tournament queues one round at a time).
     pub queued: usize,
+}
+
+/// A refusal, with the part of the request it is about when it is about one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pointed {
+    pub part: Option<Part>,
+    pub refusal: Refusal,
+}
+
+impl Part {
+    /// `refusal`, about this part.
+    pub fn refused(self, refusal: Refusal) -> Pointed {
+        Pointed {
+            part: Some(self),
+            refusal,
+        }
+    }
+
+    /// A step's failure as [`create`]'s: a refusal is about this part.
+    fn of(self) -> impl FnOnce(Failure) -> Stop {
+        move |f| match f {
+            Failure::Refused(r) => Stop::Refused(self.refused(r)),
+            Failure::Broken(e) => Stop::Broken(e),
+        }
+    }
+}
+
+/// Why making a tournament stopped: a refusal, or the database's trouble.
+enum Stop {
+    Refused(Pointed),
+    Broken(anyhow::Error),
+}
+
+impl From<Pointed> for Stop {
+    fn from(p: Pointed) -> Stop {
+        Stop::Refused(p)
+    }
+}
+
+/// A refusal about no one part (too many running, too many games in all).
+impl From<Refusal> for Stop {
+    fn from(refusal: Refusal) -> Stop {
+        Stop::Refused(Pointed {
+            part: None,
+            refusal,
+        })
+    }
+}
+
+impl From<sqlx::Error> for Stop {
+    fn from(e: sqlx::Error) -> Stop {
+        Stop::Broken(e.into())
+    }
 }
 
 /// A participant as chosen.
@@ -37,55 +91,91 @@ pub(crate) struct MapPick {
 }
 
 /// Checks the request's shape: name, players a game, games and rounds.
-fn check(ask: &Ask) -> Result<(u32, Option<u32>, Option<u32>), Refusal> {
+fn check(ask: &Ask) -> Result<(Option<u32>, Option<u32>), Pointed> {
     let name = ask.name.trim();
     if name.is_empty() || name.chars().count() > 100 {
-        return Err(Refusal::Invalid(
+        return Err(Part::Name.refused(Refusal::Invalid(
             "Give the tournament a name of 1 to 100 characters.".into(),
-        ));
+        )));
     }
-    let k = ask.players_per_game.unwrap_or(2);
-    match ask.format {
-        Format::Groups if !(2..=8).contains(&k) => {
-            return Err(Refusal::Invalid(
-                "Groups are games of 2 to 8 players (`players_per_game`).".into(),
-            ))
+    match (ask.format, ask.players_per_game) {
+        (Format::Groups, Some(k)) if !GROUP_PLAYERS.contains(&k) => {
+            return Err(Part::Players.refused(Refusal::Invalid(format!(
+                "Groups are games of {} to {} players (`players_per_game`).",
+                GROUP_PLAYERS.start(),
+                GROUP_PLAYERS.end()
+            ))))
         }
-        Format::RoundRobin | Format::Swiss if k != 2 => {
-            return Err(Refusal::Invalid(format!(
+        (Format::RoundRobin | Format::Swiss, Some(k)) if k != 2 => {
+            return Err(Part::Players.refused(Refusal::Invalid(format!(
                 "A {} is played in duels: `players_per_game` is 2.",
                 ask.format.words().to_lowercase()
-            )))
+            ))))
         }
         _ => {}
     }
     let games =
         match (ask.format, ask.games) {
             (Format::Groups, Some(g)) if g == 0 || g as usize > MAX_GAMES => {
-                return Err(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games.")))
+                return Err(Part::Games
+                    .refused(Refusal::Invalid(format!("Ask for 1 to {MAX_GAMES} games."))))
             }
             (Format::Groups, g) => g,
-            (_, Some(_)) => return Err(Refusal::Invalid(
+            (_, Some(_)) => return Err(Part::Games.refused(Refusal::Invalid(
                 "`games` is for groups; a round robin plays every pair, and Swiss counts `rounds`."
                     .into(),
-            )),
+            ))),
             (_, None) => None,
         };
     let rounds = match (ask.format, ask.rounds) {
         (Format::Swiss, Some(r)) if r == 0 || r > MAX_ROUNDS => {
-            return Err(Refusal::Invalid(format!(
+            return Err(Part::Rounds.refused(Refusal::Invalid(format!(
                 "Ask for 1 to {MAX_ROUNDS} rounds."
-            )))
+            ))))
         }
         (Format::Swiss, r) => r,
         (_, Some(_)) => {
-            return Err(Refusal::Invalid(
+            return Err(Part::Rounds.refused(Refusal::Invalid(
                 "`rounds` is for Swiss tournaments.".into(),
-            ))
+            )))
         }
         (_, None) => None,
     };
-    Ok((k, games, rounds))
+    Ok((games, rounds))
+}
+
+/// The players a game of `format` seats in `kind`'s games: the number asked for, else
+/// the fewest that format may seat there (2 for duels, the game's fewest for groups).
+fn players_in(kind: &dyn GameKind, format: Format, asked: Option<u32>) -> Result<u32, Pointed> {
+    let seats = kind.defaults().seats;
+    let (fewest, most) = seats;
+    let has = match fewest == most {
+        true => format!("{fewest} players"),
+        false => format!("{fewest} to {most} players"),
+    };
+    let Some(fit) = format.players_for(seats) else {
+        let groups = Format::Groups.players_for(seats);
+        return Err(Part::Format.refused(Refusal::Invalid(format!(
+            "A game of {} has {has}, and {} is played in duels: {}.",
+            kind.title(),
+            match format {
+                Format::Swiss => "a Swiss tournament".to_string(),
+                f => format!("a {}", f.words().to_lowercase()),
+            },
+            match groups {
+                Some(g) => format!("play free-for-all groups of {}", g.start()),
+                None => "no format of tournament plays it".into(),
+            }
+        ))));
+    };
+    let k = asked.unwrap_or(*fit.start());
+    if !fit.contains(&k) {
+        return Err(Part::Players.refused(Refusal::Invalid(format!(
+            "A game of {} has {has}: play groups of that size.",
+            kind.title()
+        ))));
+    }
+    Ok(k)
 }
 
 /// The participants asked for, in seeding order.
@@ -252,7 +342,7 @@ fn schedule(
     (games, rounds): (Option<u32>, Option<u32>),
     kin: &HashSet<(usize, usize)>,
     seed: u64,
-) -> Result<Schedule, Refusal> {
+) -> Result<Schedule, Pointed> {
     let (s, total) = match format {
         Format::RoundRobin => {
             let mut now = plan::round_robin(n, maps);
@@ -289,14 +379,18 @@ fn schedule(
         }
     };
     if total == 0 {
-        return Err(Refusal::Conflict(
+        return Err(Part::Participants.refused(Refusal::Conflict(
             "Every pair of these bots has one owner, and bots of one owner never meet: name bots of different owners.".into(),
-        ));
+        )));
     }
     if total > MAX_GAMES {
-        return Err(Refusal::Invalid(format!(
-            "That is {total} games; a tournament plays at most {MAX_GAMES}. Fewer participants, maps, games or rounds."
-        )));
+        // Any of several parts makes it too many: none is pointed at.
+        return Err(Pointed {
+            part: None,
+            refusal: Refusal::Invalid(format!(
+                "That is {total} games; a tournament plays at most {MAX_GAMES}. Fewer participants, maps, games or rounds."
+            )),
+        });
     }
     Ok(s)
 }
@@ -314,13 +408,22 @@ fn default_rounds(n: usize) -> u32 {
     (usize::BITS - (n.max(2) - 1).leading_zeros()) + 1
 }
 
-/// Makes a tournament and queues its (first) games.
-pub async fn create(db: &PgPool, by: UserId, ask: &Ask) -> Outcome<Created> {
-    outcome(create_steps(db, by, ask).await)
+/// Makes a tournament and queues its (first) games; a refusal says which part of the
+/// request it is about, when it is about one. The outer error is the platform's.
+pub async fn create(
+    db: &PgPool,
+    by: UserId,
+    ask: &Ask,
+) -> anyhow::Result<Result<Created, Pointed>> {
+    match create_steps(db, by, ask).await {
+        Ok(made) => Ok(Ok(made)),
+        Err(Stop::Refused(p)) => Ok(Err(p)),
+        Err(Stop::Broken(e)) => Err(e),
+    }
 }
 
-async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
-    let (k, games, rounds) = check(ask)?;
+async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Result<Created, Stop> {
+    let (games, rounds) = check(ask)?;
     let mut tx = db.begin().await?;
     // One at a time: the cap on running tournaments holds.
     sqlx::query!("select id from ranker for update")
@@ -338,37 +441,32 @@ async fn create_steps(db: &PgPool, by: UserId, ask: &Ask) -> Step<Created> {
     }
     let open = crate::games::open(&mut *tx).await?;
     let game = crate::games::chosen(ask.game.as_deref(), &open)
-        .map_err(|e| Refusal::Invalid(format!("{e}.")))?
+        .map_err(|e| Part::Game.refused(Refusal::Invalid(format!("{e}."))))?
         .to_string();
-    let kind = crate::games::kind(&game).map_err(|e| Refusal::Conflict(e.to_string()))?;
-    let (fewest, most) = kind.defaults().seats;
-    if !(fewest..=most).contains(&(k as usize)) {
-        return Err(Refusal::Invalid(format!(
-            "A game of {} has {}: play groups of that size.",
-            kind.title(),
-            match fewest == most {
-                true => format!("{fewest} players"),
-                false => format!("{fewest} to {most} players"),
-            }
-        ))
-        .into());
-    }
-    let entrants = participants(&mut tx, &ask.participants, &game).await?;
+    let kind = crate::games::kind(&game)
+        .map_err(|e| Part::Game.refused(Refusal::Conflict(e.to_string())))?;
+    let k = players_in(kind, ask.format, ask.players_per_game)?;
+    let entrants = participants(&mut tx, &ask.participants, &game)
+        .await
+        .map_err(Part::Participants.of())?;
     let kin = same_owner(&entrants);
     if ask.format == Format::Groups && !kin.is_empty() {
-        return Err(Refusal::Conflict(
+        return Err(Part::Participants.refused(Refusal::Conflict(
             "Some of the bots named have one owner, and in groups they would meet: name one bot per owner, or play a round robin or Swiss rounds (where they never meet).".into(),
-        )
+        ))
         .into());
     }
     if (k as usize) > entrants.len() {
-        return Err(Refusal::Conflict(format!(
-            "Games of {k} need at least {k} participants; there are {}.",
-            entrants.len()
-        ))
-        .into());
+        return Err(Part::Participants
+            .refused(Refusal::Conflict(format!(
+                "Games of {k} need at least {k} participants; there are {}.",
+                entrants.len()
+            )))
+            .into());
     }
-    let picked = maps(&mut tx, &ask.maps, k, &game).await?;
+    let picked = maps(&mut tx, &ask.maps, k, &game)
+        .await
+        .map_err(Part::Maps.of())?;
     let seed = ask
         .seed
         .unwrap_or_else(|| rand_chacha::ChaCha8Rng::from_entropy().next_u64() >> 1);

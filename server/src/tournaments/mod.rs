@@ -15,7 +15,7 @@ pub mod read;
 pub mod rounds;
 pub mod stats;
 
-pub use create::{cancel, create, Ask, Created, Format, Participants};
+pub use create::{cancel, create, Ask, Created, Format, Part, Participants, Pointed};
 pub use read::{
     load, points_through, standings_of, Game, PointsSoFar, Progress, Row, Table, Tournament,
 };

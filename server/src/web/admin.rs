@@ -4,7 +4,7 @@
 
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
@@ -33,8 +33,9 @@ pub fn router() -> Router<AppState> {
 struct AdminPage {
     layout: Layout,
     status: Status,
-    /// The open games, a choice for tournaments when there are several.
-    games: Vec<crate::web::games::GameChoice>,
+    /// The tournament form: the open games and what each can play, and what was typed
+    /// when it was refused.
+    tournament: crate::web::tournaments::FormPart,
     live: crate::live::Channel,
     /// The bots to pick from to disable or enable one: the latest to play first.
     bots: Vec<BotChoice>,
@@ -42,22 +43,94 @@ struct AdminPage {
     error: Option<String>,
     /// A deadline that takes effect at once, sent back to be confirmed.
     confirm: Option<Confirm>,
+    /// A form sent back refused: what was typed in it and what is wrong.
+    refused: Option<Refused>,
+}
+
+/// A form of the page sent back refused, as typed (each field cut to its length), with
+/// the field at fault and why.
+pub(crate) struct Refused {
+    /// The form: `contest`, `live`, `matches` or `bots`.
+    form: &'static str,
+    /// The field at fault (its `name`), when one is.
+    field: Option<&'static str>,
+    message: String,
+    /// The form's fields as typed, by name.
+    typed: Vec<(&'static str, String)>,
+}
+
+impl Refused {
+    fn new(form: &'static str, field: Option<&'static str>, message: String) -> Refused {
+        Refused {
+            form,
+            field,
+            message,
+            typed: Vec::new(),
+        }
+    }
+
+    /// With field `name` as typed, cut to `most` characters (its `maxlength`).
+    fn typed(mut self, name: &'static str, text: &str, most: usize) -> Refused {
+        self.typed.push((name, text.chars().take(most).collect()));
+        self
+    }
 }
 
 impl AdminPage {
-    /// The deadline in the form: as sent when it is to be confirmed, else as saved.
+    /// The deadline in the form: as sent when it is to be confirmed or was refused,
+    /// else as saved.
     fn typed_deadline(&self) -> String {
         match &self.confirm {
             Some(c) => c.deadline.clone(),
-            None => self.status.contest.as_typed(),
+            None => (self.typed("contest", "deadline"))
+                .map_or_else(|| self.status.contest.as_typed(), str::to_string),
         }
     }
 
     /// Whether the form's freeze box is ticked, likewise.
     fn typed_freeze(&self) -> bool {
-        self.confirm
+        match (&self.confirm, self.typed("contest", "freeze")) {
+            (Some(c), _) => c.freeze,
+            (None, Some(f)) => f == "on",
+            (None, None) => self.status.contest.freeze,
+        }
+    }
+
+    /// What was typed in field `field` of `form`, when that form was refused.
+    fn typed(&self, form: &str, field: &str) -> Option<&str> {
+        let r = self.refused.as_ref().filter(|r| r.form == form)?;
+        (r.typed.iter())
+            .find(|(name, _)| *name == field)
+            .map(|(_, text)| text.as_str())
+    }
+
+    /// What field `field` of `form` shows: as typed when that form was refused, else
+    /// empty.
+    fn typed_or_empty(&self, form: &str, field: &str) -> String {
+        self.typed(form, field).unwrap_or_default().to_string()
+    }
+
+    /// The live channel's field `field`: as typed when refused, else as saved.
+    fn typed_live(&self, field: &str) -> String {
+        match self.typed("live", field) {
+            Some(t) => t.to_string(),
+            None if field == "seconds" => self.live.seconds.to_string(),
+            None => self.live.delay.to_string(),
+        }
+    }
+
+    /// Why `form` was refused, when it was.
+    fn refusal(&self, form: &str) -> Option<&str> {
+        (self.refused.as_ref())
+            .filter(|r| r.form == form)
+            .map(|r| r.message.as_str())
+    }
+
+    /// Whether `field` of `form` is the field at fault.
+    fn wrong_at(&self, form: &str, field: &str) -> bool {
+        self.refused
             .as_ref()
-            .map_or(self.status.contest.freeze, |c| c.freeze)
+            .is_some_and(|r| r.form == form && r.field == Some(field))
     }
 }
 
@@ -94,24 +167,67 @@ fn organizer(who: &LoggedIn) -> AppResult<()> {
     }
 }
 
-async fn render(
-    state: &AppState,
-    who: &LoggedIn,
+/// What the page shows beyond the state of things: an outcome, a deadline to confirm,
+/// a refused form.
+#[derive(Default)]
+struct Shown {
     notice: Option<String>,
     error: Option<String>,
     confirm: Option<Confirm>,
-) -> AppResult<Response> {
+    refused: Option<Refused>,
+    tournament: Option<(
+        crate::web::tournaments::TournamentForm,
+        crate::tournaments::Pointed,
+    )>,
+}
+
+async fn render(state: &AppState, who: &LoggedIn, shown: Shown) -> AppResult<Response> {
     let page = AdminPage {
         layout: who.layout(),
         status: ranker::status(&state.db).await?,
-        games: crate::web::games::choices(state).await?,
+        tournament: crate::web::tournaments::FormPart::new(state, shown.tournament).await?,
         live: crate::live::channel(&state.db, state.config.live_delay).await?,
         bots: latest_bots(state).await?,
-        notice,
-        error,
-        confirm,
+        notice: shown.notice,
+        error: shown.error,
+        confirm: shown.confirm,
+        refused: shown.refused,
     };
     Ok(Html(page.render()?).into_response())
+}
+
+/// The page again with form `refused` as typed and what is wrong with it, answered
+/// with `status` (no redirect: what was typed is in this answer only).
+async fn refuse(
+    state: &AppState,
+    who: &LoggedIn,
+    status: StatusCode,
+    refused: Refused,
+) -> AppResult<Response> {
+    let shown = Shown {
+        refused: Some(refused),
+        ..Shown::default()
+    };
+    let mut resp = render(state, who, shown).await?;
+    *resp.status_mut() = status;
+    Ok(resp)
+}
+
+/// The page again with the tournament form as typed and why it was refused.
+pub(crate) async fn tournament_refused(
+    state: &AppState,
+    who: &LoggedIn,
+    status: StatusCode,
+    typed: crate::web::tournaments::TournamentForm,
+    wrong: crate::tournaments::Pointed,
+) -> AppResult<Response> {
+    let shown = Shown {
+        tournament: Some((typed, wrong)),
+        ..Shown::default()
+    };
+    let mut resp = render(state, who, shown).await?;
+    *resp.status_mut() = status;
+    Ok(resp)
 }
 
 /// The bots that played last (or were made last), for the organizer's list.
@@ -186,7 +302,12 @@ async fn page(
         Some((false, m)) => (None, Some(m)),
         None => (None, None),
     };
-    let mut resp = render(&state, &who, notice, error, None).await?;
+    let shown = Shown {
+        notice,
+        error,
+        ..Shown::default()
+    };
+    let mut resp = render(&state, &who, shown).await?;
     if cookie_value(&headers, FLASH_COOKIE).is_some() {
         resp.headers_mut().append(
             header::SET_COOKIE,
@@ -277,6 +398,9 @@ async fn ranker_control(
     done(&state, &who, Ok(n.into())).await
 }
 
+/// The deadline field's length.
+const DEADLINE_FIELD: usize = 40;
+
 #[derive(Deserialize)]
 struct ContestForm {
     action: String,
@@ -300,7 +424,12 @@ async fn contest_control(
     };
     let deadline = match deadline {
         Ok(d) => d,
-        Err(e) => return done(&state, &who, Err(e)).await,
+        Err(e) => {
+            let refused = Refused::new("contest", Some("deadline"), e)
+                .typed("deadline", &f.deadline, DEADLINE_FIELD)
+                .typed("freeze", f.freeze.as_deref().unwrap_or(""), 2);
+            return refuse(&state, &who, StatusCode::BAD_REQUEST, refused).await;
+        }
     };
     let next = crate::contest::Contest {
         deadline,
@@ -329,12 +458,16 @@ async fn confirm_first(
     what: String,
 ) -> AppResult<Response> {
     let confirm = Confirm {
-        deadline: f.deadline.trim().chars().take(40).collect(),
+        deadline: f.deadline.trim().chars().take(DEADLINE_FIELD).collect(),
         freeze: f.freeze.is_some(),
         what,
     };
-    let mut resp = render(state, who, None, None, Some(confirm)).await?;
-    *resp.status_mut() = axum::http::StatusCode::CONFLICT;
+    let shown = Shown {
+        confirm: Some(confirm),
+        ..Shown::default()
+    };
+    let mut resp = render(state, who, shown).await?;
+    *resp.status_mut() = StatusCode::CONFLICT;
     Ok(resp)
 }
 
@@ -353,18 +486,35 @@ async fn live_control(
     Form(f): Form<LiveForm>,
 ) -> AppResult<Response> {
     organizer(&who)?;
-    let outcome = match crate::live::Channel::parse(&f.seconds, &f.delay) {
-        Ok(c) => {
-            crate::live::set_channel(&state.db, c).await?;
-            Ok(format!(
-                "The live channel plays each game over {} s, {} turns behind while it runs; from the next game on.",
-                c.seconds, c.delay
-            ))
+    let parsed = crate::live::parse_seconds(&f.seconds)
+        .map_err(|e| ("seconds", e))
+        .and_then(|seconds| {
+            let delay = crate::live::parse_delay(&f.delay).map_err(|e| ("delay", e))?;
+            Ok(crate::live::Channel { seconds, delay })
+        });
+    let c = match parsed {
+        Ok(c) => c,
+        Err((field, e)) => {
+            let refused = Refused::new("live", Some(field), e)
+                .typed("seconds", &f.seconds, NUMBER_FIELD)
+                .typed("delay", &f.delay, NUMBER_FIELD);
+            return refuse(&state, &who, StatusCode::BAD_REQUEST, refused).await;
         }
-        Err(e) => Err(e),
     };
-    done(&state, &who, outcome).await
+    crate::live::set_channel(&state.db, c).await?;
+    let n = format!(
+        "The live channel plays each game over {} s, {} turns behind while it runs; from the next game on.",
+        c.seconds, c.delay
+    );
+    done(&state, &who, Ok(n)).await
 }
+
+/// A number's field's length, as echoed.
+const NUMBER_FIELD: usize = 20;
+/// A reason's field's length (a match voided, a bot disabled).
+const REASON_FIELD: usize = 200;
+/// A bot's name field's length.
+const BOT_FIELD: usize = 32;
 
 #[derive(Deserialize)]
 struct MatchForm {
@@ -379,15 +529,23 @@ async fn match_control(
     Form(f): Form<MatchForm>,
 ) -> AppResult<Response> {
     organizer(&who)?;
+    let typed_reason = f.reason.as_deref().unwrap_or("");
+    let again = |status: StatusCode, field: Option<&'static str>, message: String| {
+        let refused = Refused::new("matches", field, message)
+            .typed("id", &f.id, NUMBER_FIELD)
+            .typed("reason", typed_reason, REASON_FIELD);
+        refuse(&state, &who, status, refused)
+    };
     let Ok(id) =
         f.id.trim()
             .trim_start_matches('#')
             .parse::<crate::ids::MatchId>()
     else {
-        return done(
-            &state,
-            &who,
-            Err(format!("`{}` is not a match number.", f.id)),
+        let shown: String = f.id.trim().chars().take(NUMBER_FIELD).collect();
+        return again(
+            StatusCode::BAD_REQUEST,
+            Some("id"),
+            format!("`{shown}` is not a match number."),
         )
         .await;
     };
@@ -400,13 +558,10 @@ async fn match_control(
             }
         }
         "void" => {
-            let reason = f
-                .reason
-                .as_deref()
-                .map(str::trim)
+            let reason = Some(typed_reason.trim())
                 .filter(|r| !r.is_empty())
                 .unwrap_or("voided by an organizer");
-            let reason: String = reason.chars().take(200).collect();
+            let reason: String = reason.chars().take(REASON_FIELD).collect();
             if ranker::void(&state.db, id, &reason).await? {
                 Ok(format!("Match {id} is void; it will never count."))
             } else {
@@ -415,7 +570,10 @@ async fn match_control(
         }
         _ => Err("Unknown action.".into()),
     };
-    done(&state, &who, outcome).await
+    match outcome {
+        Ok(n) => done(&state, &who, Ok(n)).await,
+        Err(e) => again(StatusCode::CONFLICT, Some("id"), e).await,
+    }
 }
 
 #[derive(Deserialize)]
@@ -436,16 +594,19 @@ async fn bot_control(
     let name = f.name.trim();
     let disable = f.action == "disable";
     let reason = disable.then_some(f.reason.as_str());
-    let outcome = if ranker::set_bot_disabled(&state.db, name, reason).await? {
-        Ok(if disable {
+    if ranker::set_bot_disabled(&state.db, name, reason).await? {
+        let n = if disable {
             format!("Bot `{name}` is out of the ladder; its queued matches are void.")
         } else {
             format!("Bot `{name}` is back in the ladder.")
-        })
-    } else {
-        Err(format!("There is no bot `{name}`."))
-    };
-    done(&state, &who, outcome).await
+        };
+        return done(&state, &who, Ok(n)).await;
+    }
+    let shown: String = name.chars().take(BOT_FIELD).collect();
+    let refused = Refused::new("bots", Some("name"), format!("There is no bot `{shown}`."))
+        .typed("name", &f.name, BOT_FIELD)
+        .typed("reason", &f.reason, REASON_FIELD);
+    refuse(&state, &who, StatusCode::BAD_REQUEST, refused).await
 }
 
 async fn map_control(
@@ -455,14 +616,15 @@ async fn map_control(
 ) -> AppResult<Response> {
     organizer(&who)?;
     let enable = f.action == "enable";
+    // The name crosses the redirect in a cookie: a few words of it.
+    let shown: String = f.name.chars().take(64).collect();
     let outcome = if ranker::set_map_enabled(&state.db, &f.name, enable).await? {
         Ok(format!(
-            "Map `{}` is {} matchmaking.",
-            f.name,
+            "Map `{shown}` is {} matchmaking.",
             if enable { "back in" } else { "out of" }
         ))
     } else {
-        Err(format!("There is no map `{}`.", f.name))
+        Err(format!("There is no map `{shown}`."))
     };
     done(&state, &who, outcome).await
 }

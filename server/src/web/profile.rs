@@ -63,6 +63,8 @@ struct ProfilePage {
     /// Which form a message belongs to, and the message.
     notice: Option<(&'static str, String)>,
     error: Option<(&'static str, String)>,
+    /// The new token's name as typed, when it was refused.
+    token_name: String,
 }
 
 /// The user's bots with their state, place on their game's leaderboard and rating.
@@ -116,6 +118,18 @@ async fn render(
     notice: Option<(&'static str, String)>,
     error: Option<(&'static str, String)>,
 ) -> AppResult<Response> {
+    render_typed(state, who, new_token, notice, error, String::new()).await
+}
+
+/// [`render`], with the new token's name as typed.
+async fn render_typed(
+    state: &AppState,
+    who: &LoggedIn,
+    new_token: Option<String>,
+    notice: Option<(&'static str, String)>,
+    error: Option<(&'static str, String)>,
+    token_name: String,
+) -> AppResult<Response> {
     let user = who.user.id;
     let since = sqlx::query_scalar!("select created_at from users where id = $1", user as UserId)
         .fetch_one(&state.db)
@@ -148,6 +162,7 @@ async fn render(
         new_token,
         notice,
         error,
+        token_name,
     };
     Ok((status, Html(page.render()?)).into_response())
 }
@@ -268,7 +283,9 @@ async fn create_token(
         None
     };
     if let Some(p) = problem {
-        return render(&state, &who, None, None, Some(("tokens", p))).await;
+        // Given back cut to the field's 64 characters.
+        let typed = f.name.chars().take(64).collect();
+        return render_typed(&state, &who, None, None, Some(("tokens", p)), typed).await;
     }
     let token = accounts::create_token(&state.db, who.user.id, name).await?;
     render(&state, &who, Some(token), None, None).await

@@ -536,3 +536,64 @@ async fn an_over_long_name_is_refused_with_the_limit() {
         up.body
     );
 }
+
+/// Refused forms give back what was typed, escaped and cut to the field's length,
+/// but never a password.
+#[tokio::test]
+async fn refused_account_forms_keep_what_was_typed_but_never_a_password() {
+    let mut c = Client::new().await;
+    let r = c
+        .post(
+            "/register",
+            &[
+                ("name", "bob"),
+                ("password", "Zq7-short"),
+                ("password2", "Zq7-other!"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("The two passwords differ."));
+    assert!(r.body.contains("name=\"name\" value=\"bob\""));
+    assert!(!r.body.contains("Zq7-"), "no password is echoed");
+    c.register("bob", PW).await;
+    let mut other = c.stranger();
+    let r = other
+        .post("/login", &[("name", "bob"), ("password", "Zq7-wrong-one")])
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    assert!(r.body.contains("name=\"name\" value=\"bob\""));
+    assert!(!r.body.contains("Zq7-"));
+    let r = c
+        .post(
+            "/profile/password",
+            &[
+                ("current", "Zq7-not-it"),
+                ("password", "Zq7-new-secret"),
+                ("password2", "Zq7-new-secret"),
+            ],
+        )
+        .await;
+    assert!(r.body.contains("Your current password is not right."));
+    assert!(!r.body.contains("Zq7-"));
+    // A token's name past its 64 characters: refused, given back escaped and cut.
+    let long = format!("<i>{}", "z".repeat(100));
+    let r = c.post("/profile/tokens", &[("name", &long)]).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r
+        .body
+        .contains("Give the token a name of 1 to 64 characters"));
+    let kept = format!("<i>{}", "z".repeat(61));
+    let shown = [
+        kept.replace('<', "&#60;").replace('>', "&#62;"),
+        kept.replace('<', "&lt;").replace('>', "&gt;"),
+    ];
+    assert!(
+        shown.iter().any(|s| r
+            .body
+            .contains(&format!("value=\"{s}\" aria-invalid=\"true\""))),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains(&"z".repeat(62)));
+}

@@ -132,13 +132,26 @@ async fn voids_and_requeues_a_match(c: &mut Client) {
         r.body.contains("&#60;b&#62;bad map") || r.body.contains("&lt;b&gt;bad map"),
         "escaped"
     );
+    // Refused: the form comes back as typed, the match's field marked.
     let r = c
-        .post_follow(
+        .post(
             "/admin/matches",
-            &[("action", "void"), ("id", &ids[0].to_string())],
+            &[
+                ("action", "void"),
+                ("id", &ids[0].to_string()),
+                ("reason", "twice"),
+            ],
         )
         .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
     assert!(r.body.contains("cannot be voided"));
+    assert!(r.body.contains(&format!(
+        "name=\"id\" required maxlength=\"20\" placeholder=\"1234\" value=\"{}\" aria-invalid=\"true\"",
+        ids[0]
+    )));
+    assert!(r
+        .body
+        .contains("placeholder=\"voided by an organizer\" value=\"twice\""));
     let r = c
         .post_follow(
             "/admin/matches",
@@ -147,9 +160,11 @@ async fn voids_and_requeues_a_match(c: &mut Client) {
         .await;
     assert!(r.body.contains("is back in the queue"));
     let r = c
-        .post_follow("/admin/matches", &[("action", "requeue"), ("id", "nope")])
+        .post("/admin/matches", &[("action", "requeue"), ("id", "nope")])
         .await;
-    assert!(r.body.contains("is not a match number"));
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("<code>nope</code> is not a match number"));
+    assert!(r.body.contains("value=\"nope\" aria-invalid=\"true\""));
 }
 
 /// Disabling a bot voids its queued matches; enabling it brings it back.
@@ -171,9 +186,23 @@ async fn takes_a_bot_out_of_the_ladder_and_back(c: &mut Client) {
         "ben has nobody left"
     );
     let r = c
-        .post_follow("/admin/bots", &[("action", "disable"), ("name", "nobody")])
+        .post(
+            "/admin/bots",
+            &[
+                ("action", "disable"),
+                ("name", "nobody"),
+                ("reason", "spam"),
+            ],
+        )
         .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.body.contains("There is no bot <code>nobody</code>."));
+    assert!(r
+        .body
+        .contains("data-find=\"/admin/bots/find\" value=\"nobody\" aria-invalid=\"true\""));
+    assert!(r
+        .body
+        .contains("placeholder=\"disabled by an organizer\" value=\"spam\""));
     c.post_follow("/admin/bots", &[("action", "enable"), ("name", "ann")])
         .await;
 }
@@ -380,22 +409,30 @@ async fn organizers_set_the_live_channels_pace_and_delay_within_bounds() {
     assert_eq!(c.get("/api/live").await.json()["seconds"], 20);
     assert!(c.get("/admin").await.body.contains("value=\"20\""));
 
-    // Out of range, or not numbers: refused, saying why, and nothing changes.
-    for (seconds, delay) in [
-        ("9", "0"),
-        ("301", "0"),
-        ("30", "101"),
-        ("ten", "0"),
-        ("30", ""),
+    // Out of range, or not numbers: refused, saying why, the form as typed with the
+    // field at fault marked, and nothing changes.
+    for (seconds, delay, wrong) in [
+        ("9", "0", "seconds"),
+        ("301", "0", "seconds"),
+        ("30", "101", "delay"),
+        ("ten", "0", "seconds"),
+        ("30", "", "delay"),
     ] {
         let r = c
-            .post_follow("/admin/live", &[("seconds", seconds), ("delay", delay)])
+            .post("/admin/live", &[("seconds", seconds), ("delay", delay)])
             .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST);
         assert!(
             r.body.contains("alert error") && r.body.contains("is a whole number from"),
             "{seconds}/{delay}: {}",
             r.body
         );
+        for (field, typed) in [("seconds", seconds), ("delay", delay)] {
+            let at = r.body.find(&format!("<input name=\"{field}\"")).unwrap();
+            let input = &r.body[at..at + r.body[at..].find('>').unwrap()];
+            assert!(input.contains(&format!("value=\"{typed}\"")), "{input}");
+            assert_eq!(input.contains("aria-invalid"), field == wrong, "{input}");
+        }
         assert_eq!(channel(&c).await.seconds, 20, "{seconds}/{delay}");
         assert_eq!(channel(&c).await.delay, 3, "{seconds}/{delay}");
     }

@@ -504,3 +504,102 @@ async fn a_bot_page_refreshes_itself_only_while_a_recent_version_is_on_its_way()
         "only the owner sees why"
     );
 }
+
+/// The opening tag of the page's first element that starts with `start`.
+fn tag<'a>(body: &'a str, start: &str) -> &'a str {
+    let at = body
+        .find(start)
+        .unwrap_or_else(|| panic!("no `{start}` in the page: {body}"));
+    &body[at..=at + body[at..].find('>').unwrap()]
+}
+
+/// A refused upload of a new version comes back with the language, the commands (cut
+/// to their fields' 1000 characters, escaped) and the candidate box as they were; so
+/// does a refused new bot.
+#[tokio::test]
+async fn a_refused_upload_comes_back_with_its_language_and_commands() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let r = c
+        .upload("/bots/new", &[("name", "Keeper")], Some(("bot.py", BOT)))
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    // Version 1 plays: the form offers to upload a candidate.
+    for sql in [
+        "update bots set active_version_id = v.id from bot_versions v where v.bot_id = bots.id",
+        "update bot_versions set status = 'active'",
+    ] {
+        sqlx::query(sql).execute(&c.state.db).await.unwrap();
+    }
+    let run = format!("./bot {}", "x".repeat(2000));
+    let fields = [
+        ("language", "custom"),
+        ("compile_command", "make <b>all</b>"),
+        ("run_command", run.as_str()),
+        ("candidate", "on"),
+    ];
+    for path in ["/bots/Keeper/versions", "/bots/new"] {
+        let named = [&[("name", "Keeper2")][..], &fields].concat();
+        let r = c.upload(path, &named, Some(("bot.py", b""))).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path}: {}", r.body);
+        let b = &r.body;
+        assert!(b.contains("<code>bot.py</code> is empty."), "{path}: {b}");
+        assert!(
+            tag(b, "<option value=\"custom\"").contains(" selected"),
+            "{path}"
+        );
+        assert!(
+            tag(b, "<details class=\"custom\"").contains(" open"),
+            "{path}"
+        );
+        let compile = tag(b, "<input name=\"compile_command\"");
+        assert!(
+            compile.contains("value=\"make &#60;b&#62;all&#60;/b&#62;\"")
+                || compile.contains("value=\"make &lt;b&gt;all&lt;/b&gt;\""),
+            "{path}: {compile}"
+        );
+        let kept: String = run.chars().take(1000).collect();
+        let field = tag(b, "<input name=\"run_command\"");
+        assert!(
+            field.contains(&format!("value=\"{kept}\"")),
+            "{path}: cut to 1000"
+        );
+        if path.ends_with("versions") {
+            assert!(tag(b, "<input type=\"checkbox\" name=\"candidate\"").contains(" checked"));
+        } else {
+            assert!(tag(b, "<input name=\"name\"").contains("value=\"Keeper2\""));
+        }
+    }
+    assert_eq!(counts(&c).await, (1, 1), "nothing more was stored");
+}
+
+/// A refused remote bot comes back in its own form, with its name as typed and the
+/// refusal beside it; the upload form stays empty.
+#[tokio::test]
+async fn a_refused_remote_bot_comes_back_in_its_own_form() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let r = c.post("/bots/new-remote", &[("name", "far <away>")]).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    let b = &r.body;
+    let remote = &b[b
+        .find("action=\"/bots/new-remote\"")
+        .expect("the remote form")..];
+    let before = &b[..b.find("action=\"/bots/new-remote\"").unwrap()];
+    assert!(
+        before.contains("id=\"remote-error\"") && before.contains("A bot name is"),
+        "the refusal is the remote form's: {b}"
+    );
+    let name = tag(remote, "<input name=\"name\"");
+    assert!(
+        name.contains("value=\"far &#60;away&#62;\"")
+            || name.contains("value=\"far &lt;away&gt;\""),
+        "{name}"
+    );
+    assert!(name.contains("autofocus"));
+    let upload = tag(b, "<input name=\"name\"");
+    assert!(
+        upload.contains("value=\"\"") && !upload.contains("autofocus"),
+        "{upload}"
+    );
+}

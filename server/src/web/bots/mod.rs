@@ -13,6 +13,7 @@ mod page;
 mod remote;
 mod stats;
 
+pub(crate) use page::{render_bot_typed, BotTyped};
 pub use stats::{record_note, BOARD_MATCHES};
 
 use axum::extract::{DefaultBodyLimit, Multipart};

@@ -36,6 +36,57 @@ fn choices(state: &AppState) -> Vec<Choice> {
         .collect()
 }
 
+/// Characters of an upload's fields given back to a refused form: the commands' fields
+/// take 1000, a language's key is short.
+const COMMAND_FIELD: usize = 1000;
+const LANGUAGE_FIELD: usize = 32;
+/// A bot's name and game as echoed (names have 32 characters at most: a longer one is
+/// shown as typed, to be told its length).
+const NAME_FIELD: usize = 64;
+const GAME_FIELD: usize = 32;
+
+fn cut(text: &str, most: usize) -> String {
+    text.chars().take(most).collect()
+}
+
+/// The upload form's fields as typed (never the file), to draw a refused form again.
+#[derive(Clone, Debug, Default)]
+pub struct UploadTyped {
+    pub language: String,
+    pub compile: String,
+    pub run: String,
+    pub candidate: bool,
+}
+
+impl UploadTyped {
+    pub fn of(up: &crate::uploads::Upload) -> UploadTyped {
+        UploadTyped {
+            language: cut(&up.language, LANGUAGE_FIELD),
+            compile: cut(&up.compile, COMMAND_FIELD),
+            run: cut(&up.run, COMMAND_FIELD),
+            candidate: up.candidate,
+        }
+    }
+
+    /// The language chosen: as typed, `auto` when none was.
+    fn language(&self) -> String {
+        if self.language.is_empty() {
+            "auto".into()
+        } else {
+            self.language.clone()
+        }
+    }
+}
+
+/// What was typed in a refused form of the bot page, to draw it again.
+#[derive(Clone, Debug, Default)]
+pub struct BotTyped {
+    /// The upload form's.
+    pub upload: UploadTyped,
+    /// The A/B test form's: the version it was for, and the games typed.
+    pub abtest: Option<(i32, String)>,
+}
+
 fn max_mib(state: &AppState) -> u64 {
     state.config.max_upload_bytes / (1024 * 1024)
 }
@@ -56,6 +107,9 @@ struct NewPage {
     error: Option<String>,
     /// The site takes remote bots (`crate::remote`): the page offers one.
     remote: bool,
+    /// The remote bot's form: its name as typed, and why it was refused.
+    remote_name: String,
+    remote_error: Option<String>,
 }
 
 /// `GET /bots/new?game=NAME`: the form, the game the contestant came from chosen.
@@ -86,6 +140,8 @@ pub async fn new_page(
         run: String::new(),
         max_mib: max_mib(&state),
         error: None,
+        remote_name: String::new(),
+        remote_error: None,
     };
     Ok(Html(page.render()?))
 }
@@ -101,13 +157,9 @@ pub async fn new_bot(
         Ok(up) => (up, None),
         Err((refused, partial)) => (partial, Some(refused)),
     };
-    let game: String = up.game.chars().take(32).collect();
-    let kept = (
-        up.name.chars().take(64).collect(),
-        up.language.clone(),
-        up.compile.clone(),
-        up.run.clone(),
-    );
+    let game = cut(&up.game, GAME_FIELD);
+    let name = cut(&up.name, NAME_FIELD);
+    let typed = UploadTyped::of(&up);
     let refused = match refused {
         Some(r) => r,
         None => match accept(&state, &who.user, None, up).await {
@@ -116,41 +168,51 @@ pub async fn new_bot(
         },
     };
     let Refused(status, message) = refused;
-    let (name, language, compile, run) = kept;
-    new_page_refused(
-        &state,
-        &who,
-        (game, name, language, compile, run),
-        status,
-        message,
-    )
-    .await
-}
-
-/// The "New bot" page again with what was typed and why it was refused.
-pub(super) async fn new_page_refused(
-    state: &AppState,
-    who: &LoggedIn,
-    (game, name, language, compile, run): (String, String, String, String, String),
-    status: StatusCode,
-    message: String,
-) -> AppResult<Response> {
     let page = NewPage {
         remote: crate::remote::site_mode(&state.db).await? != crate::remote::Mode::Off,
         layout: who.layout(),
-        choices: choices(state),
-        games: crate::web::games::choices(state).await?,
+        choices: choices(&state),
+        games: crate::web::games::choices(&state).await?,
         game,
         name,
-        language: if language.is_empty() {
-            "auto".into()
-        } else {
-            language
-        },
-        compile,
-        run,
-        max_mib: max_mib(state),
+        language: typed.language(),
+        compile: typed.compile,
+        run: typed.run,
+        max_mib: max_mib(&state),
         error: Some(message),
+        remote_name: String::new(),
+        remote_error: None,
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+/// The "New bot" page again with the remote bot's form as typed and why it was
+/// refused (above the upload form when the page shows no remote form: the site takes
+/// none, or no more bots).
+pub(super) async fn new_remote_refused(
+    state: &AppState,
+    who: &LoggedIn,
+    (game, name): (&str, &str),
+    status: StatusCode,
+    message: String,
+) -> AppResult<Response> {
+    let remote = crate::remote::site_mode(&state.db).await? != crate::remote::Mode::Off;
+    let layout = who.layout();
+    let shown = remote && !layout.submissions_closed();
+    let page = NewPage {
+        remote,
+        layout,
+        choices: choices(state),
+        games: crate::web::games::choices(state).await?,
+        game: cut(game, GAME_FIELD),
+        name: String::new(),
+        language: "auto".into(),
+        compile: String::new(),
+        run: String::new(),
+        max_mib: max_mib(state),
+        error: (!shown).then(|| message.clone()),
+        remote_name: cut(name, NAME_FIELD),
+        remote_error: shown.then_some(message),
     };
     Ok((status, Html(page.render()?)).into_response())
 }
@@ -287,6 +349,29 @@ struct BotPage {
     /// For its owner, while it never played a ranked game: the games it may become a
     /// bot of, and whether it may be deleted.
     change: super::change::Offer,
+    /// A refused form's fields as typed.
+    typed: BotTyped,
+}
+
+impl BotPage {
+    /// The upload form's fields: as typed when it was refused, else empty.
+    fn upload_language(&self) -> String {
+        self.typed.upload.language()
+    }
+
+    /// The games the A/B test form of version `number` shows: as typed when it was
+    /// refused, else 40.
+    fn abtest_games(&self, number: &i32) -> String {
+        match &self.typed.abtest {
+            Some((v, games)) if v == number => games.clone(),
+            _ => "40".into(),
+        }
+    }
+
+    /// Whether the A/B test form of version `number` was the one refused.
+    fn abtest_refused(&self, number: &i32) -> bool {
+        self.typed.abtest.as_ref().is_some_and(|(v, _)| v == number)
+    }
 }
 
 /// The versions as the page lists them, with the owner's inline logs.
@@ -350,6 +435,39 @@ pub(super) async fn render_bot_with(
     error: Option<(StatusCode, String)>,
     at_versions: bool,
     new_key: Option<String>,
+) -> AppResult<Response> {
+    let refused = (error, at_versions);
+    render_bot_page(state, visitor, name, refused, new_key, BotTyped::default()).await
+}
+
+/// The bot page with a refused form drawn again as typed: the upload form's refusal
+/// above it, the A/B test form's above the versions.
+pub(crate) async fn render_bot_typed(
+    state: &AppState,
+    visitor: &Visitor,
+    name: &str,
+    error: (StatusCode, String),
+    typed: BotTyped,
+) -> AppResult<Response> {
+    let at_versions = typed.abtest.is_some();
+    render_bot_page(
+        state,
+        visitor,
+        name,
+        (Some(error), at_versions),
+        None,
+        typed,
+    )
+    .await
+}
+
+async fn render_bot_page(
+    state: &AppState,
+    visitor: &Visitor,
+    name: &str,
+    (error, at_versions): (Option<(StatusCode, String)>, bool),
+    new_key: Option<String>,
+    typed: BotTyped,
 ) -> AppResult<Response> {
     let (bot, rows) = bot_with_versions(state, name).await?;
     let is_owner = visitor.user.as_ref().is_some_and(|u| u.id == bot.owner_id);
@@ -430,6 +548,7 @@ pub(super) async fn render_bot_with(
         challenges,
         remote,
         change,
+        typed,
     };
     let status = error.map_or(StatusCode::OK, |e| e.0);
     Ok((status, Html(page.render()?)).into_response())
@@ -457,18 +576,25 @@ pub async fn new_version(
         ));
     }
     let visitor = Visitor::from(&who);
-    let up = match read_upload(&state, form, token.as_deref()).await {
-        Ok(up) => up,
-        Err((Refused(status, message), _)) => {
-            return render_bot(&state, &visitor, &name, Some((status, message)), false).await
-        }
+    // Every refusal, the size limit's too, answers on the form with what was typed.
+    let (up, refused) = match read_upload(&state, form, token.as_deref()).await {
+        Ok(up) => (up, None),
+        Err((refused, partial)) => (partial, Some(refused)),
     };
-    match accept(&state, &who.user, Some(&bot.name), up).await {
-        Ok(stored) => Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
-        Err(Refused(status, message)) => {
-            render_bot(&state, &visitor, &name, Some((status, message)), false).await
-        }
-    }
+    let upload = UploadTyped::of(&up);
+    let refused = match refused {
+        Some(r) => r,
+        None => match accept(&state, &who.user, Some(&bot.name), up).await {
+            Ok(stored) => return Ok(Redirect::to(&format!("/bots/{}", stored.bot)).into_response()),
+            Err(r) => r,
+        },
+    };
+    let Refused(status, message) = refused;
+    let typed = BotTyped {
+        upload,
+        abtest: None,
+    };
+    render_bot_typed(&state, &visitor, &name, (status, message), typed).await
 }
 
 #[derive(Template)]

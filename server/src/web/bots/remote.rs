@@ -11,7 +11,7 @@ use axum::{Form, Json};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::page::{new_page_refused, render_bot_with};
+use super::page::{new_remote_refused, render_bot_with};
 use super::{find_bot, BotRow};
 use crate::web::api::{ApiError, ApiResult};
 use crate::web::error::{AppError, AppResult};
@@ -130,14 +130,8 @@ pub async fn new_bot(
             .await
         }
         Err(refusal) => {
-            let typed = (
-                form.game.chars().take(32).collect(),
-                form.name.chars().take(64).collect(),
-                "auto".into(),
-                String::new(),
-                String::new(),
-            );
-            new_page_refused(&state, &who, typed, StatusCode::BAD_REQUEST, refusal.0).await
+            let typed = (form.game.as_str(), form.name.as_str());
+            new_remote_refused(&state, &who, typed, StatusCode::BAD_REQUEST, refusal.0).await
         }
     }
 }

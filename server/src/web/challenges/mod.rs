@@ -103,6 +103,22 @@ impl Typed {
             .collect()
     }
 
+    /// The form to draw again: each field cut to its length (a number's to 20
+    /// characters, a name's to 64), whatever was sent.
+    fn echoed(self) -> Typed {
+        let cut = |s: &str, most: usize| s.chars().take(most).collect::<String>();
+        Typed {
+            bot: cut(&self.bot, NAME_FIELD),
+            version: cut(&self.version, NUMBER_FIELD),
+            mode: cut(&self.mode, NUMBER_FIELD),
+            names: self.names.iter().map(|n| cut(n, NAME_FIELD)).collect(),
+            k: cut(&self.k, NUMBER_FIELD),
+            players: cut(&self.players, NUMBER_FIELD),
+            maps: self.maps.iter().map(|m| cut(m, NAME_FIELD)).collect(),
+            games: cut(&self.games, NUMBER_FIELD),
+        }
+    }
+
     /// The opponents' fields to draw: every name typed, one a field, then empty ones up
     /// to [`OPPONENT_FIELDS`].
     fn name_fields(&self) -> Vec<String> {
@@ -163,6 +179,10 @@ fn seats_hint(seats: &str) -> String {
         "empty: your bot and every opponent".into()
     }
 }
+
+/// The length of the form's fields as given back: a name's (`maxlength`), a number's.
+const NAME_FIELD: usize = 64;
+const NUMBER_FIELD: usize = 20;
 
 /// Opponents' fields the form shows: as many as can sit at one game with the bot.
 const OPPONENT_FIELDS: usize = challenges::MAX_PLAYERS as usize - 1;
@@ -263,7 +283,7 @@ async fn render_new(
         game,
         rivals,
         maps,
-        typed,
+        typed: typed.echoed(),
         error,
         max_games: challenges::MAX_GAMES,
     };
@@ -328,7 +348,9 @@ async fn create_from_form(
 struct AbForm {
     bot: String,
     candidate: i32,
-    games: i64,
+    /// As typed: a refusal gives it back.
+    #[serde(default)]
+    games: String,
 }
 
 #[derive(Deserialize)]
@@ -351,22 +373,39 @@ async fn more_abtest_games(
     }
 }
 
-/// `POST /abtests` from a version's "A/B test" button on the bot page.
+/// `POST /abtests` from a version's "A/B test" button on the bot page: to the test's
+/// page, or the bot page again with the games as typed and what is wrong.
 async fn create_abtest_from_form(
     State(state): State<AppState>,
     who: LoggedIn,
     Form(f): Form<AbForm>,
 ) -> AppResult<Response> {
-    let ask = AbAsk {
-        bot: f.bot,
-        candidate: f.candidate,
-        games: f.games,
+    let typed: String = f.games.trim().chars().take(20).collect();
+    let made = match typed.parse::<i64>() {
+        Ok(games) => {
+            let ask = AbAsk {
+                bot: f.bot.clone(),
+                candidate: f.candidate,
+                games,
+            };
+            let limits = state.config.challenge_limits;
+            challenges::create_abtest(&state.db, limits, who.user.id, &ask).await?
+        }
+        Err(_) => Err(Refusal::Invalid(format!(
+            "The number of games is a whole number, not `{typed}`."
+        ))),
     };
-    match challenges::create_abtest(&state.db, state.config.challenge_limits, who.user.id, &ask)
-        .await?
-    {
+    match made {
         Ok(id) => Ok(Redirect::to(&url_of(Kind::Abtest, id)).into_response()),
-        Err(r) => Err(AppError::Status(status_of(&r), r.message())),
+        Err(r) => {
+            let again = crate::web::bots::BotTyped {
+                abtest: Some((f.candidate, typed)),
+                ..Default::default()
+            };
+            let visitor = super::session::Visitor::from(&who);
+            let error = (status_of(&r), r.message());
+            crate::web::bots::render_bot_typed(&state, &visitor, &f.bot, error, again).await
+        }
     }
 }
 

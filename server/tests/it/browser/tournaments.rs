@@ -406,3 +406,76 @@ fn turn_when_live(b: &Session, id: &str) -> i64 {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+/// The tournament form with two games open: choosing a game of four offers only its
+/// groups, of four players, and a refused form comes back as typed, its field at fault
+/// focused; choosing the two-player game again offers every format.
+#[test]
+fn the_tournament_form_offers_what_the_chosen_game_plays_and_keeps_what_was_typed() {
+    let Some(tools) = browser_tools("the tournament form's browser test") else {
+        return;
+    };
+    let site = Site::start_with("tournament-form", &["--games", "bottlebats,vindinium"]);
+    site.admin(&["create-user", "olga", "--admin", "--password", PASSWORD]);
+    let browser = Browser::open(&tools, "tournament-form");
+    let v = &mut Visit::new(&site, &browser.session);
+    let b = v.b;
+    v.page("/login");
+    b.fill("input[name=name]", "olga");
+    b.fill("input[name=password]", PASSWORD);
+    b.click("main button[type=submit]");
+    wait_for_path(b, "/admin");
+    // What the form offers now: each format's value, whether it is offered, the format
+    // chosen, the players' least, and the format's hint.
+    let offered = |b: &Session| {
+        b.execute(
+            "const f = document.querySelector('form.tournament-form');
+             const format = f.querySelector('select[name=format]');
+             return [[...format.options].map(o => o.value + (o.disabled ? ' no' : ' yes')).join(', '),
+                     format.value, f.querySelector('input[name=players]').min,
+                     f.querySelector('[data-tournament-hint]').textContent];",
+        )
+    };
+    let all = "round-robin yes, groups yes, swiss yes";
+    let now = offered(b);
+    assert_eq!(
+        (now[0].as_str(), now[1].as_str()),
+        (Some(all), Some("round-robin")),
+        "{now}"
+    );
+    b.click("form.tournament-form select[name=game] option[value=vindinium]");
+    let now = offered(b);
+    assert_eq!(
+        now,
+        serde_json::json!([
+            "round-robin no, groups yes, swiss no",
+            "groups",
+            "4",
+            "A game of Vindinium has 4 players: free-for-all groups only."
+        ])
+    );
+    b.fill("form.tournament-form input[name=name]", "Heroes");
+    b.fill("form.tournament-form input[name=seed]", "abc");
+    b.click("form.tournament-form button[type=submit]");
+    let said = b.wait_text("#tournament-error", "Seed:");
+    assert!(said.contains("abc is not a whole number"), "{said}");
+    let kept = b.execute(
+        "const f = document.querySelector('form.tournament-form');
+         return [f.querySelector('select[name=game]').value, f.querySelector('select[name=format]').value,
+                 f.querySelector('input[name=name]').value, f.querySelector('input[name=seed]').value,
+                 document.activeElement.name];",
+    );
+    assert_eq!(
+        kept,
+        serde_json::json!(["vindinium", "groups", "Heroes", "abc", "seed"])
+    );
+    v.cam.scroll_to("#tournaments");
+    v.cam.snap("admin-tournament-refused");
+    b.click("form.tournament-form select[name=game] option[value=bottlebats]");
+    let now = offered(b);
+    assert_eq!(
+        (now[0].as_str(), now[1].as_str(), now[2].as_str()),
+        (Some(all), Some("groups"), Some("2")),
+        "{now}"
+    );
+}

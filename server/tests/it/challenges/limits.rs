@@ -289,3 +289,96 @@ async fn owners_are_held_to_their_limits_and_organizers_can_turn_challenges_off(
     let claimed = w.claim().await.unwrap().expect("played again once on");
     assert!(!claimed.ranked);
 }
+
+/// The A/B test form of a version on the bot page: refused, the page comes back with
+/// the games as typed in that version's form, marked, and the reason above the
+/// versions.
+#[tokio::test]
+async fn a_refused_ab_test_comes_back_on_the_bot_page_with_the_games_typed() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    let db = c.state.db.clone();
+    crate::ladder::by_game::bot_of(&db, "alice", "Keeper", "bottlebats", 25.0).await;
+    sqlx::query(
+        "insert into bot_versions (bot_id, number, language, entry, archive, archive_name, \
+             archive_sha256, status) \
+         select id, 2, 'python', 'bot.py', '\\x00', 'bot.py', sha256('\\x00'), 'ready' \
+         from bots where name = 'Keeper'",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    for (games, says) in [
+        ("7", "Ask for an even number of games from 2 to 100, not 7"),
+        (
+            "ten",
+            "The number of games is a whole number, not <code>ten</code>.",
+        ),
+    ] {
+        let r = c
+            .post(
+                "/abtests",
+                &[("bot", "Keeper"), ("candidate", "2"), ("games", games)],
+            )
+            .await;
+        assert_eq!(r.status, 400, "{games}: {}", r.body);
+        assert!(r.body.contains(says), "{games}: {}", r.body);
+        let at = r
+            .body
+            .find("<input type=\"number\" name=\"games\"")
+            .unwrap();
+        let field = &r.body[at..at + r.body[at..].find('>').unwrap()];
+        assert!(
+            field.contains(&format!("value=\"{games}\"")) && field.contains("aria-invalid"),
+            "{field}"
+        );
+        assert!(r.body.contains("<h1"), "the bot page: {}", r.body);
+    }
+}
+
+/// A refused challenge gives its fields back escaped and cut to their lengths: a
+/// number's 20 characters, an opponent's name's 64.
+#[tokio::test]
+async fn a_refused_challenge_gives_back_its_fields_cut_and_escaped() {
+    let mut c = Client::new().await;
+    c.register("alice", PW).await;
+    crate::ladder::by_game::bot_of(&c.state.db, "alice", "mine", "bottlebats", 25.0).await;
+    let version = "1".repeat(50);
+    let rival = format!("<x>{}", "n".repeat(200));
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "mine"),
+                ("version", &version),
+                ("mode", "named"),
+                ("names", &rival),
+                ("games", "4"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("The version is a whole number"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains(&format!(
+        "name=\"version\" min=\"1\" value=\"{}\"",
+        "1".repeat(20)
+    )));
+    assert!(!r.body.contains(&"1".repeat(21)));
+    let kept = format!("<x>{}", "n".repeat(61));
+    assert!(
+        [
+            kept.replace('<', "&#60;").replace('>', "&#62;"),
+            kept.replace('<', "&lt;").replace('>', "&gt;"),
+        ]
+        .iter()
+        .any(|k| r.body.contains(&format!("name=\"names\" value=\"{k}\""))),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains(&"n".repeat(62)));
+    assert!(r.body.contains("name=\"games\" min=\"1\""));
+}

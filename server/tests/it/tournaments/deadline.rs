@@ -42,12 +42,26 @@ async fn before_it(c: &mut Client) {
         .await;
     assert_eq!(up.status, 303, "{}", up.body);
     let r = c
-        .post_follow(
+        .post(
             "/admin/contest",
-            &[("action", "set"), ("deadline", "friday")],
+            &[("action", "set"), ("deadline", "friday"), ("freeze", "on")],
         )
         .await;
+    assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("2026-12-01 18:00"), "{}", r.body);
+    // As typed, the field marked, the box still ticked.
+    assert!(
+        r.body
+            .contains("value=\"friday\" placeholder=\"2026-12-01 18:00\"")
+            && r.body.contains("aria-describedby=\"contest-error\""),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("name=\"freeze\" value=\"on\" checked"));
+    assert_eq!(
+        c.get("/api/contest").await.json()["deadline"],
+        "2099-12-01T18:00:00Z"
+    );
 }
 
 /// A deadline already past closes the contest at once: the form says so and saves it

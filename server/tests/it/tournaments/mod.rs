@@ -3,7 +3,9 @@
 //! workers' order, exactly once), its refusals (`refused.rs`), and the submission
 //! deadline (`deadline.rs`).
 
+mod by_game;
 mod deadline;
+mod form;
 mod played;
 mod refused;
 mod screen;
