@@ -605,9 +605,13 @@ async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
     assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.body);
     let r = c.post("/bots/heroic/game", &[("game", "chess")]).await;
     assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.body);
+    let (card, said) = (
+        r.body.find(r#"id="wrong-game""#),
+        r.body.find("is no game open on this site"),
+    );
     assert!(
-        r.body.contains("is no game open on this site"),
-        "{}",
+        card.is_some() && said.is_some() && card < said,
+        "said beside its form: {}",
         r.body
     );
     let r = c.post("/bots/heroic/game", &[("game", "vindinium")]).await;

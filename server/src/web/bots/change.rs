@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use super::page::render_bot;
+use super::page::{render_bot_typed, BotTyped};
 use crate::ids::{BotId, UserId, VersionId};
 use crate::web::error::{AppError, AppResult};
 use crate::web::session::{LoggedIn, Visitor};
@@ -117,15 +117,7 @@ pub async fn change_game(
     };
     if let Some(why) = refusal {
         drop(tx);
-        let visitor = Visitor::from(&who);
-        return render_bot(
-            &state,
-            &visitor,
-            &name,
-            Some((StatusCode::CONFLICT, why)),
-            false,
-        )
-        .await;
+        return refused(&state, &who, &name, why).await;
     }
     if game == f.game {
         return Ok(Redirect::to(&format!("/bots/{name}")).into_response());
@@ -182,9 +174,7 @@ pub async fn delete(
     };
     if let Some(why) = refusal {
         drop(tx);
-        let visitor = Visitor::from(&who);
-        let error = Some((StatusCode::CONFLICT, why.to_string()));
-        return render_bot(&state, &visitor, &name, error, false).await;
+        return refused(&state, &who, &name, why.to_string()).await;
     }
     sqlx::query!("delete from bots where id = $1", f.id as BotId)
         .execute(&mut *tx)
@@ -192,4 +182,14 @@ pub async fn delete(
     tx.commit().await?;
     tracing::info!(bot = %name, "deleted by its owner before any match");
     Ok(Redirect::to("/profile").into_response())
+}
+
+/// The bot page with `why` beside the change-game and delete forms.
+async fn refused(state: &AppState, who: &LoggedIn, name: &str, why: String) -> AppResult<Response> {
+    let typed = BotTyped {
+        change: true,
+        ..BotTyped::default()
+    };
+    let visitor = Visitor::from(who);
+    render_bot_typed(state, &visitor, name, (StatusCode::CONFLICT, why), typed).await
 }

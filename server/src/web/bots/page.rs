@@ -85,6 +85,8 @@ pub struct BotTyped {
     pub upload: UploadTyped,
     /// The A/B test form's: the version it was for, and the games typed.
     pub abtest: Option<(i32, String)>,
+    /// The refusal is the change-game or delete form's: shown beside them.
+    pub change: bool,
 }
 
 fn max_mib(state: &AppState) -> u64 {
@@ -324,6 +326,8 @@ struct BotPage {
     error: Option<String>,
     /// Why a version could not be made active.
     versions_error: Option<String>,
+    /// Why the bot's game could not be changed, or the bot not deleted.
+    change_error: Option<String>,
     /// The newest version still on its way (pending, building or testing), if any.
     on_its_way: Option<(i32, VersionStatus)>,
     /// The turn its test game has reached, while it plays it.
@@ -449,7 +453,7 @@ pub(crate) async fn render_bot_typed(
     error: (StatusCode, String),
     typed: BotTyped,
 ) -> AppResult<Response> {
-    let at_versions = typed.abtest.is_some();
+    let at_versions = typed.abtest.is_some() || typed.change;
     render_bot_page(
         state,
         visitor,
@@ -543,7 +547,10 @@ async fn render_bot_page(
         refresh,
         api_url,
         error: error.as_ref().filter(|_| !at_versions).map(|e| e.1.clone()),
-        versions_error: error.as_ref().filter(|_| at_versions).map(|e| e.1.clone()),
+        versions_error: (error.as_ref())
+            .filter(|_| at_versions && !typed.change)
+            .map(|e| e.1.clone()),
+        change_error: error.as_ref().filter(|_| typed.change).map(|e| e.1.clone()),
         can_challenge,
         challenges,
         remote,
@@ -592,7 +599,7 @@ pub async fn new_version(
     let Refused(status, message) = refused;
     let typed = BotTyped {
         upload,
-        abtest: None,
+        ..BotTyped::default()
     };
     render_bot_typed(&state, &visitor, &name, (status, message), typed).await
 }
