@@ -16,4 +16,5 @@ mod site;
 mod spectators;
 mod tournaments;
 pub mod viewer;
+mod walk;
 mod webdriver;
