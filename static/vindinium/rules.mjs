@@ -192,7 +192,7 @@ export function step(s, c, log) {
   if (c === "c") {
     me.crashed = true;
     log.push(["crash", id]);
-    // A training game is over at its first crash (rules.md §9).
+    // A training game is over at its first crash (games/vindinium/rules.md §9).
     if (s.training || s.heroes.every((h) => h.crashed)) s.status = "all_crashed";
   } else {
     reach(s, me, me.x + DIRS[c][0], me.y + DIRS[c][1], log);

@@ -51,7 +51,7 @@ fn the_description_is_the_one_the_rules_give() {
     assert_eq!(d.stats, ["discs", "forfeits"]);
     assert_eq!(d.replay_format, FORMAT);
     assert_eq!(d.smoke.opponents, ["random"]);
-    assert_eq!(d.house_prefix, "connectfour-");
+    assert_eq!(d.house_prefix, "c4-");
     // The rules' section on time is the one the description names.
     let rules = include_str!("../rules.md");
     assert!(
