@@ -240,6 +240,21 @@ fn the_leaderboard_switches_between_the_open_games() {
         }
         db.close().await;
     });
+    // The ladder's standings are cached a moment: wait until they hold the bots just
+    // made (on a loaded machine the cache was taken before them, and the page showed
+    // only the house bots).
+    let start = std::time::Instant::now();
+    loop {
+        let (_, body) = site.request("GET", "/api/leaderboard?game=vindinium", &[], b"");
+        if body.contains(VINDINIUM_BOTS[0].0) {
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the seeded bots never reached the standings: {body}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
     let browser = Browser::open(&tools, "board-games");
     let v = &mut Visit::new(&site, &browser.session);
     viewport(v.b, LAPTOP);
