@@ -77,8 +77,8 @@ pub enum Reply {
     State(Vec<u8>),
     /// The game is over: its end, with the seat's last view when it was played.
     Ended(Box<Ending>),
-    /// The API's refusal (one of `HttpApi::refusals`), with its HTTP status.
-    Refused(u16, Refusal),
+    /// The API's refusal (one of `HttpApi::refusals`; a 400, as the original's).
+    Refused(Refusal),
     /// No state within the wait: the game goes on (the next request may get it).
     Slow(String),
 }
@@ -100,11 +100,6 @@ impl Polls {
     /// Whether match `id` has a seat here (to tell a wrong token from a wrong game).
     pub fn has_match(&self, id: MatchId) -> bool {
         self.lock().values().any(|s| s.match_id == id)
-    }
-
-    /// Seats held (finished ones within [`KEEP`] included).
-    pub fn count(&self) -> usize {
-        self.lock().len()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<PollSeat>>> {
@@ -209,7 +204,7 @@ impl PollSeat {
         let deadline = tokio::time::Instant::now() + wait;
         // One request at a time: another one in flight is the seat's move already.
         let Ok(mut inner) = self.inner.try_lock() else {
-            return Reply::Refused(400, Refusal::NotYourTurn);
+            return Reply::Refused(Refusal::NotYourTurn);
         };
         inner.drain();
         // Ended while its move was awaited: it was late (a training game ends there).
@@ -220,8 +215,8 @@ impl PollSeat {
             inner.phase = Phase::Over;
         }
         match inner.phase {
-            Phase::Over => return Reply::Refused(400, Refusal::Finished),
-            Phase::TimedOut => return Reply::Refused(400, Refusal::TimedOut),
+            Phase::Over => return Reply::Refused(Refusal::Finished),
+            Phase::TimedOut => return Reply::Refused(Refusal::TimedOut),
             // Its last request gave up waiting: this one waits on (its move is sent).
             Phase::Waiting => {
                 drop(inner);
@@ -280,7 +275,7 @@ impl PollSeat {
             }
             None => {
                 inner.phase = Phase::TimedOut;
-                Reply::Refused(400, Refusal::TimedOut)
+                Reply::Refused(Refusal::TimedOut)
             }
         }
     }

@@ -51,13 +51,25 @@ pub fn owns(path: &str) -> bool {
     matches!(parts.as_slice(), ["", "api", _, _, "play"])
 }
 
-/// The API the site speaks before a key says which game: the first registered game's
-/// that has one.
-fn site_api() -> Option<&'static dyn HttpApi> {
+/// The API the site speaks before a key says which game (the first registered game's
+/// that has one), for a request whose `body` is within [`MAX_BODY`]; else the answer.
+fn site_api(body: &[u8]) -> Result<&'static dyn HttpApi, Box<Response>> {
     let registry = crate::games::registry();
-    (registry.names().into_iter())
+    let Some(site) = (registry.names().into_iter())
         .filter_map(|n| registry.get(n))
         .find_map(GameKind::http_api)
+    else {
+        return Err(Box::new(StatusCode::NOT_FOUND.into_response()));
+    };
+    if body.len() > MAX_BODY {
+        let too_large = "The request is too large.";
+        return Err(Box::new(refuse(
+            site,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            too_large,
+        )));
+    }
+    Ok(site)
 }
 
 /// A refusal in the API's words: a short text body, as its clients read it.
@@ -144,17 +156,11 @@ async fn start(
     body: Bytes,
     want: Want,
 ) -> Response {
-    let Some(site) = site_api() else {
-        return StatusCode::NOT_FOUND.into_response();
+    let site = match site_api(&body) {
+        Ok(site) => site,
+        Err(refused) => return *refused,
     };
     let texts = site.refusals();
-    if body.len() > MAX_BODY {
-        return refuse(
-            site,
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "The request is too large.",
-        );
-    }
     let ip = state.client_ip(peer.ip(), &headers);
     if let Err(wait) = state.remote_attempts.address(ip) {
         return slow_down(site, wait, "from your address");
@@ -343,17 +349,11 @@ async fn play(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let Some(site) = site_api() else {
-        return StatusCode::NOT_FOUND.into_response();
+    let site = match site_api(&body) {
+        Ok(site) => site,
+        Err(refused) => return *refused,
     };
     let texts = site.refusals();
-    if body.len() > MAX_BODY {
-        return refuse(
-            site,
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "The request is too large.",
-        );
-    }
     let id = game.parse::<i64>().ok().map(MatchId);
     let seat = state.polls.seat(&token).filter(|s| Some(s.match_id) == id);
     let Some(seat) = seat else {
@@ -397,14 +397,13 @@ fn answer(
     let view = match reply {
         Reply::State(view) => view,
         Reply::Ended(ending) => ending.last_view.unwrap_or_default(),
-        Reply::Refused(status, which) => {
+        Reply::Refused(which) => {
             let text = match which {
                 Refusal::NotYourTurn => texts.not_your_turn,
                 Refusal::TimedOut => texts.timed_out,
                 Refusal::Finished => texts.finished,
             };
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
-            return refuse(api, status, text);
+            return refuse(api, StatusCode::BAD_REQUEST, text);
         }
         Reply::Slow(why) => {
             return refuse(
