@@ -193,6 +193,31 @@ pub fn match_config(kind: &dyn GameKind, base: &MatchConfig) -> MatchConfig {
     }
 }
 
+/// The players' names of a match, by seat: each bot's name, and a bot seated again
+/// (a challenge against "3 × strong") as `strong-2`, `strong-3`, never the name of
+/// another seat, so that every game tells its players apart as it always did.
+pub fn seat_names<'a>(bots: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let bots: Vec<&str> = bots.into_iter().collect();
+    let mut names: Vec<String> = Vec::with_capacity(bots.len());
+    for (i, bot) in bots.iter().enumerate() {
+        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+        let mut name = bot.to_string();
+        if bots[..i].iter().any(|b| same(b, bot)) {
+            let taken = |n: &str| {
+                (bots.iter().copied())
+                    .chain(names.iter().map(String::as_str))
+                    .any(|b| same(b, n))
+            };
+            name = (2..)
+                .map(|k| format!("{bot}-{k}"))
+                .find(|n| !taken(n))
+                .expect("a free name among more numbers than seats");
+        }
+        names.push(name);
+    }
+    names
+}
+
 /// The names of the open games, in the organizer's order.
 pub async fn open(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(r#"select games as "games!" from ranker"#)
@@ -257,4 +282,26 @@ pub fn numbers_text(stored: &serde_json::Value) -> String {
 /// The names of the games, for a command line's help: `bottlebats, vindinium`.
 pub fn names_text() -> String {
     registry().names().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seat_names;
+
+    #[test]
+    fn a_bot_seated_again_gets_a_name_no_other_seat_has() {
+        assert_eq!(
+            seat_names(["me", "strong", "greedy"]),
+            ["me", "strong", "greedy"]
+        );
+        assert_eq!(
+            seat_names(["me", "strong", "strong", "strong"]),
+            ["me", "strong", "strong-2", "strong-3"]
+        );
+        // A real bot called `strong-2` keeps its name; the copy takes the next one.
+        assert_eq!(
+            seat_names(["strong", "Strong", "strong-2", "strong"]),
+            ["strong", "Strong-3", "strong-2", "strong-4"]
+        );
+    }
 }

@@ -123,6 +123,7 @@ pub fn best_first(a: (f64, &str), b: (f64, &str)) -> std::cmp::Ordering {
 
 /// A bot that plays (an active version, not disabled), with the version it plays
 /// now and its rating as the leaderboard sorts it.
+#[derive(Clone, Debug)]
 pub struct PlayingBot {
     pub id: BotId,
     pub version: VersionId,
@@ -531,7 +532,8 @@ fn page_ids(
     };
     match (b, u) {
         (Some(b), _) => format!(
-            "select p.match_id as id from match_players p \
+            // Distinct: a challenge may seat the bot more than once.
+            "select distinct p.finished_at, p.match_id as id from match_players p \
              where p.bot_id = (select id from bots where lower(name) = lower(${b})) and p.finished_at is not null{}{}{} \
              order by p.finished_at desc, p.match_id desc limit {limit}",
             cursor("p.finished_at, p.match_id"),

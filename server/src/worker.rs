@@ -427,12 +427,13 @@ impl Worker {
             .filter(|(_, p)| remote.contains_key(&p.seat))
             .map(|(i, _)| i)
             .collect();
-        for p in &m.players {
+        let names = crate::games::seat_names(m.players.iter().map(|p| p.name.as_str()));
+        for (p, name) in m.players.iter().zip(names) {
             if let Some(process) = remote.remove(&p.seat) {
                 // Played elsewhere: nothing to fetch, and no folder of ours.
-                remote_seats.insert(p.name.clone(), process);
+                remote_seats.insert(name.clone(), process);
                 specs.push(BotSpec {
-                    name: p.name.clone(),
+                    name,
                     command: String::new(),
                     dir: std::path::PathBuf::new(),
                 });
@@ -444,7 +445,7 @@ impl Worker {
                 .await
                 .with_context(|| format!("the build of `{}` could not be fetched", p.name))?;
             specs.push(BotSpec {
-                name: p.name.clone(),
+                name,
                 command: recipe.run,
                 dir: root,
             });

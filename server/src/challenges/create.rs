@@ -31,7 +31,7 @@ pub enum Opponents {
 impl Opponents {
     fn words(&self) -> String {
         match self {
-            Opponents::Named(names) => names.join(", "),
+            Opponents::Named(names) => named_words(names),
             Opponents::Top { top } => format!("the top {top}"),
             Opponents::Near { near } => format!("the {near} nearest in rating"),
         }
@@ -117,15 +117,72 @@ async fn opponents(
     Ok(chosen)
 }
 
-/// The bots of `names` among those that play (`all`), in the order given.
-fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Rival>, Refusal> {
-    let mut wanted: Vec<String> = Vec::new();
-    for n in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
-        if !wanted.iter().any(|w| w.eq_ignore_ascii_case(n)) {
-            wanted.push(n.to_string());
-        }
+/// One name of a list of opponents as typed: `strong`, or `3 × strong` (also `3x
+/// strong`, `3 * strong`, `3*strong`) for one opponent in three seats. The count is refused past
+/// [`MAX_OPPONENTS`], before anything is repeated.
+fn counted(entry: &str) -> Result<(usize, &str), Refusal> {
+    let entry = entry.trim();
+    let digits = entry.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = entry[digits..].trim_start();
+    // `x` is a letter of names too (`3x-bot`): as a sign, a space follows it.
+    let after_x = (rest.strip_prefix(['x', 'X'])).filter(|n| n.starts_with(char::is_whitespace));
+    let name = (rest.strip_prefix(['×', '*']).or(after_x))
+        .map(str::trim_start)
+        .filter(|name| digits > 0 && !name.is_empty());
+    let Some(name) = name else {
+        return Ok((1, entry));
+    };
+    match entry[..digits].parse::<usize>() {
+        Ok(n @ 1..=MAX_OPPONENTS) => Ok((n, name)),
+        _ => Err(Refusal::Invalid(format!(
+            "Name 1 to {MAX_OPPONENTS} opponents, not `{}`.",
+            entry.chars().take(40).collect::<String>()
+        ))),
     }
-    if wanted.is_empty() || wanted.len() > MAX_OPPONENTS {
+}
+
+/// The names in a field of the challenge form: a list split at commas, spaces and
+/// lines, a `3 × strong` kept whole.
+pub fn split_names(field: &str) -> Vec<&str> {
+    field
+        .split([',', '\n', '\t'])
+        .map(str::trim)
+        .flat_map(|entry| match counted(entry) {
+            Ok((1, _)) => entry.split(' ').collect(),
+            _ => vec![entry],
+        })
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// The opponents named, in words: `3 × strong, greedy`.
+fn named_words(names: &[String]) -> String {
+    let entries: Vec<String> = names
+        .iter()
+        .filter_map(|n| counted(n).ok())
+        .filter(|(_, name)| !name.is_empty())
+        .map(|(n, name)| match n {
+            1 => name.to_string(),
+            n => format!("{n} × {name}"),
+        })
+        .collect();
+    entries.join(", ")
+}
+
+/// The bots of `names` among those that play (`all`), in the order given; a bot named
+/// again (or `3 × strong`) sits in as many seats.
+fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Rival>, Refusal> {
+    let mut wanted: Vec<&str> = Vec::new();
+    for entry in names.iter().filter(|n| !n.trim().is_empty()) {
+        let (n, name) = counted(entry)?;
+        if wanted.len() + n > MAX_OPPONENTS {
+            return Err(Refusal::Invalid(format!(
+                "Name 1 to {MAX_OPPONENTS} opponents."
+            )));
+        }
+        wanted.extend(std::iter::repeat_n(name, n));
+    }
+    if wanted.is_empty() {
         return Err(Refusal::Invalid(format!(
             "Name 1 to {MAX_OPPONENTS} opponents."
         )));
@@ -137,14 +194,15 @@ fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Ri
         )));
     }
     let mut found = Vec::new();
-    let mut missing = Vec::new();
-    let mut all = all;
-    for w in &wanted {
-        match all.iter().position(|r| r.name.eq_ignore_ascii_case(w)) {
-            Some(i) => found.push(all.swap_remove(i)),
-            None => missing.push(format!("`{w}`")),
+    let mut missing: Vec<&str> = Vec::new();
+    for w in wanted {
+        match all.iter().find(|r| r.name.eq_ignore_ascii_case(w)) {
+            Some(r) => found.push(r.clone()),
+            None if missing.iter().any(|m| m.eq_ignore_ascii_case(w)) => {}
+            None => missing.push(w),
         }
     }
+    let missing: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
     match missing.as_slice() {
         [] => {}
         [one] => {
@@ -297,8 +355,16 @@ async fn challenge(
     let (fewest, most_seats) = kind.defaults().seats;
     let most = (rivals.len() + 1).min(MAX_PLAYERS as usize).min(most_seats);
     if most < fewest {
+        let several = match &ask.opponents {
+            Opponents::Named(_) => format!(
+                " (one bot may take several seats: `{} × {}`)",
+                fewest - 1,
+                rivals[0].name
+            ),
+            _ => String::new(),
+        };
         return Err(Refusal::Invalid(format!(
-            "A game of {} has at least {fewest} players: ask for {} opponents or more.",
+            "A game of {} has at least {fewest} players: ask for {} opponents or more{several}.",
             kind.title(),
             fewest - 1
         ))
@@ -553,4 +619,33 @@ async fn queue_scenarios(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_opponent_is_named_for_several_seats_in_words_a_person_types() {
+        for typed in [
+            "3 × strong",
+            "3x strong",
+            "3 X strong",
+            "3 * strong",
+            "3*strong",
+        ] {
+            assert_eq!(counted(typed), Ok((3, "strong")), "{typed}");
+        }
+        // Names that only look like counts stay names.
+        assert_eq!(counted("3x-bot"), Ok((1, "3x-bot")));
+        assert_eq!(counted("42"), Ok((1, "42")));
+        assert!(counted("99 × strong").is_err());
+        assert!(counted("100000000000000000000000 × strong").is_err());
+        assert_eq!(
+            split_names("3 × strong, greedy idle\n2x rusty"),
+            ["3 × strong", "greedy", "idle", "2x rusty"]
+        );
+        let names = ["3 * strong".to_string(), "greedy".to_string()];
+        assert_eq!(named_words(&names), "3 × strong, greedy");
+    }
 }

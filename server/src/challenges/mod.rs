@@ -17,7 +17,9 @@ pub mod plan;
 mod read;
 pub mod stats;
 
-pub use create::{create_abtest, create_challenge, more_abtest_games, AbAsk, Ask, Opponents};
+pub use create::{
+    create_abtest, create_challenge, more_abtest_games, split_names, AbAsk, Ask, Opponents,
+};
 pub use read::{load, recent, Challenge, Game, Listed, Side, Status, Summary, Tally};
 
 use sqlx::PgConnection;

@@ -187,9 +187,16 @@ impl Challenge {
             let Some(result) = g.result() else { continue };
             total.add(result);
             maps.entry(g.map.clone()).or_default().add(result);
+            // Against each opponent's best seat: a bot in three seats is beaten when
+            // the challenger is ahead of all three.
             let mine = g.ranks[g.me];
+            let mut best: BTreeMap<&String, Option<i32>> = BTreeMap::new();
             for (i, name) in g.players.iter().enumerate().filter(|(i, _)| *i != g.me) {
-                let t = match g.ranks[i].cmp(&mine) {
+                let rank = best.entry(name).or_insert(g.ranks[i]);
+                *rank = (*rank).min(g.ranks[i]);
+            }
+            for (name, theirs) in best {
+                let t = match theirs.cmp(&mine) {
                     std::cmp::Ordering::Greater => Tally::win(),
                     std::cmp::Ordering::Equal => Tally::draw(),
                     std::cmp::Ordering::Less => Tally::loss(),
@@ -334,4 +341,52 @@ pub async fn recent(db: &PgPool, bot: crate::ids::BotId, limit: i64) -> sqlx::Re
     )
     .fetch_all(db)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(players: &[&str], ranks: &[i32]) -> Game {
+        Game {
+            id: MatchId(1),
+            status: MatchStatus::Finished,
+            map: "m1".into(),
+            scenario: None,
+            arm: None,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            ranks: ranks.iter().map(|&r| Some(r)).collect(),
+            me: 0,
+            finished_at: None,
+        }
+    }
+
+    #[test]
+    fn an_opponent_in_several_seats_counts_once_a_game_by_its_best_seat() {
+        let c = Challenge {
+            id: ChallengeId(1),
+            kind: Kind::Challenge,
+            owner_id: UserId(1),
+            owner: "alice".into(),
+            bot: "me".into(),
+            version: 1,
+            candidate: None,
+            asked: "3 × strong".into(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            games: vec![
+                // Second behind one of strong's three heroes: a loss to strong.
+                game(&["me", "strong", "strong", "strong"], &[2, 1, 3, 4]),
+                // Ahead of all three: a win.
+                game(&["me", "strong", "strong", "strong"], &[1, 2, 3, 4]),
+            ],
+        };
+        let s = c.summary();
+        assert_eq!(s.opponents.len(), 1);
+        let (name, t) = &s.opponents[0];
+        assert_eq!(
+            (name.as_str(), t.wins, t.draws, t.losses),
+            ("strong", 1, 0, 1)
+        );
+        assert_eq!(s.total.games(), 2);
+    }
 }

@@ -168,13 +168,23 @@ pub enum Purpose {
 }
 
 /// Queues a match and its seats (each seat's bot and version) in one statement: one
-/// round trip however many seats. Only a ladder match is ranked.
+/// round trip however many seats. Only a ladder match is ranked. Only a challenge
+/// may seat a bot more than once ("me against 3 × strong"): ratings, records and
+/// pairings are per bot.
 pub async fn insert_match(
     conn: &mut PgConnection,
     map: MapId,
     seats: &[(BotId, VersionId)],
     purpose: Purpose,
 ) -> sqlx::Result<MatchId> {
+    assert!(
+        matches!(purpose, Purpose::Challenge(_))
+            || seats
+                .iter()
+                .enumerate()
+                .all(|(i, s)| seats[..i].iter().all(|o| o.0 != s.0)),
+        "only a challenge seats a bot twice: {seats:?} for {purpose:?}"
+    );
     let numbers: Vec<i32> = (0..seats.len() as i32).collect();
     let bots: Vec<i64> = seats.iter().map(|s| s.0 .0).collect();
     let versions: Vec<i64> = seats.iter().map(|s| s.1 .0).collect();

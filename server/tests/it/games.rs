@@ -841,6 +841,46 @@ async fn the_challenge_form_follows_the_bots_game() {
         r.body
     );
     assert!(r.body.contains(r#"value="m2" checked"#), "{}", r.body);
+    assert!(
+        r.body.contains("one bot may take several seats"),
+        "{}",
+        r.body
+    );
+
+    // "Me against 3 × vin-strong", typed as the refusal suggests: three heroes of one
+    // bot, told apart in the game.
+    let r = c
+        .post(
+            "/challenges",
+            &[
+                ("bot", "duo-hero"),
+                ("mode", "named"),
+                ("names", "3 × vin-strong"),
+                ("games", "1"),
+                ("map", "m2"),
+            ],
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.body);
+    let page = r.headers["location"].to_str().unwrap().to_string();
+    let w = crate::common::worker(&b, "challenge-form", 400);
+    while w.run_one().await.unwrap() {}
+    let body = c.get(&page).await.body;
+    assert!(body.contains("3 × vin-strong"), "{body}");
+    assert!(body.contains("Done: 1 of 1 game"), "{body}");
+    let id: i64 = sqlx::query_scalar("select id from matches where challenge_id is not null")
+        .fetch_one(&c.state.db)
+        .await
+        .unwrap();
+    let replay = c.get(&format!("/api/matches/{id}/replay")).await.json();
+    let heroes: Vec<&str> = (replay["heroes"].as_array().unwrap().iter())
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        heroes,
+        ["duo-hero", "vin-strong", "vin-strong-2", "vin-strong-3"],
+        "{replay}"
+    );
 }
 
 /// House bots' names differ where screens cut them (`vin-fighter`, `vin-miner`); a site

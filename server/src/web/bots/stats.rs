@@ -366,7 +366,7 @@ pub async fn stats(state: &AppState, bot: &BotRow, owner: bool) -> AppResult<Sta
 
 async fn error_board(state: &AppState, bot_id: BotId) -> AppResult<Vec<ErrorBoardRow>> {
     let totals = sqlx::query!(
-        r#"select v.number, count(*) as "matches!",
+        r#"select v.number, count(distinct p.match_id) as "matches!",
                coalesce(sum(p.timeouts), 0)::bigint as "timeouts!",
                count(p.error) as "crashes!", coalesce(sum(p.warnings), 0)::bigint as "warnings!"
            from match_players p join matches m on m.id = p.match_id

@@ -95,10 +95,8 @@ impl Typed {
 
     /// The names in the opponents' fields, each field's list split.
     fn named(&self) -> Vec<String> {
-        self.names
-            .iter()
-            .flat_map(|f| f.split([',', ' ', '\n', '\t']))
-            .filter(|n| !n.is_empty())
+        (self.names.iter())
+            .flat_map(|f| challenges::split_names(f))
             .map(str::to_string)
             .collect()
     }

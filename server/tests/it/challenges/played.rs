@@ -366,3 +366,85 @@ async fn its_owner_adds_the_games_that_would_tell(
         page.body
     );
 }
+
+/// "Me against 2 × strong": one opponent in two seats of every game, told apart in the
+/// game, listed once a match, counted once a game against the challenger.
+#[tokio::test]
+async fn one_opponent_takes_several_seats_of_a_challenge() {
+    let (mut c, b, token) = site("seats", common::test_config()).await;
+    let before = ladder_state(&c).await;
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        &token,
+        &json!({"bot": "mine", "opponents": ["2 × strong"], "games": 3, "maps": ["triad-3p"]}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_i64().unwrap();
+    // The same in a list: a name given twice is two seats.
+    let again =
+        json!({"bot": "mine", "opponents": ["strong", "strong"], "games": 1, "maps": ["triad-3p"]});
+    let r = api_json(&mut c, "/api/challenges", &token, &again).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let w = common::worker(&b, "seats", 40);
+    while w.run_one().await.unwrap() {}
+
+    let v = c
+        .api_get(&format!("/api/challenges/{id}"), &token)
+        .await
+        .json();
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(v["opponents"], "2 × strong", "{v}");
+    for g in v["games"].as_array().unwrap() {
+        let mut players: Vec<&str> = (g["players"].as_array().unwrap().iter())
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        players.sort();
+        assert_eq!(players, ["mine", "strong", "strong"], "{g}");
+    }
+    // Against strong: one result a game, whatever its two seats did.
+    let s = &v["summary"];
+    assert_eq!(s["opponents"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["opponents"][0]["bot"], "strong");
+    let sum = |x: &serde_json::Value| {
+        x["wins"].as_i64().unwrap() + x["draws"].as_i64().unwrap() + x["losses"].as_i64().unwrap()
+    };
+    assert_eq!(sum(&s["opponents"][0]), 3, "{s}");
+
+    // In the game, the second seat is `strong-2`: the replay names three players.
+    let first = v["games"][0]["match"].as_i64().unwrap();
+    let replay = c.get(&format!("/api/matches/{first}/replay")).await.json();
+    let mut names: Vec<&str> = (replay["players"].as_array().unwrap().iter())
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["mine", "strong", "strong-2"],
+        "{}",
+        replay["players"]
+    );
+    // The match page shows every seat; strong's list shows each match once.
+    let page = c.get(&format!("/matches/{first}")).await.body;
+    assert_eq!(page.matches("href=\"/bots/strong\"").count(), 2, "{page}");
+    let listed = c.get("/api/matches?bot=strong").await.json();
+    let ids: Vec<i64> = (listed["matches"].as_array().unwrap().iter())
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    let mut distinct = ids.clone();
+    distinct.dedup();
+    assert_eq!((ids.len(), distinct.len()), (4, 4), "{listed}");
+    // Unranked as any challenge: no rating or record moved.
+    assert_eq!(ladder_state(&c).await, before);
+
+    // The ladder never seats a bot twice.
+    let twice: i64 = sqlx::query_scalar(
+        "select count(*) from (select 1 from match_players p join matches m on m.id = p.match_id \
+         where m.challenge_id is null group by p.match_id, p.bot_id having count(*) > 1) x",
+    )
+    .fetch_one(&c.state.db)
+    .await
+    .unwrap();
+    assert_eq!(twice, 0);
+}

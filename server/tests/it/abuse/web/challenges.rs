@@ -73,6 +73,34 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
         .as_str()
         .unwrap()
         .contains("1 to 15 opponents"));
+    // Seats asked for by count: a huge count, or counts that add up past the cap, are
+    // refused before a name is repeated; so are 8 seats of a game of at most 8 with
+    // the challenger.
+    for opponents in [
+        json!(["18446744073709551616 × strong"]),
+        json!(["15 × strong", "1 × idle"]),
+        json!(vec!["15 × strong"; 400]),
+        json!(["0 × strong"]),
+    ] {
+        let r = api_json(
+            &mut c,
+            "/api/challenges",
+            token,
+            &json!({"bot": "mine", "opponents": opponents, "games": 1}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{opponents}: {}", r.body);
+        assert!(r.body.contains("1 to 15 opponents"), "{}", r.body);
+    }
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        token,
+        &json!({"bot": "mine", "opponents": ["15 × strong"], "games": 1, "players": 9}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("2 to 8 players"), "{}", r.body);
     // Numbers out of range are refused with the range; of the wrong kind, by the parser.
     for (games, status) in [
         (json!(-1), 400),
