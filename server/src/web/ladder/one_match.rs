@@ -47,6 +47,9 @@ struct MatchInfo {
 pub struct SeatRow {
     pub seat: i32,
     pub bot: String,
+    /// Its name in the game: the bot's, or `strong-2` for a bot a challenge seated
+    /// again ([`crate::games::seat_names`]).
+    pub player: String,
     pub owner_id: UserId,
     pub version: i32,
     pub rank: Option<i32>,
@@ -107,7 +110,7 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
     .ok_or(AppError::NotFound)?;
     let seats = sqlx::query_as!(
         SeatRow,
-        r#"select p.seat, b.name as bot, b.owner_id as "owner_id: UserId", v.number as version,
+        r#"select p.seat, b.name as bot, b.name as player, b.owner_id as "owner_id: UserId", v.number as version,
                p.rank, p.outcome as "outcome: Outcome", p.stats, p.warnings,
                p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after, b.remote, p.reply_ms
            from match_players p join bots b on b.id = p.bot_id
@@ -117,7 +120,22 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
     )
     .fetch_all(&state.db)
     .await?;
-    Ok((m, seats))
+    Ok((m, with_players(seats)))
+}
+
+/// The seats with their names in the game, which a bot seated twice does not share.
+fn with_players(mut seats: Vec<SeatRow>) -> Vec<SeatRow> {
+    let mut by_seat: Vec<(i32, &str)> = seats.iter().map(|s| (s.seat, s.bot.as_str())).collect();
+    by_seat.sort_unstable();
+    let names: Vec<(i32, String)> = (by_seat.iter().map(|s| s.0))
+        .zip(crate::games::seat_names(by_seat.iter().map(|s| s.1)))
+        .collect();
+    for s in &mut seats {
+        if let Some((_, name)) = names.iter().find(|(seat, _)| *seat == s.seat) {
+            s.player = name.clone();
+        }
+    }
+    seats
 }
 
 #[derive(Template)]

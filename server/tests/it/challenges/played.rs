@@ -428,6 +428,7 @@ async fn one_opponent_takes_several_seats_of_a_challenge() {
     // The match page shows every seat; strong's list shows each match once.
     let page = c.get(&format!("/matches/{first}")).await.body;
     assert_eq!(page.matches("href=\"/bots/strong\"").count(), 2, "{page}");
+    assert!(page.contains(">as strong-2</small>"), "{page}");
     let listed = c.get("/api/matches?bot=strong").await.json();
     let ids: Vec<i64> = (listed["matches"].as_array().unwrap().iter())
         .map(|m| m["id"].as_i64().unwrap())
