@@ -218,6 +218,19 @@ pub fn seat_names<'a>(bots: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     names
 }
 
+/// A seat's first statistic with its game's name for it (`350 gold`, `4 forts`), or
+/// empty where none was kept (`match_players.first_stat`): what lists of games show
+/// beside each player.
+pub fn first_stat(game: &str, value: Option<i64>) -> String {
+    let name = kind(game)
+        .ok()
+        .and_then(|k| k.describe().stats.first().copied());
+    match (value, name) {
+        (Some(v), Some(name)) => format!("{v} {name}"),
+        _ => String::new(),
+    }
+}
+
 /// The names of the open games, in the organizer's order.
 pub async fn open(db: impl sqlx::PgExecutor<'_>) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(r#"select games as "games!" from ranker"#)

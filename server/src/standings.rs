@@ -388,14 +388,8 @@ impl MatchRow {
     /// Each one's first statistic with its name (`350 gold`), best first; empty where
     /// none was kept.
     pub fn firsts_text(&self) -> Vec<String> {
-        let name = (crate::games::kind(&self.game).ok())
-            .and_then(|k| k.describe().stats.first().copied())
-            .unwrap_or("");
         (0..self.bots.len())
-            .map(|i| match self.firsts.get(i).copied().flatten() {
-                Some(v) if !name.is_empty() => format!("{v} {name}"),
-                _ => String::new(),
-            })
+            .map(|i| crate::games::first_stat(&self.game, self.firsts.get(i).copied().flatten()))
             .collect()
     }
 }
@@ -454,9 +448,7 @@ pub async fn latest_matches(
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots, \
                  array_agg(s.first) as firsts \
-             from (select p.rank, b.name, \
-                     case when jsonb_typeof(p.stats -> 0 -> 1) = 'number' \
-                          then (p.stats -> 0 ->> 1)::numeric::bigint end as first \
+             from (select p.rank, b.name, p.first_stat as first \
                  from match_players p join bots b on b.id = p.bot_id \
                  where p.match_id = m.id order by p.rank, p.seat) s) pl \
          order by m.finished_at desc, m.id desc"

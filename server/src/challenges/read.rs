@@ -20,9 +20,10 @@ pub struct Game {
     /// An A/B test's scenario, and which version played (`a` or `b`).
     pub scenario: Option<i32>,
     pub arm: Option<String>,
-    /// The bots by seat, and their ranks once finished.
+    /// The bots by seat, their ranks and first statistics (`350 gold`) once finished.
     pub players: Vec<String>,
     pub ranks: Vec<Option<i32>>,
+    pub firsts: Vec<String>,
     /// The challenger's seat.
     pub me: usize,
     /// When it ended, once it has.
@@ -275,6 +276,9 @@ pub async fn load(db: &PgPool, id: ChallengeId) -> sqlx::Result<Option<Challenge
                      where p.match_id = m.id order by p.seat) as "players!",
                array(select p.rank from match_players p
                      where p.match_id = m.id order by p.seat) as "ranks!: Vec<Option<i32>>",
+               array(select p.first_stat from match_players p
+                     where p.match_id = m.id order by p.seat) as "firsts!: Vec<Option<i64>>",
+               m.game,
                (select p.seat from match_players p
                 where p.match_id = m.id and p.bot_id = $2) as "me!"
            from matches m join maps on maps.id = m.map_id
@@ -304,6 +308,9 @@ pub async fn load(db: &PgPool, id: ChallengeId) -> sqlx::Result<Option<Challenge
                 arm: g.arm,
                 players: g.players,
                 ranks: g.ranks,
+                firsts: (g.firsts.into_iter())
+                    .map(|v| crate::games::first_stat(&g.game, v))
+                    .collect(),
                 me: g.me.max(0) as usize,
                 finished_at: g.finished_at,
             })
@@ -356,6 +363,7 @@ mod tests {
             arm: None,
             players: players.iter().map(|p| p.to_string()).collect(),
             ranks: ranks.iter().map(|&r| Some(r)).collect(),
+            firsts: vec![String::new(); players.len()],
             me: 0,
             finished_at: None,
         }

@@ -116,6 +116,8 @@ pub async fn load(db: &PgPool, id: TournamentId) -> sqlx::Result<Option<Tourname
 pub struct Seat {
     pub place: usize,
     pub rank: Option<i32>,
+    /// Its first statistic in words (`350 gold`) once finished, else empty.
+    pub first: String,
 }
 
 /// One of a tournament's games.
@@ -153,7 +155,8 @@ pub async fn games(conn: &mut PgConnection, id: TournamentId) -> sqlx::Result<Ve
                m.status as "status: MatchStatus",
                extract(epoch from m.finished_at - m.started_at)::float8 as seconds,
                array_agg(tp.place order by p.seat) as "places!: Vec<i32>",
-               array_agg(p.rank order by p.seat) as "ranks!: Vec<Option<i32>>"
+               array_agg(p.rank order by p.seat) as "ranks!: Vec<Option<i32>>",
+               array_agg(p.first_stat order by p.seat) as "firsts!: Vec<Option<i64>>", m.game
            from matches m join maps on maps.id = m.map_id
            join match_players p on p.match_id = m.id
            join tournament_participants tp
@@ -176,9 +179,11 @@ pub async fn games(conn: &mut PgConnection, id: TournamentId) -> sqlx::Result<Ve
                 .places
                 .iter()
                 .zip(&r.ranks)
-                .map(|(&place, &rank)| Seat {
+                .zip(&r.firsts)
+                .map(|((&place, &rank), &first)| Seat {
                     place: place as usize,
                     rank,
+                    first: crate::games::first_stat(&r.game, first),
                 })
                 .collect(),
         })
@@ -427,6 +432,7 @@ mod tests {
                 .map(|place| Seat {
                     place,
                     rank: Some(ranks[place]),
+                    first: String::new(),
                 })
                 .collect(),
         };

@@ -868,6 +868,7 @@ async fn the_challenge_form_follows_the_bots_game() {
     let body = c.get(&page).await.body;
     assert!(body.contains("3 × vin-strong"), "{body}");
     assert!(body.contains("Done: 1 of 1 game"), "{body}");
+    assert_eq!(body.matches(" gold</small>").count(), 4, "{body}");
     let id: i64 = sqlx::query_scalar("select id from matches where challenge_id is not null")
         .fetch_one(&c.state.db)
         .await

@@ -74,13 +74,14 @@ impl Live {
     }
 
     /// The players of a game in seat order, with their ranks when known.
-    fn seats(g: &Game) -> Vec<(String, String, bool)> {
+    fn seats(g: &Game) -> Vec<(String, String, String, bool)> {
         g.players
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let rank = g.ranks[i].map_or_else(String::new, |r| r.to_string());
-                (p.clone(), rank, i == g.me)
+                let first = g.firsts.get(i).cloned().unwrap_or_default();
+                (p.clone(), rank, first, i == g.me)
             })
             .collect()
     }

@@ -210,13 +210,13 @@ impl View {
         done
     }
 
-    /// A game's players by seat, with their ranks.
-    fn seats(&self, g: &Game) -> Vec<(String, String)> {
+    /// A game's players by seat, with their ranks and first statistics (`350 gold`).
+    fn seats(&self, g: &Game) -> Vec<(String, String, String)> {
         g.seats
             .iter()
             .map(|s| {
                 let rank = s.rank.map_or_else(String::new, |r| r.to_string());
-                (self.name(s.place).to_string(), rank)
+                (self.name(s.place).to_string(), rank, s.first.clone())
             })
             .collect()
     }

@@ -412,6 +412,9 @@ async fn one_opponent_takes_several_seats_of_a_challenge() {
     };
     assert_eq!(sum(&s["opponents"][0]), 3, "{s}");
 
+    // Its page lists each player of each game with its forts.
+    let page = c.get(&format!("/challenges/{id}")).await.body;
+    assert_eq!(page.matches(" forts</small>").count(), 9, "{page}");
     // In the game, the second seat is `strong-2`: the replay names three players.
     let first = v["games"][0]["match"].as_i64().unwrap();
     let replay = c.get(&format!("/api/matches/{first}/replay")).await.json();

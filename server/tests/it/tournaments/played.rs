@@ -80,6 +80,12 @@ async fn the_exports_and_pages_say_the_same(c: &mut crate::common::Client, id: i
     );
     assert!(page.body.contains("data-live-done"));
     assert!(page.body.contains("is the strongest with probability"));
+    // Each player of the latest games with its forts, as the match lists show them.
+    assert!(
+        page.body.contains("<small class=\"first-stat\">") && page.body.contains(" forts</small>"),
+        "{}",
+        page.body
+    );
     // A cross-table cell opens that pair's games: 4 of them, both seats, both maps.
     let pair = c
         .get(&format!("/tournaments/{id}/games?a=strong&b=idle"))
@@ -91,6 +97,7 @@ async fn the_exports_and_pages_say_the_same(c: &mut crate::common::Client, id: i
         "{}",
         pair.body
     );
+    assert!(pair.body.contains(" forts</small>"), "{}", pair.body);
     // Its matches are tagged as the tournament's, and left out of the ranked list.
     let m = v["matches"][0]["id"].as_i64().unwrap();
     let page = c.get(&format!("/matches/{m}")).await.body;
