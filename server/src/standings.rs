@@ -185,21 +185,34 @@ pub struct BotStanding {
     pub stopped: Option<&'static str>,
     /// Bots that play and that it may meet (of other owners).
     pub opponents: usize,
-    /// The mean gap between a bot's ranked games over the last 10 minutes, in minutes:
-    /// bots that play over the seats of the matches finished.
+    /// The mean gap between a bot's ranked games over the last 10 minutes (or since
+    /// the ladder began, if later), in minutes: bots that play over the seats of the
+    /// matches finished, times the minutes they took.
     pub gap_minutes: Option<f64>,
 }
 
-/// Seats of `game`'s ranked matches finished in the last 10 minutes.
-pub async fn seats_lately(db: &PgPool, game: &str) -> sqlx::Result<i64> {
-    sqlx::query_scalar!(
-        r#"select count(*) as "n!" from match_players p join matches m on m.id = p.match_id
+/// Seats of `game`'s ranked matches finished in the last 10 minutes, and the minutes
+/// they were played over: since the first of them started, when the ladder began less
+/// than 10 minutes ago (a new site's first game is not a pace of one game in ten
+/// minutes).
+pub async fn seats_lately(db: &PgPool, game: &str) -> sqlx::Result<(i64, f64)> {
+    let r = sqlx::query!(
+        r#"select count(*) as "seats!",
+               coalesce(extract(epoch from now() - min(m.started_at)), 0)::float8 as "seconds!"
+           from match_players p join matches m on m.id = p.match_id
            where m.status = 'finished' and m.finished_at > now() - interval '10 minutes'
              and m.ranked and m.game = $1"#,
         game
     )
     .fetch_one(db)
-    .await
+    .await?;
+    Ok((r.seats, (r.seconds / 60.0).clamp(1.0, 10.0)))
+}
+
+/// The mean gap between a bot's ranked games, in minutes, when `seats` of ranked
+/// matches were played over `minutes` by a ladder of `bots`; `None` when none was.
+fn gap_minutes(bots: i64, (seats, minutes): (i64, f64)) -> Option<f64> {
+    (seats > 0).then(|| minutes * bots as f64 / seats as f64)
 }
 
 /// The leaderboards' places of a day ago (ratings as `rating_history` had them then;
@@ -321,7 +334,7 @@ pub async fn bot_standing(
         finished_lately: lately,
         stopped,
         opponents,
-        gap_minutes: (seats > 0).then(|| 10.0 * of as f64 / seats as f64),
+        gap_minutes: gap_minutes(of, seats),
     })
 }
 
@@ -554,5 +567,19 @@ fn page_ids(
                 + &kind_of(ranked, "m.id"),
             g.map(|g| format!(" and m.game = ${g}")).unwrap_or_default(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gap_minutes;
+
+    #[test]
+    fn a_new_ladders_pace_is_measured_over_the_minutes_it_has_played() {
+        // Ten minutes of a steady ladder: 5 bots, 20 seats played, a game every 2.5 min.
+        assert_eq!(gap_minutes(5, (20, 10.0)), Some(2.5));
+        // A new site's first duel, one minute in: not a game every 25 minutes.
+        assert_eq!(gap_minutes(5, (2, 1.0)), Some(2.5));
+        assert_eq!(gap_minutes(5, (0, 1.0)), None);
     }
 }
