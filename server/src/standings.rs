@@ -377,9 +377,10 @@ pub struct MatchRow {
     /// Its players' ranks and bots, best first.
     pub ranks: Vec<i32>,
     pub bots: Vec<String>,
-    /// Each one's first statistic (its game's headline number: gold, forts), in the
-    /// same order.
+    /// Each one's first statistic (its game's headline number: gold, forts), and its
+    /// seat, in the same order.
     pub firsts: Vec<Option<i64>>,
+    pub seats: Vec<i32>,
     /// The challenge it was played for: an unranked match.
     pub challenge_id: Option<i64>,
     /// The tournament it was played in: an unranked match.
@@ -396,6 +397,19 @@ impl MatchRow {
             .zip(&self.bots)
             .map(|(r, b)| (*r as u32, b.clone()))
             .collect()
+    }
+
+    /// Each one's name in the game, best first: its bot's, or `strong-2` for a bot a
+    /// challenge seated again ([`crate::games::seat_names`]).
+    pub fn names(&self) -> Vec<String> {
+        let mut by_seat: Vec<usize> = (0..self.bots.len()).collect();
+        by_seat.sort_by_key(|&i| self.seats.get(i).copied().unwrap_or(i32::MAX));
+        let named = crate::games::seat_names(by_seat.iter().map(|&i| self.bots[i].as_str()));
+        let mut names = vec![String::new(); self.bots.len()];
+        for (i, name) in by_seat.into_iter().zip(named) {
+            names[i] = name;
+        }
+        names
     }
 
     /// Each one's first statistic with its name (`350 gold`), best first; empty where
@@ -457,11 +471,12 @@ pub async fn latest_matches(
         "select m.id, m.game, maps.name as map, m.turns, \
              extract(epoch from m.finished_at - m.started_at)::float8 as seconds, m.finished_at, \
              coalesce(pl.ranks, '{{}}') as ranks, coalesce(pl.bots, '{{}}') as bots, \
-             coalesce(pl.firsts, '{{}}') as firsts, m.challenge_id, m.tournament_id, m.practice \
+             coalesce(pl.firsts, '{{}}') as firsts, coalesce(pl.seats, '{{}}') as seats, \
+             m.challenge_id, m.tournament_id, m.practice \
          from ({page}) page join matches m on m.id = page.id join maps on maps.id = m.map_id \
          cross join lateral (select array_agg(s.rank) as ranks, array_agg(s.name) as bots, \
-                 array_agg(s.first) as firsts \
-             from (select p.rank, b.name, p.first_stat as first \
+                 array_agg(s.first) as firsts, array_agg(s.seat) as seats \
+             from (select p.rank, b.name, p.first_stat as first, p.seat \
                  from match_players p join bots b on b.id = p.bot_id \
                  where p.match_id = m.id order by p.rank, p.seat) s) pl \
          order by m.finished_at desc, m.id desc"

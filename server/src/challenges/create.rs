@@ -155,12 +155,22 @@ pub fn split_names(field: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The opponents named, in words: `3 × strong, greedy`.
-fn named_words(names: &[String]) -> String {
-    let entries: Vec<String> = names
-        .iter()
-        .filter_map(|n| counted(n).ok())
-        .filter(|(_, name)| !name.is_empty())
+/// The opponents named, in words, a bot named again counted once: `3 × strong,
+/// greedy` for `strong, 2 × Strong, greedy`.
+fn named_words<S: AsRef<str>>(names: &[S]) -> String {
+    let mut counts: Vec<(usize, &str)> = Vec::new();
+    for (n, name) in
+        (names.iter().filter_map(|n| counted(n.as_ref()).ok())).filter(|(_, name)| !name.is_empty())
+    {
+        match counts
+            .iter_mut()
+            .find(|(_, c)| c.eq_ignore_ascii_case(name))
+        {
+            Some((count, _)) => *count += n,
+            None => counts.push((n, name)),
+        }
+    }
+    let entries: Vec<String> = (counts.into_iter())
         .map(|(n, name)| match n {
             1 => name.to_string(),
             n => format!("{n} × {name}"),
@@ -355,12 +365,18 @@ async fn challenge(
     let (fewest, most_seats) = kind.defaults().seats;
     let most = (rivals.len() + 1).min(MAX_PLAYERS as usize).min(most_seats);
     if most < fewest {
+        // The first opponent takes the seats left: `2 × strong, greedy`.
         let several = match &ask.opponents {
-            Opponents::Named(_) => format!(
-                " (one bot may take several seats: `{} × {}`)",
-                fewest - 1,
-                rivals[0].name
-            ),
+            Opponents::Named(_) => {
+                let more = (fewest - 1).saturating_sub(rivals.len());
+                let names: Vec<&str> = (std::iter::repeat_n(rivals[0].name.as_str(), more))
+                    .chain(rivals.iter().map(|r| r.name.as_str()))
+                    .collect();
+                format!(
+                    " (one bot may take several seats: `{}`)",
+                    named_words(&names)
+                )
+            }
             _ => String::new(),
         };
         return Err(Refusal::Invalid(format!(
@@ -645,7 +661,10 @@ mod tests {
             split_names("3 × strong, greedy idle\n2x rusty"),
             ["3 × strong", "greedy", "idle", "2x rusty"]
         );
-        let names = ["3 * strong".to_string(), "greedy".to_string()];
-        assert_eq!(named_words(&names), "3 × strong, greedy");
+        assert_eq!(named_words(&["3 * strong", "greedy"]), "3 × strong, greedy");
+        assert_eq!(
+            named_words(&["strong", "greedy", "2x Strong"]),
+            "3 × strong, greedy"
+        );
     }
 }

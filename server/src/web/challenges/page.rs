@@ -74,14 +74,15 @@ impl Live {
     }
 
     /// The players of a game in seat order, with their ranks when known.
+    /// Each named as in the game: a bot seated again as `strong-2`.
     fn seats(g: &Game) -> Vec<(String, String, String, bool)> {
-        g.players
-            .iter()
+        crate::games::seat_names(g.players.iter().map(String::as_str))
+            .into_iter()
             .enumerate()
-            .map(|(i, p)| {
+            .map(|(i, name)| {
                 let rank = g.ranks[i].map_or_else(String::new, |r| r.to_string());
                 let first = g.firsts.get(i).cloned().unwrap_or_default();
-                (p.clone(), rank, first, i == g.me)
+                (name, rank, first, i == g.me)
             })
             .collect()
     }

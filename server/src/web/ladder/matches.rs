@@ -86,12 +86,33 @@ fn next_cursor(rows: &[MatchRow]) -> Option<MatchId> {
         .flatten()
 }
 
+/// The game of the list `f` asks for: the one named, else the game of the bot or map
+/// filtered by (its matches are of its game), else the default one.
+async fn list_game(state: &AppState, f: &MatchFilter) -> sqlx::Result<Result<ListGame, String>> {
+    if f.game.is_some() {
+        return ListGame::of(state, f.game.as_deref()).await;
+    }
+    let of_filter = sqlx::query_scalar!(
+        r#"select coalesce((select game from bots where lower(name) = lower($1)),
+                           (select game from maps where name = $2)) as "game""#,
+        f.bot.as_deref().map(str::trim),
+        f.map.as_deref().map(str::trim)
+    )
+    .fetch_one(&state.db)
+    .await?;
+    match ListGame::of(state, of_filter.as_deref()).await? {
+        Ok(game) => Ok(Ok(game)),
+        // A closed game's bot: the default list, which says it has no such matches.
+        Err(_) => ListGame::of(state, None).await,
+    }
+}
+
 pub async fn page(
     State(state): State<AppState>,
     visitor: Visitor,
     Query(mut f): Query<MatchFilter>,
 ) -> AppResult<Html<String>> {
-    let game = (ListGame::of(&state, f.game.as_deref()).await?).map_err(AppError::BadRequest)?;
+    let game = (list_game(&state, &f).await?).map_err(AppError::BadRequest)?;
     f.game = Some(game.name.clone());
     let rows = finished_matches(&state.db, &f).await?;
     let next = next_cursor(&rows).map(|c| query_of(&f, &game, c));
@@ -141,8 +162,8 @@ pub async fn api(
     State(state): State<AppState>,
     Query(mut f): Query<MatchFilter>,
 ) -> ApiResult<Json<serde_json::Value>> {
-    let game = (ListGame::of(&state, f.game.as_deref()).await?)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+    let game =
+        (list_game(&state, &f).await?).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     f.game = Some(game.name);
     let rows = finished_matches(&state.db, &f).await?;
     Ok(Json(json!({

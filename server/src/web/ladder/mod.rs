@@ -42,8 +42,9 @@ pub struct ListedMatch {
     pub turns: String,
     pub duration: String,
     pub when: String,
-    /// (rank, bot, its first statistic: `350 gold`, or empty), best first.
-    pub players: Vec<(u32, String, String)>,
+    /// (rank, bot, its name in the game, its first statistic: `350 gold`, or empty),
+    /// best first.
+    pub players: Vec<(u32, String, String, String)>,
     /// A challenge's game: unranked.
     pub unranked: bool,
 }
@@ -63,8 +64,9 @@ impl From<&MatchRow> for ListedMatch {
             duration: m.seconds.map_or_else(String::new, |s| format!("{s:.1} s")),
             when: m.finished_at.map_or_else(String::new, when),
             players: (m.ranked().into_iter())
+                .zip(m.names())
                 .zip(m.firsts_text())
-                .map(|((rank, bot), first)| (rank, bot, first))
+                .map(|(((rank, bot), name), first)| (rank, bot, name, first))
                 .collect(),
             unranked: m.challenge_id.is_some() || m.tournament_id.is_some() || m.practice,
         }

@@ -175,7 +175,8 @@ pub async fn page(
     let own_seats = seats
         .iter()
         .filter(|s| Some(s.owner_id) == me && m.status == MatchStatus::Finished)
-        .map(|s| (s.seat, s.bot.clone()))
+        // Named as in the game: a bot seated twice has two panels, told apart.
+        .map(|s| (s.seat, s.player.clone()))
         .collect();
     let page = MatchPage {
         layout: visitor.layout(),
