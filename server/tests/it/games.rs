@@ -869,7 +869,7 @@ async fn the_challenge_form_follows_the_bots_game() {
     assert!(body.contains("3 × vin-strong"), "{body}");
     assert!(body.contains("Done: 1 of 1 game"), "{body}");
     assert_eq!(body.matches(" gold</small>").count(), 4, "{body}");
-    assert!(body.contains(" vin-strong-3 <small"), "{body}");
+    assert!(body.contains(">vin-strong-3</span> <small"), "{body}");
     // A bot's matches are listed under its game, whatever the default game.
     let listed = c.get("/api/matches?bot=vin-strong").await.json();
     assert_eq!(listed["game"], "vindinium", "{listed}");

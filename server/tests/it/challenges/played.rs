@@ -416,7 +416,7 @@ async fn one_opponent_takes_several_seats_of_a_challenge() {
     let page = c.get(&format!("/challenges/{id}")).await.body;
     assert_eq!(page.matches(" forts</small>").count(), 9, "{page}");
     // ... each named as in the game, and the opponents said once.
-    assert_eq!(page.matches(" strong-2 <small").count(), 3, "{page}");
+    assert_eq!(page.matches(">strong-2</span> <small").count(), 3, "{page}");
     assert!(page.contains("against 2 × strong</h1>"), "{page}");
     let list = c.get("/matches?bot=strong&kind=unranked").await.body;
     assert!(list.contains(">strong-2</a>"), "{list}");
