@@ -102,6 +102,15 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
         b.execute("return document.querySelector('.bbv-hide-result input').checked;"),
         json!(true)
     );
+    // Nor a badge's room: a winner's row a badge wider would give it away.
+    assert_eq!(
+        b.execute(
+            "return [...document.querySelectorAll('#viewer .bbv-badge')]
+                .map((e) => getComputedStyle(e).display);"
+        ),
+        json!(["none"]),
+        "the hidden badge takes no room"
+    );
     let key = |k: &str| {
         b.execute(&format!(
             "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}', bubbles: true}}));"
