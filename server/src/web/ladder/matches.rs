@@ -89,7 +89,7 @@ fn next_cursor(rows: &[MatchRow]) -> Option<MatchId> {
 /// The game of the list `f` asks for: the one named, else the game of the bot or map
 /// filtered by (its matches are of its game), else the default one.
 async fn list_game(state: &AppState, f: &MatchFilter) -> sqlx::Result<Result<ListGame, String>> {
-    if f.game.is_some() {
+    if f.game.is_some() || (f.bot.is_none() && f.map.is_none()) {
         return ListGame::of(state, f.game.as_deref()).await;
     }
     let of_filter = sqlx::query_scalar!(
