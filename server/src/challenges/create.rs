@@ -212,7 +212,15 @@ fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Ri
             None => missing.push(w),
         }
     }
-    let missing: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+    // Each with the nearest name that plays when one is a slip of the keyboard away.
+    let missing: Vec<String> = (missing.iter().enumerate())
+        .map(
+            |(i, m)| match nearest_name(&all, m).filter(|_| i < NEAR_NAMES) {
+                Some(near) => format!("`{m}` (did you mean `{near}`?)"),
+                None => format!("`{m}`"),
+            },
+        )
+        .collect();
     match missing.as_slice() {
         [] => {}
         [one] => {
@@ -230,6 +238,32 @@ fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Ri
         }
     }
     Ok(found)
+}
+
+/// The first missing names a refusal looks for near matches of: with a name's length
+/// bounded and names of other lengths skipped, the work stays a few milliseconds
+/// against 10,000 bots.
+const NEAR_NAMES: usize = 3;
+
+/// The name among `all` nearest to `typed`, if it is a few keys away (two edits, or
+/// one in four letters of a long name).
+fn nearest_name<'a>(all: &'a [Rival], typed: &str) -> Option<&'a str> {
+    let typed = typed.to_ascii_lowercase();
+    if typed.len() > 64 {
+        return None;
+    }
+    let most = (typed.len() / 4).max(2);
+    (all.iter())
+        .filter(|r| r.name.len().abs_diff(typed.len()) <= most)
+        .map(|r| {
+            (
+                strsim::levenshtein(&typed, &r.name.to_ascii_lowercase()),
+                &r.name,
+            )
+        })
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name.as_str())
 }
 
 /// The version `number` of `bot` if it was built and passed its test game; the active

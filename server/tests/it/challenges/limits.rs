@@ -84,6 +84,11 @@ async fn bad_requests_are_refused_with_their_reason() {
                 400,
                 "No bot of Bottle Bats plays under the names `nobody-here` and `🦇`",
             ),
+            (
+                r#"{"opponents": ["Strnog"]}"#,
+                400,
+                "under the name `Strnog` (did you mean `strong`?)",
+            ),
             (r#"{"opponents": ["mine"]}"#, 400, "against itself"),
             (r#"{"opponents": {"top": 9}}"#, 400, "1 to 7 opponents"),
             (r#"{"maps": ["triad-3p"]}"#, 400, "for 3 players, not 2"),
