@@ -218,6 +218,19 @@ pub fn seat_names<'a>(bots: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     names
 }
 
+/// [`seat_names`] of players listed in another order (best first, say), each given
+/// with its seat: their names in the same order.
+pub fn seat_names_of(players: &[(i32, &str)]) -> Vec<String> {
+    let mut by_seat: Vec<usize> = (0..players.len()).collect();
+    by_seat.sort_by_key(|&i| players[i].0);
+    let named = seat_names(by_seat.iter().map(|&i| players[i].1));
+    let mut names = vec![String::new(); players.len()];
+    for (i, name) in by_seat.into_iter().zip(named) {
+        names[i] = name;
+    }
+    names
+}
+
 /// A seat's first statistic with its game's name for it (`350 gold`, `4 forts`), or
 /// empty where none was kept (`match_players.first_stat`): what lists of games show
 /// beside each player.
@@ -299,7 +312,7 @@ pub fn names_text() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::seat_names;
+    use super::{seat_names, seat_names_of};
 
     #[test]
     fn a_bot_seated_again_gets_a_name_no_other_seat_has() {
@@ -315,6 +328,11 @@ mod tests {
         assert_eq!(
             seat_names(["strong", "Strong", "strong-2", "strong"]),
             ["strong", "Strong-3", "strong-2", "strong-4"]
+        );
+        // Listed best first, named by seat: the first seat keeps the plain name.
+        assert_eq!(
+            seat_names_of(&[(2, "strong"), (0, "me"), (1, "strong")]),
+            ["strong-2", "me", "strong"]
         );
     }
 }

@@ -402,14 +402,10 @@ impl MatchRow {
     /// Each one's name in the game, best first: its bot's, or `strong-2` for a bot a
     /// challenge seated again ([`crate::games::seat_names`]).
     pub fn names(&self) -> Vec<String> {
-        let mut by_seat: Vec<usize> = (0..self.bots.len()).collect();
-        by_seat.sort_by_key(|&i| self.seats.get(i).copied().unwrap_or(i32::MAX));
-        let named = crate::games::seat_names(by_seat.iter().map(|&i| self.bots[i].as_str()));
-        let mut names = vec![String::new(); self.bots.len()];
-        for (i, name) in by_seat.into_iter().zip(named) {
-            names[i] = name;
-        }
-        names
+        let players: Vec<(i32, &str)> = (self.bots.iter().enumerate())
+            .map(|(i, b)| (self.seats.get(i).copied().unwrap_or(i32::MAX), b.as_str()))
+            .collect();
+        crate::games::seat_names_of(&players)
     }
 
     /// Each one's first statistic with its name (`350 gold`), best first; empty where

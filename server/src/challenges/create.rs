@@ -182,20 +182,17 @@ fn named_words<S: AsRef<str>>(names: &[S]) -> String {
 /// The bots of `names` among those that play (`all`), in the order given; a bot named
 /// again (or `3 × strong`) sits in as many seats.
 fn named(all: Vec<Rival>, me: &super::OwnBot, names: &[String]) -> Result<Vec<Rival>, Refusal> {
+    let how_many = || Refusal::Invalid(format!("Name 1 to {MAX_OPPONENTS} opponents."));
     let mut wanted: Vec<&str> = Vec::new();
     for entry in names.iter().filter(|n| !n.trim().is_empty()) {
         let (n, name) = counted(entry)?;
         if wanted.len() + n > MAX_OPPONENTS {
-            return Err(Refusal::Invalid(format!(
-                "Name 1 to {MAX_OPPONENTS} opponents."
-            )));
+            return Err(how_many());
         }
         wanted.extend(std::iter::repeat_n(name, n));
     }
     if wanted.is_empty() {
-        return Err(Refusal::Invalid(format!(
-            "Name 1 to {MAX_OPPONENTS} opponents."
-        )));
+        return Err(how_many());
     }
     if wanted.iter().any(|w| w.eq_ignore_ascii_case(&me.name)) {
         return Err(Refusal::Invalid(format!(

@@ -125,15 +125,10 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
 
 /// The seats with their names in the game, which a bot seated twice does not share.
 fn with_players(mut seats: Vec<SeatRow>) -> Vec<SeatRow> {
-    let mut by_seat: Vec<(i32, &str)> = seats.iter().map(|s| (s.seat, s.bot.as_str())).collect();
-    by_seat.sort_unstable();
-    let names: Vec<(i32, String)> = (by_seat.iter().map(|s| s.0))
-        .zip(crate::games::seat_names(by_seat.iter().map(|s| s.1)))
-        .collect();
-    for s in &mut seats {
-        if let Some((_, name)) = names.iter().find(|(seat, _)| *seat == s.seat) {
-            s.player = name.clone();
-        }
+    let players: Vec<(i32, &str)> = seats.iter().map(|s| (s.seat, s.bot.as_str())).collect();
+    let names = crate::games::seat_names_of(&players);
+    for (s, name) in seats.iter_mut().zip(names) {
+        s.player = name;
     }
     seats
 }
