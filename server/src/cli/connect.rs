@@ -18,7 +18,7 @@ use anyhow::{bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -55,6 +55,8 @@ enum Over {
     Interrupted,
     /// The site refused for good (a wrong or revoked key, a paused bot): say why.
     Refused(String),
+    /// Something here stops it: the bot cannot be started, the site never answered.
+    Failed(String),
     /// The connection dropped or the server said goodbye: try again.
     Dropped(String),
     /// The site asks to wait before trying again.
@@ -71,6 +73,9 @@ pub fn run(options: Options) -> anyhow::Result<ExitCode> {
             crate::remote::keys::PREFIX
         );
     }
+    // Found now, not at the first match: a mistyped command would otherwise decline
+    // match after match, and each counts against the bot.
+    startable(&options.command[0])?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -93,18 +98,70 @@ fn address(site: &str, practice: bool) -> anyhow::Result<String> {
     Ok(format!("{base}{}{mode}", wire::PATH))
 }
 
+/// That `program` can be started: a path to an executable file, or a name found on
+/// `PATH`.
+fn startable(program: &str) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = std::path::Path::new(program);
+        let Ok(meta) = std::fs::metadata(path) else {
+            bail!("the bot's command `{program}` cannot be started: there is no such file");
+        };
+        if !executable(path) {
+            bail!(
+                "the bot's command `{program}` cannot be started: {}",
+                if meta.is_dir() {
+                    "it is a folder"
+                } else {
+                    "it is not executable (`chmod +x` it, or give its interpreter first: `-- python3 bot.py`)"
+                }
+            );
+        }
+        return Ok(());
+    }
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))));
+    if !found {
+        bail!(
+            "the bot's command `{program}` cannot be started: no program of that name is on \
+             PATH (a file here is `./{program}`)"
+        );
+    }
+    Ok(())
+}
+
+/// Until Ctrl-C: each session ends at it, and says so about the match it was playing.
+async fn interrupted(stop: &mut watch::Receiver<bool>) {
+    if stop.wait_for(|s| *s).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// Sessions one after another until done, refused or interrupted.
 async fn sessions(options: Options) -> anyhow::Result<ExitCode> {
     let url = address(&options.site, options.practice)?;
+    let (stop_tx, stop) = watch::channel(false);
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            let _ = stop_tx.send(true);
+        }
+    });
     let mut played = 0u32;
     let mut backoff = Duration::from_secs(1);
     let mut connected_before = false;
     loop {
         let started = Instant::now();
-        let over = tokio::select! {
-            over = session(&url, &options, &mut played, &mut connected_before) => over,
-            _ = tokio::signal::ctrl_c() => Over::Interrupted,
-        };
+        let over = session(
+            &url,
+            &options,
+            &mut played,
+            &mut connected_before,
+            stop.clone(),
+        )
+        .await;
         match over {
             Over::Done => {
                 println!("played {played} match(es); done");
@@ -118,6 +175,10 @@ async fn sessions(options: Options) -> anyhow::Result<ExitCode> {
                 eprintln!("the site refused the session: {why}");
                 return Ok(ExitCode::FAILURE);
             }
+            Over::Failed(why) => {
+                eprintln!("{why}");
+                return Ok(ExitCode::FAILURE);
+            }
             Over::Dropped(why) | Over::Wait(why, _) if started.elapsed() > MOST_BACKOFF => {
                 // It had been connected a good while: start the back-off over.
                 backoff = Duration::from_secs(1);
@@ -129,9 +190,10 @@ async fn sessions(options: Options) -> anyhow::Result<ExitCode> {
                 eprintln!("{why}; trying again in {} s", backoff.as_secs());
             }
         }
+        let mut waiting = stop.clone();
         tokio::select! {
             _ = tokio::time::sleep(backoff) => {}
-            _ = tokio::signal::ctrl_c() => {
+            _ = interrupted(&mut waiting) => {
                 println!("interrupted after {played} match(es)");
                 return Ok(ExitCode::SUCCESS);
             }
@@ -161,6 +223,7 @@ async fn session(
     options: &Options,
     played: &mut u32,
     connected_before: &mut bool,
+    mut stop: watch::Receiver<bool>,
 ) -> Over {
     let mut request = match url.into_client_request() {
         Ok(r) => r,
@@ -171,7 +234,11 @@ async fn session(
     };
     request.headers_mut().insert(wire::KEY_HEADER, key);
     // Replies are small and each is awaited: sent at once, not held for more.
-    let socket = match tokio_tungstenite::connect_async_with_config(request, None, true).await {
+    let connected = tokio::select! {
+        c = tokio_tungstenite::connect_async_with_config(request, None, true) => c,
+        _ = interrupted(&mut stop) => return Over::Interrupted,
+    };
+    let socket = match connected {
         Ok((socket, _)) => socket,
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
             let why = refusal(&response);
@@ -188,6 +255,12 @@ async fn session(
                 500..=599 => Over::Dropped(why),
                 _ => Over::Refused(why),
             };
+        }
+        // Never reached: the address is likely wrong; say so rather than wait forever.
+        Err(e) if !*connected_before => {
+            return Over::Failed(format!(
+                "cannot reach the site at {url}: {e} (is the address right?)"
+            ))
         }
         Err(e) => return Over::Dropped(format!("cannot reach the site: {e}")),
     };
@@ -214,6 +287,7 @@ async fn session(
     let over = loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
+            _ = interrupted(&mut stop) => break Over::Interrupted,
             exited = exit_of(&mut current) => {
                 if let (Some(m), Some((code, signal))) = (&current, exited) {
                     sender.text(&ClientMessage::Exit { id: m.offer.id, code, signal }).await;
@@ -247,7 +321,7 @@ async fn session(
                         }
                         match Match::start(offer, &url, options, &sender).await {
                             Ok(m) => current = Some(m),
-                            Err(e) => break Over::Refused(format!("{e:#}")),
+                            Err(e) => break Over::Failed(format!("{e:#}")),
                         }
                     }
                     ServerMessage::Kill { id } => {
@@ -281,9 +355,14 @@ async fn session(
         }
     };
     if let Some(m) = current.take() {
-        if matches!(over, Over::Dropped(_)) {
+        let how = match over {
+            Over::Dropped(_) => Some("the connection dropped during it"),
+            Over::Interrupted => Some("stopped by Ctrl-C during it"),
+            _ => None,
+        };
+        if let Some(how) = how {
             println!(
-                "match {}: the connection dropped during it, which counts as the bot's crash",
+                "match {}: {how}, which counts as the bot's crash (in a ranked match, a loss)",
                 m.offer.match_id
             );
         }
@@ -386,7 +465,10 @@ impl Match {
                         reason: format!("the bot could not be started: {e}"),
                     })
                     .await;
-                bail!("`{}` could not be started: {e}", options.command[0]);
+                bail!(
+                    "the bot's command `{}` could not be started: {e}; the match was declined, which counts as a no-show",
+                    options.command[0]
+                );
             }
         };
         sender.text(&ClientMessage::Accept { id: offer.id }).await;

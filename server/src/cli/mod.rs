@@ -263,10 +263,11 @@ fn command_line() -> clap::Command {
 }
 
 /// Each setting's help ends with its default ([`crate::config::shown_defaults`]), in
-/// this command and its subcommands.
+/// this command and its subcommands. Settings are global flags: a command's own flag of
+/// the same name (`connect --games N`) is not one.
 fn with_defaults(mut c: clap::Command) -> clap::Command {
     for (id, shown) in crate::config::shown_defaults() {
-        if c.get_arguments().any(|a| a.get_id() == id.as_str()) {
+        if (c.get_arguments()).any(|a| a.get_id() == id.as_str() && a.is_global_set()) {
             c = c.mut_arg(id, |a| {
                 let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
                 a.help(format!("{help} [default: {shown}]"))
@@ -496,4 +497,19 @@ fn map_command(cmd: MapCmd) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `serve --help` ends each setting with its default; `connect --games N` is the
+    /// command's own flag, not the site's `games` setting, and shows none.
+    #[test]
+    fn settings_show_their_defaults_and_a_commands_own_flag_does_not() {
+        let mut c = super::command_line();
+        let serve = (c.find_subcommand_mut("serve").unwrap().render_help()).to_string();
+        assert!(serve.contains("[default: 127.0.0.1:8000]"), "{serve}");
+        let connect = (c.find_subcommand_mut("connect").unwrap().render_help()).to_string();
+        assert!(connect.contains("--games <N>"), "{connect}");
+        assert!(!connect.contains("[default:"), "{connect}");
+    }
 }

@@ -55,13 +55,16 @@ impl Want {
     }
 }
 
+/// A client's answer to an offer: accepted, or declined with its reason.
+pub type Answer = Result<(), String>;
+
 /// A match offered to a session: what its transport shows the client, the answer it
 /// gives, the seat's bytes, and the end.
 #[derive(Debug)]
 pub struct Assignment {
     pub offer: Offer,
-    /// Send on it to accept, within [`super::ACCEPT`]; dropping it declines.
-    pub accept: oneshot::Sender<()>,
+    /// The client's answer, within [`super::ACCEPT`]; dropping it declines.
+    pub accept: oneshot::Sender<Answer>,
     /// The seat's transport end, live once accepted.
     pub link: SeatLink,
     /// The match's end: its result, or why it was voided.

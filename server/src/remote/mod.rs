@@ -306,7 +306,7 @@ pub async fn find_or_create(
 pub async fn no_show(db: &PgPool, bot: BotId) -> sqlx::Result<Option<String>> {
     let reason = format!(
         "paused after {NO_SHOWS_TO_PAUSE} matches in a row offered to its session and not \
-         accepted within {} s; its owner resumes it on its page",
+         accepted (declined, or no answer within {} s); its owner resumes it on its page",
         ACCEPT.as_secs()
     );
     let paused = sqlx::query_scalar!(

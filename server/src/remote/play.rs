@@ -342,7 +342,7 @@ struct Offered {
     bot: BotId,
     seat: usize,
     offer: Uuid,
-    accept: oneshot::Receiver<()>,
+    accept: oneshot::Receiver<super::hub::Answer>,
     ending: oneshot::Sender<Ending>,
 }
 
@@ -508,15 +508,18 @@ async fn play(
     // Every seat answers within the same 10 s.
     let deadline = tokio::time::Instant::now() + ACCEPT;
     let mut no_shows = Vec::new();
+    let mut declined = Vec::new();
     for o in offered.iter_mut() {
         match tokio::time::timeout_at(deadline, &mut o.accept).await {
-            Ok(Ok(())) => {}
+            Ok(Ok(Ok(()))) => {}
+            // Declined: a no-show too, with the client's reason.
+            Ok(Ok(Err(why))) => declined.push((o.bot, why)),
             // Its session went away: not a no-show, the match is off all the same.
             Ok(Err(_)) if hub.connected(o.bot).is_none() => gone.push(o.bot),
             _ => no_shows.push(o.bot),
         }
     }
-    if !no_shows.is_empty() || !gone.is_empty() {
+    if !no_shows.is_empty() || !gone.is_empty() || !declined.is_empty() {
         let names = |bots: &[BotId]| -> String {
             (m.players.iter())
                 .filter(|p| bots.contains(&p.bot))
@@ -524,19 +527,33 @@ async fn play(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let reason = if no_shows.is_empty() {
-            format!(
-                "the session of {} ended before the match began",
-                names(&gone)
-            )
-        } else {
-            format!(
+        let mut reasons = Vec::new();
+        for (bot, why) in &declined {
+            let why = if why.is_empty() {
+                "no reason given"
+            } else {
+                why
+            };
+            reasons.push(format!(
+                "{} declined the match, which counts as a no-show ({why})",
+                names(&[*bot])
+            ));
+        }
+        if !no_shows.is_empty() {
+            reasons.push(format!(
                 "{} did not accept the match within {} s (a no-show)",
                 names(&no_shows),
                 ACCEPT.as_secs()
-            )
-        };
-        ranker::void(&hub.db, m.id, &reason).await?;
+            ));
+        }
+        if !gone.is_empty() {
+            reasons.push(format!(
+                "the session of {} ended before the match began",
+                names(&gone)
+            ));
+        }
+        ranker::void(&hub.db, m.id, &reasons.join("; ")).await?;
+        no_shows.extend(declined.into_iter().map(|(bot, _)| bot));
         for bot in no_shows {
             if let Some(why) = super::no_show(&hub.db, bot).await? {
                 paused.push((bot, why));

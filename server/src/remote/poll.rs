@@ -151,7 +151,7 @@ impl Polls {
                 message: format!("The game could not start: {why}."),
             }));
         };
-        let _ = a.accept.send(());
+        let _ = a.accept.send(Ok(()));
         let token = crate::tokens::random_token();
         let (ended_tx, ended_rx) = watch::channel(None);
         let seat = Arc::new(PollSeat {

@@ -29,7 +29,7 @@ use uuid::Uuid;
 use super::guard::AddressKey;
 use super::session::api_refusal;
 use super::AppState;
-use crate::remote::hub::{Session, Want};
+use crate::remote::hub::{Answer, Session, Want};
 use crate::remote::seat::{FromBot, SeatLink, ToBot, LOST};
 use crate::remote::wire::{
     self, ClientMessage, Ending, ServerMessage, MAX_CHUNK, MAX_TEXT, STDERR, STDIN, STDOUT,
@@ -51,6 +51,9 @@ async fn protocol() -> Response {
     )
         .into_response()
 }
+
+/// How much of a client's reason for declining a match its void keeps.
+const DECLINE_REASON_CHARS: usize = 200;
 
 /// Connection attempts one key may make at once, then one more every [`KEY_REFILL`]:
 /// a client reconnecting with back-off never meets it, a loop without one does.
@@ -209,7 +212,7 @@ async fn connect(
 struct Current {
     id: Uuid,
     /// The answer to give, until the client gave it.
-    accept: Option<oneshot::Sender<()>>,
+    accept: Option<oneshot::Sender<Answer>>,
     /// Accepted: the seat's bytes are carried both ways.
     playing: bool,
     link: SeatLink,
@@ -398,12 +401,20 @@ async fn client_says(said: ClientMessage, c: &mut Current) {
     match said {
         ClientMessage::Accept { id } if id == c.id => {
             if let Some(accept) = c.accept.take() {
-                let _ = accept.send(());
+                let _ = accept.send(Ok(()));
                 c.playing = true;
             }
         }
-        // Declined: the answer's sender goes, the end (void) follows.
-        ClientMessage::Decline { id, .. } if id == c.id => drop(c.accept.take()),
+        // Declined, with the client's reason (one line of it, cut): the end (void) follows.
+        ClientMessage::Decline { id, reason } if id == c.id => {
+            if let Some(accept) = c.accept.take() {
+                let reason: String = (reason.chars())
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .take(DECLINE_REASON_CHARS)
+                    .collect();
+                let _ = accept.send(Err(reason.trim().to_string()));
+            }
+        }
         ClientMessage::InputClosed { id } if id == c.id && c.playing => {
             let _ = c.link.from_bot.send(FromBot::InputClosed).await;
         }

@@ -139,14 +139,26 @@ pub struct Connected {
 /// Runs `bottlebats connect SITE --key KEY ARGS -- python3 bot.py` with `env`; `site`
 /// is the site's address.
 pub fn connect(site: &str, key: &str, args: &[&str], env: &[(&str, &str)]) -> Connected {
+    let fixture = fixture();
+    let bot = ["/usr/bin/python3", fixture.to_str().unwrap()];
+    connect_command(site, key, args, env, &bot)
+}
+
+/// Runs `bottlebats connect SITE --key KEY ARGS -- BOT…` with `env`.
+pub fn connect_command(
+    site: &str,
+    key: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    bot: &[&str],
+) -> Connected {
     let mut cmd = Command::new(BIN);
     cmd.arg("connect")
         .arg(site)
         .args(["--key", key])
         .args(args)
         .arg("--")
-        .arg("/usr/bin/python3")
-        .arg(fixture())
+        .args(bot)
         .envs(env.iter().copied())
         .env_remove("BOTTLEBATS_KEY")
         .stdin(Stdio::null())

@@ -8,7 +8,7 @@ use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::{connect, key, matches_of, site, user, Site};
+use super::{connect, connect_command, key, matches_of, site, user, Site};
 
 /// A TCP proxy in front of the site whose connections can be cut at once, as a
 /// network that drops.
@@ -180,5 +180,74 @@ fn a_slow_network_times_out_as_the_turn_rule_says() {
             .unwrap_or_default()
             .contains("no reply in time"),
         "a late move crashes the hero: {hero}"
+    );
+}
+
+/// Mistakes made at home are said at home, before they cost the bot anything: a
+/// command that is not there, an address where no site answers. A bot that cannot be
+/// started when its match comes declines it, and the void match says why; Ctrl-C in
+/// the middle of a match says that it counts as the bot's crash.
+#[test]
+fn mistakes_at_home_are_told_there_and_a_match_left_says_what_it_costs() {
+    let fixture = super::fixture();
+    let python = ["/usr/bin/python3", fixture.to_str().unwrap()];
+    // No site is needed to find these.
+    let nobody = TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = format!("http://{}", nobody.local_addr().unwrap());
+    drop(nobody);
+    let fake = "bbr_0123456789abcdef";
+    let mut typo = connect_command(&closed, fake, &[], &[], &["./no-such-bot"]);
+    let (status, out) = typo.wait_exit(Duration::from_secs(10));
+    assert!(!status.success(), "{out}");
+    assert!(
+        out.contains("`./no-such-bot` cannot be started: there is no such file"),
+        "{out}"
+    );
+    let mut nameless = connect_command(&closed, fake, &[], &[], &["no-such-program-here"]);
+    let (status, out) = nameless.wait_exit(Duration::from_secs(10));
+    assert!(!status.success(), "{out}");
+    assert!(out.contains("no program of that name is on PATH"), "{out}");
+    let mut unreachable = connect_command(&closed, fake, &[], &[], &python);
+    let (status, out) = unreachable.wait_exit(Duration::from_secs(10));
+    assert!(!status.success(), "{out}");
+    assert!(out.contains("cannot reach the site at ws://"), "{out}");
+    assert!(!out.contains("reconnecting"), "{out}");
+
+    let (site, db) = site("remote-mistakes", &[]);
+    user(&site, "fay");
+    let key = key(&site, "fay", "fay-home", "bottlebats");
+    // Executable, so found at the start, but its interpreter is not there.
+    let broken = crate::browser::harness::scratch("remote-mistakes-bot").join("bot");
+    std::fs::write(&broken, "#!/no/such/interpreter\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut home = connect_command(&site.url, &key, &[], &[], &[broken.to_str().unwrap()]);
+    let (status, out) = home.wait_exit(Duration::from_secs(60));
+    assert!(!status.success(), "{out}");
+    assert!(out.contains("could not be started"), "{out}");
+    assert!(out.contains("counts as a no-show"), "{out}");
+    assert!(!out.contains("the site refused"), "{out}");
+    let void = db.json(
+        "select to_jsonb(m.void_reason) from matches m join match_players p on p.match_id = m.id
+         join bots b on b.id = p.bot_id where b.name = 'fay-home'",
+    );
+    let void = void.as_str().unwrap_or_default();
+    assert!(
+        void.contains("`fay-home` declined the match")
+            && void.contains("the bot could not be started"),
+        "{void}"
+    );
+
+    // 60 ms a reply: Ctrl-C comes in the middle of the game.
+    let slow = [("REMOTE_FIXTURE_SLEEP_MS", "60")];
+    let mut home = connect(&site.url, &key, &[], &slow);
+    home.wait_line(", ranked, ", Duration::from_secs(60));
+    std::thread::sleep(Duration::from_secs(2));
+    home.interrupt();
+    let (status, out) = home.wait_exit(Duration::from_secs(30));
+    assert!(status.success(), "{out}");
+    assert!(
+        out.contains("stopped by Ctrl-C during it, which counts as the bot's crash"),
+        "{out}"
     );
 }
