@@ -233,9 +233,12 @@ async fn overhead_in(turns: u32, bin: &Path, scratch: &Path) -> anyhow::Result<(
     ) {
         bail!("the session went away");
     }
-    tokio::time::timeout(Duration::from_secs(10), accepted)
+    if let Err(why) = tokio::time::timeout(Duration::from_secs(10), accepted)
         .await
-        .context("no answer to the offer")??;
+        .context("no answer to the offer")??
+    {
+        bail!("the client declined the offer: {why}");
+    }
     let remote_turns = tokio::task::spawn_blocking(move || {
         let seats: HashMap<String, Box<dyn BotProcess>> = HashMap::from([(
             "bench-remote".to_string(),
