@@ -8,7 +8,9 @@ const form = document.querySelector(".challenge-form form");
 /** The players' field's hint for a game that seats `seats` ("exactly 4", "2 to 8"). */
 export function seatsHint(seats) {
   const m = /^exactly (\d+)$/.exec(seats || "");
-  return m ? seats + ": your bot and " + (Number(m[1]) - 1) + " opponents" : "empty: your bot and every opponent";
+  if (m) return seats + ": your bot and " + (Number(m[1]) - 1) + " opponents";
+  const most = /(\d+)$/.exec(seats || "");
+  return "empty: your bot and every opponent" + (most ? ", " + most[1] + " at most (more opponents take turns)" : "");
 }
 
 function follow(select) {

@@ -394,7 +394,20 @@ async fn challenge(
     let rivals = opponents(&mut tx, &me, &ask.opponents).await?;
     let kind = crate::games::kind(&me.game).map_err(|e| Refusal::Conflict(e.to_string()))?;
     let (fewest, most_seats) = kind.defaults().seats;
-    let most = (rivals.len() + 1).min(MAX_PLAYERS as usize).min(most_seats);
+    let seats = (MAX_PLAYERS as usize).min(most_seats);
+    let most = (rivals.len() + 1).min(seats);
+    // More opponents than seats take turns, game by game; but copies of one bot taking
+    // turns would play fewer seats than were asked for, so they must all fit.
+    let repeated = (1..rivals.len()).any(|i| rivals[..i].iter().any(|r| r.id == rivals[i].id));
+    if repeated && rivals.len() + 1 > seats {
+        return Err(Refusal::Invalid(format!(
+            "A game of {} has at most {seats} players: with a bot in several seats, name at most {} opponents in all, not {}.",
+            kind.title(),
+            seats - 1,
+            rivals.len()
+        ))
+        .into());
+    }
     if most < fewest {
         // The first opponent takes the seats left: `2 × strong, greedy`.
         let several = match &ask.opponents {

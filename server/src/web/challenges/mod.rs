@@ -174,7 +174,13 @@ fn seats_hint(seats: &str) -> String {
                 .map_or(0, |n| n.saturating_sub(1))
         )
     } else {
-        "empty: your bot and every opponent".into()
+        let most = seats.rsplit(' ').next().and_then(|n| n.parse::<u32>().ok());
+        match most {
+            Some(n) => format!(
+                "empty: your bot and every opponent, {n} at most (more opponents take turns)"
+            ),
+            None => "empty: your bot and every opponent".into(),
+        }
     }
 }
 

@@ -90,6 +90,12 @@ async fn bad_requests_are_refused_with_their_reason() {
                 "under the name `Strnog` (did you mean `strong`?)",
             ),
             (r#"{"opponents": ["mine"]}"#, 400, "against itself"),
+            // Copies of one bot cannot take turns: they must all fit in one game.
+            (
+                r#"{"opponents": ["8 × strong"]}"#,
+                400,
+                "at most 8 players: with a bot in several seats, name at most 7 opponents in all, not 8",
+            ),
             (r#"{"opponents": {"top": 9}}"#, 400, "1 to 7 opponents"),
             (r#"{"maps": ["triad-3p"]}"#, 400, "for 3 players, not 2"),
             (r#"{"players": 3}"#, 400, "2 to 2 players"),
