@@ -8,10 +8,34 @@ use std::path::Path;
 use engine::PlayerReport;
 use game_interface::problems::{Kind, Problem};
 
+/// Why a version failed its test game: what happened, then the fix to try.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Smoke {
+    pub what: String,
+    pub fix: String,
+}
+
+impl Smoke {
+    /// Both, as the contestant reads them.
+    pub fn text(&self) -> String {
+        format!("{} {}", self.what, self.fix)
+    }
+
+    /// Each part with the server's paths made the bot folder's.
+    pub fn relative_to(self, root: &Path) -> Smoke {
+        let rel =
+            |s: String| String::from_utf8_lossy(&relative_paths(s.as_bytes(), root)).into_owned();
+        Smoke {
+            what: rel(self.what),
+            fix: rel(self.fix),
+        }
+    }
+}
+
 /// What a contestant is told when version `me` (seat 0, whose problems the game
 /// gave as `problems`) failed its test game against house bots; `None` when it
 /// passed. `time_rule` is where the game's rules give the time a reply may take.
-pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -> Option<String> {
+pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -> Option<Smoke> {
     let turn = problem_turn(problems);
     let at = turn.map_or(String::new(), |t| format!(" at turn {t}"));
     // The game's own reason when the game removed or forfeited the bot (an illegal
@@ -58,16 +82,15 @@ pub fn smoke_failure(me: &PlayerReport, problems: &[Problem], time_rule: &str) -
     if let (None, Some(line)) = (&cause, &said) {
         out.push_str(&format!(" Its error output says: `{line}`."));
     }
-    out.push(' ');
-    if me.error.is_none() && removed.is_some() {
+    let fix = if me.error.is_none() && removed.is_some() {
         let rules = time_rule.split(' ').next().unwrap_or(time_rule);
-        out.push_str(&format!("The rules ({rules}) say which answers are legal: play the bot at home with `bottlebats play` (the kit's config) to see the move it makes there."));
-        return Some(out);
-    }
-    // A bot that timed out or was removed later than its first turn replied before.
-    let replied = turn.is_some_and(|t| t > 0);
-    out.push_str(&likely_fix(me, replied, said.is_some(), time_rule));
-    Some(out)
+        format!("The rules ({rules}) say which answers are legal: play the bot at home with `bottlebats play` (the kit's config) to see the move it makes there.")
+    } else {
+        // A bot that timed out or was removed later than its first turn replied before.
+        let replied = turn.is_some_and(|t| t > 0);
+        likely_fix(me, replied, said.is_some(), time_rule)
+    };
+    Some(Smoke { what: out, fix })
 }
 
 /// The first turn where seat 0 timed out or was removed.
@@ -190,7 +213,8 @@ mod tests {
             count: 1,
             turns: Vec::new(),
         };
-        let said = smoke_failure(&me, &[forfeit], "/docs/connectfour/rules.md §4").unwrap();
+        let said =
+            (smoke_failure(&me, &[forfeit], "/docs/connectfour/rules.md §4").unwrap()).text();
         assert!(
             said.starts_with(
                 "Its test game against a house bot ended for it at turn 3: column 9 is not on the board: the game is forfeit."

@@ -76,7 +76,7 @@ const PROBE_TURNS: u32 = 12;
 /// A test game played: why it failed (none when it passed), its replay, the bot's
 /// stderr.
 struct TestGame {
-    failure: Option<String>,
+    failure: Option<failure::Smoke>,
     replay_json: String,
     stderr: String,
 }
@@ -312,17 +312,20 @@ impl Builder {
         set_testing();
         let content = crate::games::content(&job.game)?;
         let test = self.test_game(job, content, &root, &recipe, None, &mut on_turn)?;
-        let mut failure = test.failure;
-        if failure.is_some() {
+        let mut failure = test.failure.as_ref().map(failure::Smoke::text);
+        if let Some(f) = &test.failure {
             for other in others {
                 let other = crate::games::content(other)?;
                 let probe =
                     self.test_game(job, other, &root, &recipe, Some(PROBE_TURNS), &mut |_| {})?;
                 if probe.failure.is_none() {
+                    // Not the error to fix: the game. (The page offers the change where
+                    // the bot may still make it.)
                     let (this, that) = (content.describe().title, other.describe().title);
-                    failure = failure.map(|f| {
-                        format!("This looks like a {that} bot, and this bot is for {this}: its page can make it a {that} bot while it has played no ranked game. {f}")
-                    });
+                    failure = Some(format!(
+                        "This looks like a {that} bot, and this bot is for {this}. {} Upload it as a new {that} bot (New bot, game {that}); a bot that has played no ranked game can also change its game on its page.",
+                        f.what
+                    ));
                     break;
                 }
             }
@@ -399,9 +402,7 @@ impl Builder {
             .map(|(_, b)| String::from_utf8_lossy(&failure::relative_paths(b, root)).into_owned())
             .collect();
         let failure = failure::smoke_failure(me, &played.game.problems(0), &content.time_rule())
-            .map(|f| {
-                String::from_utf8_lossy(&failure::relative_paths(f.as_bytes(), root)).into_owned()
-            });
+            .map(|f| f.relative_to(root));
         Ok(TestGame {
             failure,
             replay_json: played.game.replay_json(),

@@ -572,9 +572,15 @@ async fn a_bot_of_the_other_game_is_told_which_game_it_speaks() {
     assert_eq!(st, "failed");
     let failure = failure.unwrap();
     assert!(
-        failure.starts_with("This looks like a Vindinium bot, and this bot is for Bottle Bats"),
+        failure.starts_with("This looks like a Vindinium bot, and this bot is for Bottle Bats."),
         "{failure}"
     );
+    // What to do is about the game, not the error the other game's protocol caused.
+    assert!(
+        failure.ends_with("Upload it as a new Vindinium bot (New bot, game Vindinium); a bot that has played no ranked game can also change its game on its page."),
+        "{failure}"
+    );
+    assert!(!failure.contains("Fix that error"), "{failure}");
     // A Bottle Bats bot that fails for its own reasons is not sent elsewhere.
     let broken = b"import sys\nsys.exit(3)\n";
     c.api_upload(
