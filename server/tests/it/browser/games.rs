@@ -125,6 +125,17 @@ fn a_served_vindinium_game_is_played_rated_and_watched() {
     key("Home");
     b.click(".bbv-hide-result input");
     assert_eq!(b.execute(hidden)[0], json!("visible"), "shown when chosen");
+    // Each name beside its swatch and whole words tall at most two lines, the winner's
+    // badge too (it goes under the name rather than squeeze it a letter a line).
+    let squeezed = b.execute(
+        "return [...document.querySelectorAll('#viewer .bbv-legend .bbv-name')].filter((e) => {
+           const name = e.getBoundingClientRect();
+           const swatch = e.previousElementSibling.getBoundingClientRect();
+           const line = parseFloat(getComputedStyle(e).lineHeight) || 20;
+           return name.left < swatch.right || name.top > swatch.bottom || name.height > 2.5 * line;
+         }).map((e) => e.textContent);",
+    );
+    assert_eq!(squeezed, json!([]), "legend names squeezed or pushed under");
     b.execute("localStorage.removeItem('bottlebats-viewer-hide-result');");
     let heads = b.execute(
         "return [...document.querySelectorAll('table.result thead th')].map(e => e.textContent.trim());",
