@@ -401,8 +401,32 @@ impl<'a> Camera<'a> {
         self.snap(&format!("{name}-desktop"));
         viewport(self.b, PHONE);
         self.no_sideways_scroll(name);
+        self.no_buttons_overlap(name);
         self.snap(&format!("{name}-phone"));
         viewport(self.b, DESKTOP);
+    }
+
+    /// No two of the page's visible buttons overlap (the first 80 of them).
+    fn no_buttons_overlap(&self, name: &str) {
+        let overlaps = self.b.execute(
+            "const els = [...document.querySelectorAll('a.button, button, .button')]
+               .filter((e) => e.offsetParent !== null).slice(0, 80);
+             const out = [];
+             for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+               const [a, b] = [els[i], els[j]];
+               if (a.contains(b) || b.contains(a)) continue;
+               const [r, q] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+               const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+               const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+               if (w > 1 && h > 1) out.push(a.textContent.trim() + ' / ' + b.textContent.trim());
+             }
+             return out;",
+        );
+        assert_eq!(
+            overlaps,
+            serde_json::json!([]),
+            "{name}: buttons overlap at phone width"
+        );
     }
 
     /// At phone width the page itself never scrolls sideways (wide code and tables
