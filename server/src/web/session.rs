@@ -258,6 +258,8 @@ pub struct Visitor {
     pub user: Option<User>,
     pub csrf: String,
     pub contest: Option<Banner>,
+    /// This site's address for the commands a page shows ([`AppState::site_address`]).
+    pub site: String,
 }
 
 impl Visitor {
@@ -276,6 +278,7 @@ impl From<&LoggedIn> for Visitor {
             user: Some(who.user.clone()),
             csrf: who.csrf.clone(),
             contest: who.contest.clone(),
+            site: who.site.clone(),
         }
     }
 }
@@ -301,6 +304,7 @@ impl FromRequestParts<AppState> for Visitor {
             user,
             csrf,
             contest,
+            site: state.site_address(&parts.headers),
         })
     }
 }
@@ -311,6 +315,7 @@ pub struct LoggedIn {
     pub user: User,
     pub csrf: String,
     pub contest: Option<Banner>,
+    pub site: String,
 }
 
 impl LoggedIn {
@@ -334,6 +339,7 @@ impl FromRequestParts<AppState> for LoggedIn {
                 user,
                 csrf: v.csrf,
                 contest: v.contest,
+                site: v.site,
             }),
             None => {
                 let next = parts

@@ -490,11 +490,7 @@ async fn render_bot_page(
         .filter(|v| v.status == VersionStatus::Testing)
         .and_then(|v| v.test_turn);
     let refresh = waiting.is_some_and(|v| OffsetDateTime::now_utc() - v.created_at < REFRESH_FOR);
-    let site = state
-        .config
-        .base_url
-        .as_deref()
-        .unwrap_or("https://THIS-SITE");
+    let site = visitor.site.as_str();
     let api_url = format!(
         "{}/api/bots/{}/versions",
         site.trim_end_matches('/'),
@@ -516,7 +512,7 @@ async fn render_bot_page(
         // may ask for them, others have it as no opponent.
         && (!bot.remote || is_owner);
     let remote = match bot.remote {
-        true => Some(super::remote::panel(state, &bot, is_owner, new_key).await?),
+        true => Some(super::remote::panel(state, &bot, is_owner, new_key, site).await?),
         false => None,
     };
     let change = if is_owner {

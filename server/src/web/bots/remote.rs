@@ -46,6 +46,7 @@ pub async fn panel(
     bot: &BotRow,
     is_owner: bool,
     key: Option<String>,
+    site: &str,
 ) -> AppResult<Panel> {
     let session = sqlx::query!(
         "select connected_at, mode from remote_sessions
@@ -64,11 +65,6 @@ pub async fn panel(
         format!("connected since {}, {doing}", when(s.connected_at))
     });
     let has_key = is_owner && crate::remote::keys::has_key(&state.db, bot.id).await?;
-    let site = state
-        .config
-        .base_url
-        .as_deref()
-        .unwrap_or("https://THIS-SITE");
     let kind = crate::games::kind(&bot.game)?;
     let allowance = state.config.remote.allowance(&bot.game);
     let turn = crate::games::match_config(kind, &engine::MatchConfig::default()).turn_timeout;
@@ -222,6 +218,7 @@ pub async fn api_new_bot(
             .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
         return super::api::new_bot(state, user, form).await;
     }
+    let headers = req.headers().clone();
     let Json(ask) = Json::<ApiRemote>::from_request(req, &state)
         .await
         .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
@@ -240,13 +237,7 @@ pub async fn api_new_bot(
     )
     .await?;
     let (_, key) = made.map_err(|r| ApiError::new(StatusCode::BAD_REQUEST, r.0))?;
-    let site = state
-        .config
-        .base_url
-        .as_deref()
-        .unwrap_or("https://THIS-SITE")
-        .trim_end_matches('/')
-        .to_string();
+    let site = state.site_address(&headers);
     let body = json!({
         "bot": ask.name.trim(),
         "remote": true,

@@ -345,6 +345,11 @@ async fn remote_bots_count_in_the_cap_on_bots() {
         made["connect"].as_str().unwrap().contains("--key bbr_"),
         "{made}"
     );
+    // The site's own address (the request's, with no base URL set), not a placeholder.
+    assert!(
+        (made["connect"].as_str().unwrap()).starts_with("bottlebats connect http://"),
+        "{made}"
+    );
     // On the site's own form too.
     let page = c.post("/bots/new-remote", &[("name", "kim-2")]).await;
     assert_eq!(page.status, 200, "{}", page.body);
@@ -353,6 +358,7 @@ async fn remote_bots_count_in_the_cap_on_bots() {
         "{}",
         page.body
     );
+    assert!(!page.body.contains("THIS-SITE"), "{}", page.body);
     let r = c.send(make("kim-3")).await;
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r
