@@ -177,7 +177,7 @@ pub struct BotStanding {
     /// Its place a day ago, when it was on the leaderboard then (ratings as they were).
     pub rank_day_ago: Option<i64>,
     pub last_game_at: Option<OffsetDateTime>,
-    /// (place, bots in line), when it can play.
+    /// (place, bots in line) on the hosted ladder, for a hosted bot that can play.
     pub line: Option<(i64, i64)>,
     pub finished_lately: i64,
     /// Why no ranked match starts now, when none does: paused, or frozen at the
@@ -327,9 +327,12 @@ pub async fn bot_standing(
         rank: me.map(|i| (i as i64 + 1, of)),
         rank_day_ago: day_ago.get(db).await?.get(&bot).copied(),
         last_game_at,
-        line: me.map(|i| {
-            let ahead = board.iter().filter(|s| s.before_in_line(&board[i])).count();
-            (ahead as i64 + 1, of)
+        // The hosted ladder's line: a remote bot is not in it (it plays whenever its
+        // session waits, and its page says whether it is connected).
+        line: me.filter(|&i| !board[i].remote).map(|i| {
+            let hosted = || board.iter().filter(|s| !s.remote);
+            let ahead = hosted().filter(|s| s.before_in_line(&board[i])).count();
+            (ahead as i64 + 1, hosted().count() as i64)
         }),
         finished_lately: lately,
         stopped,

@@ -55,6 +55,11 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
         // Its page and API say so; its matches show its seat as remote.
         let api = get_json(&site, &format!("/api/bots/{bot}"));
         assert_eq!(api["remote"], true, "{api}");
+        // Its page promises no place in the hosted ladder's line: it plays when its
+        // session waits, and the page says whether one does.
+        let (_, page) = site.request("GET", &format!("/bots/{bot}"), &[], b"");
+        assert!(page.contains("class=\"remote-state"), "{page}");
+        assert!(!page.contains("Next match:"), "{page}");
         let id = played[0].0;
         let m = get_json(&site, &format!("/api/matches/{id}"));
         let seat = (m["players"].as_array().unwrap().iter())
