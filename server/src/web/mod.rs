@@ -156,9 +156,18 @@ pub struct Layout {
     pub csrf: String,
     /// The submission deadline's banner, when there is a deadline.
     pub contest: Option<contest::Banner>,
+    /// The page's game, when it is not the site's default: the menu's links keep it.
+    pub game: Option<String>,
 }
 
 impl Layout {
+    /// What the menu's links to a game's pages add (`?game=vindinium`), or nothing.
+    pub fn game_query(&self) -> String {
+        self.game
+            .as_deref()
+            .map_or(String::new(), |g| format!("?game={g}"))
+    }
+
     /// Whether the submission deadline has passed: upload forms are not shown.
     pub fn submissions_closed(&self) -> bool {
         (self.contest.as_ref())
@@ -237,6 +246,7 @@ async fn visitor_error_pages(
         user,
         csrf: csrf.unwrap_or_default(),
         contest: None,
+        game: None,
     };
     let status = response.status();
     with_body_of(response, error::error_page_for(layout, status, message))

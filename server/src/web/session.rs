@@ -260,6 +260,10 @@ pub struct Visitor {
     pub contest: Option<Banner>,
     /// This site's address for the commands a page shows ([`AppState::site_address`]).
     pub site: String,
+    /// The game the page asked for (`?game=`), when it is open and not the default.
+    pub game: Option<String>,
+    /// The site's default game.
+    pub default_game: String,
 }
 
 impl Visitor {
@@ -268,6 +272,15 @@ impl Visitor {
             user: self.user.clone(),
             csrf: self.csrf.clone(),
             contest: self.contest.clone(),
+            game: self.game.clone(),
+        }
+    }
+
+    /// [`Visitor::layout`] of a page of `game`'s (a bot's, a match's).
+    pub fn layout_in(&self, game: &str) -> Layout {
+        Layout {
+            game: (game != self.default_game).then(|| game.to_string()),
+            ..self.layout()
         }
     }
 }
@@ -279,6 +292,8 @@ impl From<&LoggedIn> for Visitor {
             csrf: who.csrf.clone(),
             contest: who.contest.clone(),
             site: who.site.clone(),
+            game: who.game.clone(),
+            default_game: who.default_game.clone(),
         }
     }
 }
@@ -300,11 +315,23 @@ impl FromRequestParts<AppState> for Visitor {
             None => None,
         };
         let contest = Banner::of(&state.contest.get(&state.db).await?);
+        let open = state.open_games.get(&state.db).await?;
+        let default_game = crate::games::default_of(&open).to_string();
+        #[derive(serde::Deserialize)]
+        struct Asked {
+            game: Option<String>,
+        }
+        let game = axum::extract::Query::<Asked>::try_from_uri(&parts.uri)
+            .ok()
+            .and_then(|q| q.0.game)
+            .filter(|g| *g != default_game && open.contains(g));
         Ok(Visitor {
             user,
             csrf,
             contest,
             site: state.site_address(&parts.headers),
+            game,
+            default_game,
         })
     }
 }
@@ -316,6 +343,8 @@ pub struct LoggedIn {
     pub csrf: String,
     pub contest: Option<Banner>,
     pub site: String,
+    pub game: Option<String>,
+    pub default_game: String,
 }
 
 impl LoggedIn {
@@ -340,6 +369,8 @@ impl FromRequestParts<AppState> for LoggedIn {
                 csrf: v.csrf,
                 contest: v.contest,
                 site: v.site,
+                game: v.game,
+                default_game: v.default_game,
             }),
             None => {
                 let next = parts

@@ -187,6 +187,25 @@ async fn vindinium_bots_build_play_rated_games_and_are_listed_by_game() {
         bot_page.contains("won counts the games finished first alone"),
         "{bot_page}"
     );
+    // The menu keeps the game of the page it is on (the default game's pages keep
+    // plain links), so New bot and the leaderboard open on it.
+    let mut visitor = c.stranger();
+    visitor.register("menu", PW).await;
+    let own = visitor.get("/bots/ann-miner").await.body;
+    for page in [&board, &bot_page, &list, &own] {
+        let menu = &page[..page.find("</nav>").unwrap()];
+        for link in ["/leaderboard", "/matches", "/live"] {
+            assert!(
+                menu.contains(&format!(r#"href="{link}?game=vindinium""#)),
+                "{link} in {menu}"
+            );
+        }
+    }
+    assert!(own.contains(r#"href="/bots/new?game=vindinium""#), "{own}");
+    let plain = visitor.get("/leaderboard?game=bottlebats").await.body;
+    assert!(plain.contains(r#"href="/bots/new">"#), "{plain}");
+    let odd = c.get("/leaderboard?game=%22%3E").await;
+    assert!(!odd.body.contains("?game=\">"), "{}", odd.body);
     let r = c.get("/api/matches?game=chess").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.json()["error"]

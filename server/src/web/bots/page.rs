@@ -522,7 +522,7 @@ async fn render_bot_page(
     };
     let page = BotPage {
         stats,
-        layout: visitor.layout(),
+        layout: visitor.layout_in(&bot.game),
         versions: version_rows(state, rows, logs, is_owner),
         name: bot.name,
         owner: bot.owner,

@@ -174,7 +174,7 @@ pub async fn page(
         .map(|s| (s.seat, s.player.clone()))
         .collect();
     let page = MatchPage {
-        layout: visitor.layout(),
+        layout: visitor.layout_in(&m.game),
         id: m.id,
         void_reason: m.void_reason,
         map: m.map,
