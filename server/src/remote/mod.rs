@@ -240,14 +240,17 @@ pub async fn create_bot(
     Ok(Ok((bot, key)))
 }
 
-/// Makes `bot` (a fresh bot) remote: its one version, language `remote`, is active at
-/// once (nothing to build), so its seats have a version as every seat does.
+/// The language of a remote bot's one version: it has no source here.
+pub const LANGUAGE: &str = "remote";
+
+/// Makes `bot` (a fresh bot) remote: its one version, language [`LANGUAGE`], is active
+/// at once (nothing to build), so its seats have a version as every seat does.
 async fn make_remote(tx: &mut sqlx::PgConnection, bot: BotId) -> sqlx::Result<()> {
     let empty: &[u8] = &[];
     sqlx::query!(
         r#"with v as (insert into bot_versions (bot_id, number, language, entry, archive,
                    archive_name, archive_sha256, status, finished_at)
-               values ($1, 1, 'remote', '', $2, 'remote', sha256($2), 'active', now())
+               values ($1, 1, $5, '', $2, $5, sha256($2), 'active', now())
                returning id)
            update bots set remote = true, active_version_id = (select id from v),
                mu = $3, sigma = $4
@@ -255,7 +258,8 @@ async fn make_remote(tx: &mut sqlx::PgConnection, bot: BotId) -> sqlx::Result<()
         bot as BotId,
         empty,
         rating::MU,
-        rating::SIGMA
+        rating::SIGMA,
+        LANGUAGE
     )
     .execute(tx)
     .await?;

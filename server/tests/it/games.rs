@@ -803,6 +803,11 @@ async fn a_version_that_crashes_on_the_ladder_is_held_off_it_and_the_previous_pl
             page.contains("<span class=\"status held\">held</span>"),
             "{page}"
         );
+        // Its row in the versions says why too, as a failed version's does.
+        assert!(
+            page.contains("<strong>Why it is held:</strong> Version 2 was held"),
+            "{page}"
+        );
     }
 }
 

@@ -226,6 +226,10 @@ pub struct VersionRow {
     pub language: String,
     pub uploaded: String,
     pub failure: Option<String>,
+    /// Why it was held off the ladder (its first ranked games crashed), for its owner.
+    pub held: Option<String>,
+    /// It runs on its owner's machine: no source, no test game here.
+    pub remote: bool,
     pub build_log: Option<String>,
     pub stderr: Option<String>,
     /// Its logs are not shown inline (an older version), or only in part.
@@ -406,6 +410,10 @@ fn version_rows(
                 },
                 uploaded: when(v.created_at),
                 failure: v.failure.filter(|_| is_owner),
+                held: v
+                    .held
+                    .filter(|_| is_owner && v.status == VersionStatus::Held),
+                remote: v.language == crate::remote::LANGUAGE,
                 logs_link: is_owner
                     && v.has_logs
                     && (cut || build_log.is_none() && stderr.is_none()),

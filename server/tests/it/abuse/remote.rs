@@ -359,6 +359,8 @@ async fn remote_bots_count_in_the_cap_on_bots() {
         page.body
     );
     assert!(!page.body.contains("THIS-SITE"), "{}", page.body);
+    // It has no source here to download.
+    assert!(!page.body.contains("/versions/1/source"), "{}", page.body);
     let r = c.send(make("kim-3")).await;
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r
