@@ -322,7 +322,7 @@ impl Hub {
         {
             let mut sessions = self.sessions();
             if let Some(e) = sessions.get(&bot.id) {
-                return Ok(Err(already(&bot.name, e.connected)));
+                return Ok(Err(already(&bot.name, e.connected, Some(e.prefs.polled))));
             }
             if sessions.len() >= self.settings.sessions {
                 return Ok(Err(Refused::new(
@@ -379,7 +379,7 @@ impl Hub {
             .fetch_optional(&self.db)
             .await?
             .unwrap_or_else(time::OffsetDateTime::now_utc);
-            return Ok(Err(already(&bot.name, since)));
+            return Ok(Err(already(&bot.name, since, None)));
         }
         tracing::info!(bot = %bot.name, %session, want = want.as_str(), "remote session opened");
         Ok(Ok(Session {
@@ -683,16 +683,30 @@ impl Hub {
     }
 }
 
-fn already(name: &str, since: time::OffsetDateTime) -> Refused {
-    let since = since
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default();
+/// The refusal of a second session of `name`, whose session started at `since`:
+/// playing over a game's HTTP API (`polled`), through `bottlebats connect`, or either
+/// (another server holds it).
+fn already(name: &str, since: time::OffsetDateTime, polled: Option<bool>) -> Refused {
+    let since = crate::web::format::when(since);
+    let (what, stop) = match polled {
+        Some(true) => (
+            "plays a game over the HTTP API already",
+            "Let it end (a move that does not come in time ends it) and ask again",
+        ),
+        Some(false) => (
+            "is connected already through `bottlebats connect`",
+            "Stop the other `bottlebats connect` first",
+        ),
+        None => (
+            "is connected already",
+            "Stop the other `bottlebats connect` (or let its HTTP API game end) first",
+        ),
+    };
     Refused::new(
         409,
         format!(
-            "`{name}` is connected already (a session since {since}): one session per bot. \
-             Stop the other `bottlebats connect` first, or make a new key on the bot's page \
-             to end it."
+            "`{name}` {what} (since {since}): one session or game at a time per bot. {stop}, \
+             or make a new key on the bot's page to end it."
         ),
     )
 }

@@ -209,13 +209,7 @@ async fn start(
         Ok(Ok(s)) => s,
         Ok(Err(refused)) => {
             let status = StatusCode::from_u16(refused.status).unwrap_or(StatusCode::FORBIDDEN);
-            // One game at a time per key, in the API's words.
-            let text = if status == StatusCode::CONFLICT {
-                "This bot plays a game already: one game at a time per key.".to_string()
-            } else {
-                refused.message
-            };
-            return refuse(api, status, &text);
+            return refuse(api, status, &refused.message);
         }
         Err(e) => return internal(api, &e),
     };

@@ -83,8 +83,14 @@ fn one_session_per_bot_and_a_revoked_key_ends_its_session_at_once() {
     let mut second = connect(&site.url, &key, &[], &[]);
     let (status, out) = second.wait_exit(Duration::from_secs(30));
     assert!(!status.success(), "{out}");
-    assert!(out.contains("is connected already"), "{out}");
-    assert!(out.contains("one session per bot"), "{out}");
+    assert!(
+        out.contains("is connected already through `bottlebats connect` (since 20"),
+        "{out}"
+    );
+    assert!(
+        out.contains("UTC): one session or game at a time per bot"),
+        "{out}"
+    );
     let refused = rt().block_on(open(&site, &key)).err();
     assert_eq!(refused.map(|r| r.0), Some(409));
     // A new key made by the organizer's command (another process) revokes this one:
