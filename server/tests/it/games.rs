@@ -381,6 +381,17 @@ async fn every_vindinium_kit_downloads_uploads_builds_and_plays() {
         page.contains(r#"href="/bots/new?game=vindinium""#),
         "{page}"
     );
+    // Registering is asked of a visitor, not of someone logged in.
+    assert!(page.contains("Upload your bot on the"), "{page}");
+    let anonymous = c
+        .stranger()
+        .get("/getting-started?game=vindinium")
+        .await
+        .body;
+    assert!(
+        anonymous.contains("Register</a>, then upload"),
+        "{anonymous}"
+    );
     // How to point a 2014 client at this site, with its address in the command.
     assert!(
         page.contains("Already have a Vindinium client from 2014?")
