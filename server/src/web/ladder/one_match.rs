@@ -432,7 +432,8 @@ fn seat_json(s: &SeatRow) -> serde_json::Value {
         "warnings": s.warnings,
         "timeouts": s.timeouts,
         "error": s.error,
-        "cpu_ms": s.cpu_ms,
+        // A remote seat's process is measured on its owner's machine, not here.
+        "cpu_ms": s.cpu_ms.filter(|_| !s.remote),
         "mu_before": s.mu_before.map(round2),
         "mu_after": s.mu_after.map(round2),
         "remote": s.remote,

@@ -66,6 +66,8 @@ fn a_remote_bot_plays_rated_games_of_both_games_and_is_flagged_remote() {
             .find(|p| p["bot"] == bot)
             .unwrap_or_else(|| panic!("{m}"));
         assert_eq!(seat["remote"], true, "{m}");
+        // Its process ran at home: no CPU time measured here to give.
+        assert_eq!(seat["cpu_ms"], serde_json::Value::Null, "{m}");
         let (_, page) = site.request("GET", &format!("/matches/{id}"), &[], b"");
         assert!(page.contains("class=\"remote\""), "{page}");
         let (_, page) = site.request("GET", &format!("/bots/{bot}"), &[], b"");
