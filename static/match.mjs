@@ -64,6 +64,14 @@ function start(frame) {
 
   const turns = frame.getAttribute("data-turns");
   panels.forEach((panel, i) => {
+    const none = panel.getAttribute("data-stderr-none");
+    if (none) {
+      // Played where no stderr comes (a game's HTTP API): its problems still show.
+      const out = panel.querySelector(".stderr-text");
+      out.textContent = none;
+      out.classList.add("quiet");
+      return;
+    }
     if (turns) {
       // Kept by the worker until the end: the page is loaded again then.
       const out = panel.querySelector(".stderr-text");

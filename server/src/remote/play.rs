@@ -461,8 +461,11 @@ async fn play(
     let site_allowance = hub.settings.allowance(&m.game);
     let mut processes: HashMap<i32, Box<dyn BotProcess>> = HashMap::new();
     let mut gone = Vec::new();
+    // Seats played over a game's HTTP API, which carries no stderr.
+    let mut polled = Vec::new();
     for &(seat, bot) in &plan.remote {
         let allowance = if hub.polled(bot) {
+            polled.push(seat);
             std::time::Duration::ZERO
         } else {
             site_allowance
@@ -579,6 +582,16 @@ async fn play(
         Some(played) => {
             let played = Arc::new(played);
             let recorded = worker.record_played(m, played.clone(), started).await?;
+            if recorded && !polled.is_empty() {
+                // None kept, rather than an empty one: the page says why there is none.
+                sqlx::query!(
+                    "update match_players set stderr = null where match_id = $1 and seat = any($2)",
+                    m.id as crate::ids::MatchId,
+                    &polled
+                )
+                .execute(&hub.db)
+                .await?;
+            }
             let played = Arc::try_unwrap(played).unwrap_or_else(|p| (*p).clone());
             Ok(Some((played, recorded)))
         }

@@ -66,6 +66,9 @@ pub struct SeatRow {
     pub remote: bool,
     /// Its reply times: `{"moves", "median_ms", "p90_ms", "max_ms"}`, once finished.
     pub reply_ms: Option<serde_json::Value>,
+    /// Its stderr was kept: not by a seat played over a game's HTTP API, which carries
+    /// none (`crate::remote::play`).
+    pub stderr_kept: bool,
 }
 
 impl SeatRow {
@@ -112,7 +115,8 @@ async fn match_info(state: &AppState, id: MatchId) -> AppResult<(MatchInfo, Vec<
         SeatRow,
         r#"select p.seat, b.name as bot, b.name as player, b.owner_id as "owner_id: UserId", v.number as version,
                p.rank, p.outcome as "outcome: Outcome", p.stats, p.warnings,
-               p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after, b.remote, p.reply_ms
+               p.timeouts, p.error, p.cpu_ms, p.mu_before, p.mu_after, b.remote, p.reply_ms,
+               p.stderr is not null as "stderr_kept!"
            from match_players p join bots b on b.id = p.bot_id
            join bot_versions v on v.id = p.version_id
            where p.match_id = $1 order by p.rank nulls last, p.seat"#,
@@ -157,7 +161,8 @@ struct MatchPage {
     /// what played it for.
     unranked: Option<(String, &'static str)>,
     /// Seats whose stderr the visitor may read.
-    own_seats: Vec<(i32, String)>,
+    /// The visitor's seats: (seat, its name in the game, its stderr kept).
+    own_seats: Vec<(i32, String, bool)>,
 }
 
 pub async fn page(
@@ -171,7 +176,7 @@ pub async fn page(
         .iter()
         .filter(|s| Some(s.owner_id) == me && m.status == MatchStatus::Finished)
         // Named as in the game: a bot seated twice has two panels, told apart.
-        .map(|s| (s.seat, s.player.clone()))
+        .map(|s| (s.seat, s.player.clone(), s.stderr_kept))
         .collect();
     let page = MatchPage {
         layout: visitor.layout_in(&m.game),

@@ -203,6 +203,16 @@ fn a_2014_client_plays_training_on_every_original_map_and_arena_games() {
         Duration::from_secs(30),
         "the arena game rated",
     );
+    // No stderr comes over this API: none is kept (the owner's page says why), while
+    // the hosted seats keep theirs.
+    db.wait_for(
+        &format!(
+            "select bool_and((p.stderr is null) = (b.name = '{me}')) from match_players p
+             join bots b on b.id = p.bot_id where p.match_id = {id}"
+        ),
+        Duration::from_secs(10),
+        "no stderr kept of the seat played over HTTP",
+    );
     let board = get_json(&site, "/api/leaderboard?game=vindinium");
     let me = (board["leaderboard"].as_array().unwrap().iter())
         .find(|b| b["bot"] == me)
