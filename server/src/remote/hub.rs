@@ -687,7 +687,10 @@ impl Hub {
 /// playing over a game's HTTP API (`polled`), through `bottlebats connect`, or either
 /// (another server holds it).
 fn already(name: &str, since: time::OffsetDateTime, polled: Option<bool>) -> Refused {
-    let since = crate::web::format::when(since);
+    let f = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    let since = (since.to_offset(time::UtcOffset::UTC))
+        .format(&f)
+        .unwrap_or_default();
     let (what, stop) = match polled {
         Some(true) => (
             "plays a game over the HTTP API already",
