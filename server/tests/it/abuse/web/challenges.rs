@@ -74,8 +74,9 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
         .unwrap()
         .contains("1 to 15 opponents"));
     // Seats asked for by count: a huge count, or counts that add up past the cap, are
-    // refused before a name is repeated; so are 8 seats of a game of at most 8 with
-    // the challenger.
+    // refused before a name is repeated; copies of one bot that cannot all sit in one
+    // game are refused with the game's limit, and more players than it has with its
+    // range.
     for opponents in [
         json!(["18446744073709551616 × strong"]),
         json!(["15 × strong", "1 × idle"]),
@@ -100,7 +101,20 @@ async fn malformed_requests_are_refused(c: &crate::common::Client, token: &str) 
     )
     .await;
     assert_eq!(r.status, 400, "{}", r.body);
-    assert!(r.body.contains("2 to 8 players"), "{}", r.body);
+    assert!(
+        r.body.contains("at most 8 players: with a bot in several seats, name at most 7 opponents in all, not 15"),
+        "{}",
+        r.body
+    );
+    let r = api_json(
+        &mut c,
+        "/api/challenges",
+        token,
+        &json!({"bot": "mine", "opponents": ["strong"], "games": 1, "players": 9}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("2 to 2 players"), "{}", r.body);
     // Numbers out of range are refused with the range; of the wrong kind, by the parser.
     for (games, status) in [
         (json!(-1), 400),
